@@ -1,0 +1,221 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuopt/gpuopt/patterns"
+	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/workspace"
+)
+
+func newFixCommand() *cobra.Command {
+	var flags commonFlags
+	var diff bool
+	cmd := &cobra.Command{
+		Use:   "fix [PATH...]",
+		Short: "Rewrite files in place (safe fixes; --unsafe-fixes for more)",
+		Long: `Apply fixes to Python files in place. Only 'safe' fixes (behaviour identical)
+are applied unless --unsafe-fixes is given; 'hint' findings are never applied.
+Fixes are applied pass after pass until none applies; any fix that would add a
+syntax error is dropped. Files with syntax errors, binary or non-UTF-8 files,
+read-only files, symbolic links and files that change on disk while gpuopt
+works are reported and left untouched. Writes are atomic (temp file + rename,
+mode kept).
+
+--diff prints a unified diff that 'git apply' accepts and writes nothing.
+With '-' the fixed source is written to stdout.
+
+Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
+2 usage or I/O error.`,
+		Example: `  gpuopt fix --diff corpus/examples/xgb_train.py
+  gpuopt fix --unsafe-fixes src/
+  gpuopt fix --select XGB002,XGB003 .`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := flags.resolve(cmd, args)
+			if err != nil {
+				return err
+			}
+			ins, walkErr := readInputs(args, s, flags.stdinFilename, cmd.InOrStdin())
+			stdinMode := len(args) == 1 && args[0] == "-"
+			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) },
+				progress(len(ins), "fixed", flags.noProgress))
+			if walkErr != nil {
+				results = append(results, fixResult{report: fileReport{Err: walkErr}})
+			}
+			return reportFixes(cmd.OutOrStdout(), cmd.ErrOrStderr(), results, s, diff, stdinMode, flags.outputFormat)
+		},
+	}
+	flags.register(cmd)
+	cmd.Flags().BoolVar(&diff, "diff", false, "print a unified diff of the fixes instead of writing files")
+	return cmd
+}
+
+type fixResult struct {
+	report  fileReport // the findings that remain after fixing
+	input   []byte
+	output  []byte
+	applied map[string]int
+	dropped int
+}
+
+func fixOne(in input, s *settings, dryRun bool) fixResult {
+	in.load()
+	res := fixResult{report: fileReport{Path: in.path}}
+	if in.err != nil {
+		if workspace.IsSkip(in.err) {
+			res.report.Skip = in.err.Error() + " (not rewritten)"
+		} else {
+			res.report.Err = in.err
+		}
+		return res
+	}
+	res.input, res.output = in.bytes, in.bytes
+	if !patterns.Relevant(in.bytes) {
+		return res
+	}
+	f := rewrite.Parse(in.path, in.bytes)
+	if f.HasSyntaxErrors() {
+		res.report.Src = f.Src
+		res.report.Syntax = f.SyntaxError()
+		res.report.Findings = patterns.Run(f, s.selection, s.env)
+		res.report.Note = "has a syntax error: not rewritten"
+		return res
+	}
+	fr := rewrite.FixFile(f, s.analyzer(), s.wants)
+	res.output, res.applied, res.dropped = fr.Output, fr.Applied, fr.Dropped
+	final := f
+	if string(fr.Output) != string(in.bytes) {
+		final = rewrite.Parse(in.path, fr.Output)
+		if !dryRun && in.file != nil {
+			if err := workspace.WriteAtomic(in.file, fr.Output); err != nil {
+				res.report.Note = err.Error()
+				res.report.Err = writeError(err)
+				res.output, res.applied = in.bytes, nil
+				final = f
+			}
+		}
+	}
+	res.report.Src = final.Src
+	res.report.Findings = patterns.Run(final, s.selection, s.env)
+	return res
+}
+
+// writeError keeps refusals (read-only, changed on disk, symlink) as notes
+// but real I/O failures as errors.
+func writeError(err error) error {
+	msg := err.Error()
+	for _, refusal := range []string{"read-only", "changed on disk", "symbolic link"} {
+		if strings.Contains(msg, refusal) {
+			return nil
+		}
+	}
+	return err
+}
+
+func reportFixes(stdout, stderr io.Writer, results []fixResult, s *settings, diff, stdinMode bool, format string) error {
+	total := map[string]int{}
+	files, changed := 0, false
+	var reports []fileReport
+	for _, r := range results {
+		reports = append(reports, r.report)
+		if r.report.Note != "" {
+			fmt.Fprintf(stderr, "gpuopt: %s: %s\n", r.report.Path, strings.TrimPrefix(r.report.Note, r.report.Path+": "))
+		}
+		if stdinMode {
+			stdout.Write(r.output)
+			continue
+		}
+		if len(r.applied) > 0 {
+			files++
+			changed = true
+		}
+		for code, n := range r.applied {
+			total[code] += n
+		}
+		if diff {
+			io.WriteString(stdout, rewrite.UnifiedDiff(diffPath(r.report.Path), r.input, r.output))
+		}
+	}
+	printProblems(reports)
+	remaining, unsafeLeft, hints := 0, 0, 0
+	for _, r := range reports {
+		remaining += len(r.Findings)
+		for _, fd := range r.Findings {
+			if fd.Fix != nil && fd.Fix.Applicability == rewrite.Unsafe {
+				unsafeLeft++
+			} else if fd.Fix == nil || fd.Fix.Applicability == rewrite.Hint {
+				hints++
+			}
+		}
+	}
+	if format == "json" && !diff && !stdinMode {
+		if err := writeReports(stdout, "json", reports, s); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(stderr, summary(total, files, diff, remaining, unsafeLeft, hints))
+	for _, r := range reports {
+		if r.Err != nil {
+			return exitCodeError{exitError}
+		}
+	}
+	if remaining > 0 || (diff && changed) {
+		return exitCodeError{exitFindings}
+	}
+	return nil
+}
+
+func summary(applied map[string]int, files int, diff bool, remaining, unsafeLeft, hints int) string {
+	n := 0
+	var codes []string
+	for code, k := range applied {
+		n += k
+		codes = append(codes, fmt.Sprintf("%s ×%d", code, k))
+	}
+	sort.Strings(codes)
+	verb := "Fixed"
+	if diff {
+		verb = "Would fix"
+	}
+	var sb strings.Builder
+	if n == 0 {
+		sb.WriteString("No fixes applied")
+	} else {
+		fmt.Fprintf(&sb, "%s %d finding%s in %d file%s (%s)", verb, n, plural(n), files, plural(files), strings.Join(codes, ", "))
+	}
+	if remaining > 0 {
+		fmt.Fprintf(&sb, "; %d remain", remaining)
+		var why []string
+		if unsafeLeft > 0 {
+			why = append(why, fmt.Sprintf("%d need --unsafe-fixes", unsafeLeft))
+		}
+		if hints > 0 {
+			why = append(why, fmt.Sprintf("%d to do by hand", hints))
+		}
+		if len(why) > 0 {
+			sb.WriteString(" (" + strings.Join(why, ", ") + ")")
+		}
+	}
+	return sb.String() + "."
+}
+
+// diffPath is the path a diff names: relative to the working directory
+// when possible, so that `git apply` run there finds the file.
+func diffPath(p string) string {
+	if filepath.IsAbs(p) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+				return filepath.ToSlash(rel)
+			}
+		}
+		return strings.TrimPrefix(filepath.ToSlash(p), "/")
+	}
+	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "./")
+}

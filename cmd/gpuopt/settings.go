@@ -1,0 +1,207 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuopt/gpuopt/patterns"
+	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/workspace"
+)
+
+// commonFlags are the flags check and fix share.
+type commonFlags struct {
+	selectCodes   []string
+	ignoreCodes   []string
+	unsafeFixes   bool
+	noUnsafeFixes bool
+	outputFormat  string
+	stdinFilename string
+	targetGPU     string
+	configPath    string
+	noProgress    bool
+}
+
+func (f *commonFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.selectCodes, "select", nil, "only these rule codes or prefixes (comma-separated), e.g. XGB,AMP001")
+	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "skip these rule codes or prefixes")
+	fl.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "also apply fixes that may change numerics, RNG streams or memory use")
+	fl.BoolVar(&f.noUnsafeFixes, "no-unsafe-fixes", false, "override unsafe-fixes = true from the configuration")
+	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json, sarif or github")
+	fl.StringVar(&f.stdinFilename, "stdin-filename", "", "the file name to report when reading source from stdin (path '-')")
+	fl.StringVar(&f.targetGPU, "target-gpu", "", "assume this GPU when the machine has none (see `gpuopt hw --list`)")
+	fl.StringVar(&f.configPath, "config", "", "read [tool.gpuopt] from this pyproject.toml instead of the nearest one")
+	fl.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on long runs")
+}
+
+// settings is everything a run needs, resolved from flags and config.
+type settings struct {
+	cfg       workspace.Config
+	selection patterns.Selection
+	unsafe    bool
+	env       *patterns.Env
+}
+
+func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, error) {
+	var cfg workspace.Config
+	var err error
+	if f.configPath != "" {
+		var found bool
+		cfg, found, err = workspace.LoadConfig(f.configPath)
+		if err == nil && !found {
+			err = fmt.Errorf("%s has no [tool.gpuopt] table", f.configPath)
+		}
+	} else {
+		start := "."
+		if len(paths) > 0 && paths[0] != "-" {
+			start = paths[0]
+		} else if f.stdinFilename != "" {
+			start = filepath.Dir(f.stdinFilename)
+		}
+		cfg, err = workspace.FindConfig(start)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &settings{cfg: cfg, selection: patterns.Selection{Select: cfg.Select, Ignore: cfg.Ignore}, unsafe: cfg.UnsafeFixes}
+	if cmd.Flags().Changed("select") {
+		s.selection.Select = f.selectCodes
+	}
+	if cmd.Flags().Changed("ignore") {
+		s.selection.Ignore = append(s.selection.Ignore, f.ignoreCodes...)
+	}
+	if f.unsafeFixes {
+		s.unsafe = true
+	}
+	if f.noUnsafeFixes {
+		s.unsafe = false
+	}
+	if err := s.selection.Validate(); err != nil {
+		return nil, err
+	}
+	switch f.outputFormat {
+	case "text", "json", "sarif", "github":
+	default:
+		return nil, fmt.Errorf("unknown --output-format %q: use text, json, sarif or github", f.outputFormat)
+	}
+	env, err := buildEnv(cfg, f.targetGPU, paths)
+	if err != nil {
+		return nil, err
+	}
+	s.env = env
+	return s, nil
+}
+
+// buildVersions reads library versions from the config, else from pins in
+// requirements files next to the configuration or the first path.
+func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, error) {
+	dir := cfg.Root
+	if dir == "" && len(paths) > 0 && paths[0] != "-" {
+		dir = paths[0]
+		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+	}
+	var reqs strings.Builder
+	if dir != "" {
+		for _, name := range []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml"} {
+			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+				reqs.Write(b)
+				reqs.WriteByte('\n')
+			}
+		}
+	}
+	v := patterns.PinnedVersions(reqs.String())
+	for lib, ver := range cfg.TargetVersions {
+		pv, ok := patterns.ParseVersion(ver)
+		if !ok {
+			return v, fmt.Errorf("[tool.gpuopt] target-versions: %s = %q is not a version", lib, ver)
+		}
+		switch strings.ToLower(lib) {
+		case "torch", "pytorch":
+			v.Torch = pv
+		case "xgboost":
+			v.XGBoost = pv
+		default:
+			return v, fmt.Errorf("[tool.gpuopt] target-versions: unknown library %q (torch, xgboost)", lib)
+		}
+	}
+	return v, nil
+}
+
+// input is one file to analyse: from disk or from stdin.
+type input struct {
+	path  string
+	file  *workspace.File // nil for stdin
+	bytes []byte
+	err   error // read error: skip or I/O
+}
+
+func readInputs(paths []string, s *settings, stdinName string, stdin io.Reader) ([]input, error) {
+	if len(paths) == 1 && paths[0] == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, err
+		}
+		name := stdinName
+		if name == "" {
+			name = "-"
+		}
+		in := input{path: name, bytes: b}
+		if err := workspace.CheckText(b); err != nil {
+			in.err = &workspace.SkipError{Path: name, Reason: err.Error()}
+		}
+		return []input{in}, nil
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	files, err := workspace.Expand(paths, s.cfg)
+	ins := make([]input, 0, len(files))
+	for _, p := range files {
+		ins = append(ins, input{path: p})
+	}
+	return ins, err
+}
+
+func (in *input) load() {
+	if in.bytes != nil || in.err != nil {
+		return
+	}
+	in.file, in.err = workspace.Read(in.path)
+	if in.err == nil {
+		in.bytes = in.file.Bytes
+	}
+}
+
+// analyzer returns the function the fix loop calls on each pass.
+func (s *settings) analyzer() rewrite.Analyzer {
+	return func(f *rewrite.File) []rewrite.Finding { return patterns.Run(f, s.selection, s.env) }
+}
+
+// wants reports whether a finding's fix may be applied in batch.
+func (s *settings) wants(fd rewrite.Finding) bool {
+	return fd.Fix != nil && (fd.Fix.Applicability == rewrite.Safe || s.unsafe && fd.Fix.Applicability == rewrite.Unsafe)
+}
+
+// progress prints "checked N/M files" on a terminal for runs of many files.
+func progress(total int, verb string, disabled bool) func(int) {
+	st, err := os.Stderr.Stat()
+	if disabled || total < 200 || err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return func(done int) {
+		if done%50 == 0 || done == total {
+			fmt.Fprintf(os.Stderr, "\r%s %d/%d files", verb, done, total)
+			if done == total {
+				fmt.Fprint(os.Stderr, "\r\033[K")
+			}
+		}
+	}
+}

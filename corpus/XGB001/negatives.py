@@ -1,0 +1,31 @@
+import numpy as np
+import xgboost as xgb
+
+
+class DMatrix:
+    """A local class that happens to share the name."""
+
+    def __init__(self, data):
+        self.data = data
+
+
+X, y = np.random.rand(100, 4), np.random.rand(100)
+local = DMatrix(X)
+
+# Only used for prediction: DMatrix is right.
+booster = xgb.Booster(model_file="model.json")
+dtest = xgb.DMatrix(X)
+preds = booster.predict(dtest)
+
+# exact tree method: QuantileDMatrix does not apply.
+exact = xgb.DMatrix(X, label=y)
+xgb.train({"tree_method": "exact"}, exact, 10)
+
+# A file path: QuantileDMatrix cannot read it.
+from_file = xgb.DMatrix("train.libsvm?format=libsvm")
+xgb.train({}, from_file, 10)
+
+# Used in a way gpuopt does not know: left alone.
+shared = xgb.DMatrix(X, label=y)
+xgb.train({}, shared, 10)
+part = shared.slice([0, 1, 2])

@@ -1,0 +1,9 @@
+import numpy as np
+import xgboost as xgb
+
+X, y = np.random.rand(100, 4), np.random.rand(100)
+params = {"tree_method": "hist", "device": "cuda"}
+dtrain = xgb.DMatrix(X, label=y)  # want: XGB001
+dvalid = xgb.DMatrix(X[:10], label=y[:10])
+booster = xgb.train(params, dtrain, num_boost_round=10, evals=[(dtrain, "train"), (dvalid, "valid")])
+print(booster.predict(dvalid))

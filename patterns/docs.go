@@ -1,0 +1,37 @@
+package patterns
+
+import (
+	"fmt"
+	"strings"
+)
+
+// RuleMarkdown renders a rule's full documentation.
+func RuleMarkdown(r *Rule) string {
+	return fmt.Sprintf("# %s: %s (%s)\n\n%s\n\nFix: %s.\n", r.Code, r.Title, r.Name, strings.TrimSpace(r.Doc), r.Fix)
+}
+
+// RuleTable renders the Markdown table of all rules the README embeds.
+func RuleTable() string {
+	var sb strings.Builder
+	sb.WriteString("| code | name | fix | what it does |\n|---|---|---|---|\n")
+	for _, r := range All() {
+		fmt.Fprintf(&sb, "| [%s](patterns/RULES.md#%s) | %s | %s | %s |\n", r.Code, strings.ToLower(r.Code), r.Name, r.Fix, strings.ReplaceAll(r.Title, "|", "\\|"))
+	}
+	return sb.String()
+}
+
+// RulesDocument renders every rule's documentation as one Markdown file
+// (patterns/RULES.md).
+func RulesDocument() string {
+	var sb strings.Builder
+	sb.WriteString("# gpuopt rules\n\nGenerated from the rule registry by `go generate ./patterns` (a test keeps it in sync).\n\n")
+	for _, r := range All() {
+		fmt.Fprintf(&sb, "<a id=\"%s\"></a>\n\n", strings.ToLower(r.Code))
+		doc := RuleMarkdown(r)
+		// Nest the rule's own headings one level down.
+		doc = strings.ReplaceAll(doc, "\n## ", "\n### ")
+		doc = strings.Replace(doc, "# ", "## ", 1)
+		sb.WriteString(doc + "\n")
+	}
+	return sb.String()
+}

@@ -1,0 +1,45 @@
+package patterns
+
+import (
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// Env is what rules know of the user's world beyond the file: the GPU they
+// target and the library versions they use.
+type Env struct {
+	GPU      GPU
+	Versions Versions
+	// CPUCount is the host's CPU count (DataLoader worker advice); 0 means
+	// unknown.
+	CPUCount int
+}
+
+// Pass carries one rule's run over one file.
+type Pass struct {
+	Rule  *Rule
+	File  *rewrite.File
+	Model *rewrite.Model
+	Env   *Env
+	out   *[]rewrite.Finding
+}
+
+// Report records a finding over node n. fix may be nil.
+func (p *Pass) Report(n *rewrite.Node, message string, fix *rewrite.Fix) {
+	p.ReportRange(n.Start, n.End, message, fix)
+}
+
+// ReportRange records a finding over the byte range [start, end).
+func (p *Pass) ReportRange(start, end int, message string, fix *rewrite.Fix) {
+	if fix != nil && len(fix.Edits) == 0 {
+		fix = nil
+	}
+	*p.out = append(*p.out, rewrite.Finding{
+		Code: p.Rule.Code, Message: message, Start: start, End: end,
+		Severity: p.Rule.Severity, Fix: fix,
+	})
+}
+
+// Fix builds a fix with the given applicability from edits.
+func Fix(a rewrite.Applicability, message string, edits ...rewrite.Edit) *rewrite.Fix {
+	return &rewrite.Fix{Applicability: a, Message: message, Edits: edits}
+}

@@ -1,0 +1,128 @@
+// Package patterns is gpuopt's rule catalogue: every rule is a value with a
+// code, its documentation and a check function that reports findings (with
+// fixes) on a parsed file through a Pass. The registry lists the rules; Run
+// applies the selected ones to a file, honours suppression comments, gates
+// rules on the hardware and library-version profile, and returns findings.
+package patterns
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// Rule is one check of the catalogue (CATALOG.md).
+type Rule struct {
+	Code  string // stable code, e.g. "XGB001"; never reused
+	Name  string // kebab-case name, e.g. "quantile-dmatrix"
+	Title string // one line: what to do
+	// Doc is Markdown with the sections What it does / Why is this bad /
+	// Example / Use instead / Fix safety / Measured gain.
+	Doc string
+	// Fix is the strongest applicability this rule's fixes have.
+	Fix rewrite.Applicability
+	// Severity is how editors show the rule's findings.
+	Severity rewrite.Severity
+	// Libraries the file must import (top-level package names) for the rule
+	// to run at all; files importing none of them are skipped cheaply.
+	Libraries []string
+	// Check reports the rule's findings on pass.File.
+	Check func(*Pass)
+}
+
+// Family returns the code's letter prefix ("XGB" for "XGB001").
+func (r *Rule) Family() string { return strings.TrimRight(r.Code, "0123456789") }
+
+var registry = map[string]*Rule{}
+
+// Register adds rules to the catalogue; each rule file calls it from init.
+func Register(rules ...*Rule) {
+	for _, r := range rules {
+		if _, dup := registry[r.Code]; dup {
+			panic("patterns: duplicate rule code " + r.Code)
+		}
+		if r.Check == nil || r.Doc == "" || r.Title == "" || r.Name == "" {
+			panic("patterns: rule " + r.Code + " lacks a name, title, doc or check")
+		}
+		registry[r.Code] = r
+	}
+}
+
+// All returns every registered rule, sorted by code.
+func All() []*Rule {
+	out := make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// Lookup returns the rule with the given code (case-insensitive) or name.
+func Lookup(code string) *Rule {
+	if r, ok := registry[strings.ToUpper(code)]; ok {
+		return r
+	}
+	for _, r := range registry {
+		if r.Name == code {
+			return r
+		}
+	}
+	return nil
+}
+
+// Selection says which rules run: a code is selected when it matches the
+// longest-matching prefix of Select and no longer-or-equal prefix of Ignore.
+// Empty Select means all rules.
+type Selection struct {
+	Select []string
+	Ignore []string
+}
+
+// Validate reports codes or prefixes that match no rule.
+func (s Selection) Validate() error {
+	for _, p := range append(append([]string(nil), s.Select...), s.Ignore...) {
+		if strings.EqualFold(p, "ALL") {
+			continue
+		}
+		found := false
+		for code := range registry {
+			if strings.HasPrefix(code, strings.ToUpper(p)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("unknown rule code or prefix %q (see `gpuopt rules`)", p)
+		}
+	}
+	return nil
+}
+
+// Enabled reports whether a rule code is selected.
+func (s Selection) Enabled(code string) bool {
+	sel := -1
+	if len(s.Select) == 0 {
+		sel = 0
+	}
+	for _, p := range s.Select {
+		if matches(code, p) && len(p) > sel {
+			sel = len(p)
+		}
+	}
+	if sel < 0 {
+		return false
+	}
+	for _, p := range s.Ignore {
+		if matches(code, p) && len(p) >= sel {
+			return false
+		}
+	}
+	return true
+}
+
+func matches(code, prefix string) bool {
+	return strings.EqualFold(prefix, "ALL") || strings.HasPrefix(code, strings.ToUpper(prefix))
+}

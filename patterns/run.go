@@ -1,0 +1,108 @@
+package patterns
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// TargetLibraries are the packages gpuopt has rules for. A file that
+// imports none of them is skipped without parsing.
+var TargetLibraries = []string{"torch", "xgboost", "numpy", "pandas", "cupy", "cudf", "transformers", "torchvision", "timm"}
+
+var importLine = regexp.MustCompile(`(?m)^[ \t]*(?:from|import)[ \t][^\n]*\b(?:torch|xgboost|numpy|pandas|cupy|cudf|transformers|torchvision|timm)\b`)
+
+// Relevant reports, without parsing, whether src may import a target
+// library. False means no rule can fire on the file.
+func Relevant(src []byte) bool {
+	found := false
+	for _, lib := range TargetLibraries {
+		if bytes.Contains(src, []byte(lib)) {
+			found = true
+			break
+		}
+	}
+	return found && importLine.Match(src)
+}
+
+// Run applies the selected rules to f and returns their findings in source
+// order, without the ones suppressed by a comment.
+func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
+	if env == nil {
+		env = &Env{Versions: DefaultVersions}
+	}
+	m := f.Model()
+	var out []rewrite.Finding
+	for _, r := range All() {
+		if !sel.Enabled(r.Code) || !importsAny(m, r.Libraries) {
+			continue
+		}
+		pass := &Pass{Rule: r, File: f, Model: m, Env: env, out: &out}
+		r.Check(pass)
+	}
+	kept := out[:0]
+	for _, fd := range out {
+		if fd.Fix != nil && f.InError(fd.Start, fd.End) {
+			fd.Fix = nil // never rewrite inside a syntax error
+		}
+		if !suppressed(f, fd) {
+			kept = append(kept, fd)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		if kept[i].Start != kept[j].Start {
+			return kept[i].Start < kept[j].Start
+		}
+		return kept[i].Code < kept[j].Code
+	})
+	return kept
+}
+
+func importsAny(m *rewrite.Model, libs []string) bool {
+	if len(libs) == 0 {
+		return true
+	}
+	for _, l := range libs {
+		if m.Imports(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// suppressionComment matches `# gpuopt: ignore`, `# gpuopt: ignore[XGB001, AMP]`
+// and `# noqa`, `# noqa: XGB001,XGB002`.
+var suppressionComment = regexp.MustCompile(`(?i)#\s*(?:gpuopt:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?|noqa(?::\s*([A-Za-z0-9_,\s]+))?)`)
+
+// suppressed reports whether a comment on the finding's first or last line
+// silences it.
+func suppressed(f *rewrite.File, fd rewrite.Finding) bool {
+	first, last := f.Src.LineOf(fd.Start), f.Src.LineOf(max(fd.Start, fd.End-1))
+	for _, line := range []int{first, last} {
+		start := f.Src.LineStart(line)
+		text := f.Src.LineText(line)
+		for _, loc := range suppressionComment.FindAllStringSubmatchIndex(text, -1) {
+			if n := f.NodeAt(start+loc[0], start+loc[0]+1); n.Type != "comment" {
+				continue // a '#' inside a string
+			}
+			codes := ""
+			for _, g := range []int{2, 4} {
+				if loc[g] >= 0 {
+					codes = text[loc[g]:loc[g+1]]
+				}
+			}
+			if strings.TrimSpace(codes) == "" {
+				return true
+			}
+			for _, c := range strings.FieldsFunc(codes, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+				if strings.HasPrefix(fd.Code, strings.ToUpper(c)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,206 @@
+package patterns
+
+import (
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// QuantileDMatrix is XGB001.
+var QuantileDMatrix = &Rule{
+	Code:      "XGB001",
+	Name:      "xgboost-quantile-dmatrix",
+	Title:     "Train on QuantileDMatrix, not DMatrix",
+	Fix:       rewrite.Unsafe,
+	Severity:  rewrite.Warning,
+	Libraries: []string{"xgboost"},
+	Check:     checkQuantileDMatrix,
+	Doc: `## What it does
+Finds an ` + "`xgboost.DMatrix`" + ` that is the training matrix of
+` + "`xgb.train`" + ` (or ` + "`xgb.cv`" + `) with the hist tree method (set, or unset:
+the default since XGBoost 2.0), and the validation matrices in its ` + "`evals`" + `.
+
+## Why is this bad?
+With ` + "`hist`" + ` XGBoost first quantises every feature into bins. A
+` + "`DMatrix`" + ` keeps a full float copy of the data and quantises it again
+inside training; a ` + "`QuantileDMatrix`" + ` builds the bins directly from the
+source data and stores only them, which cuts host and device memory and the
+construction time, most of all on the GPU.
+
+A validation matrix must use the training matrix's bins: a
+` + "`QuantileDMatrix`" + ` built without ` + "`ref=`" + ` computes its own cuts and the
+evaluation silently differs. Many guides get this wrong.
+
+## Example
+` + "```python" + `
+dtrain = xgb.DMatrix(X_train, label=y_train)
+dvalid = xgb.DMatrix(X_valid, label=y_valid)
+booster = xgb.train(params, dtrain, evals=[(dtrain, "train"), (dvalid, "valid")])
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+dtrain = xgb.QuantileDMatrix(X_train, label=y_train)
+dvalid = xgb.QuantileDMatrix(X_valid, label=y_valid, ref=dtrain)
+booster = xgb.train(params, dtrain, evals=[(dtrain, "train"), (dvalid, "valid")])
+` + "```" + `
+
+## Fix safety
+Unsafe: the bins are computed from the data once rather than from a float
+copy, which can change split points slightly, and ` + "`QuantileDMatrix`" + `
+does not support every ` + "`DMatrix`" + ` feature (file paths, ` + "`slice`" + `). gpuopt only
+rewrites a matrix built from in-memory data, assigned once, whose every use is
+training, evaluation, prediction or reading labels; a validation matrix gets
+` + "`ref=`" + ` the training matrix. ` + "`xgb.cv`" + ` slices its matrix into folds, so
+there the finding carries no fix. Silent for ` + "`tree_method=\"exact\"`/`\"approx\"`" + `,
+for a local class named ` + "`DMatrix`" + `, and for matrices only used to predict.
+
+## Measured gain
+Not measured by gpuopt yet (XGBoost is not installed on the project's GPU
+machine). XGBoost's documentation describes the memory saving as the reason
+the type exists; treat speed as workload dependent.
+`,
+}
+
+func init() { Register(QuantileDMatrix) }
+
+func checkQuantileDMatrix(p *Pass) {
+	if !p.Env.Versions.XGBoost.AtLeast(2, 0) {
+		return
+	}
+	for _, tc := range xgbTrainCalls(p) {
+		if !tc.ParamsKnown || !treeMethodIsHist(tc.Params) {
+			continue
+		}
+		train := dmatrixBinding(p, tc.DTrain)
+		if train == nil || !matrixUsesAreSafe(p, train) {
+			continue
+		}
+		ctor := train.Value
+		if tc.IsCV {
+			p.Report(ctor, "xgb.cv trains on this DMatrix: a QuantileDMatrix saves memory and build time with hist (rewrite by hand: cv slices the matrix into folds)", nil)
+			continue
+		}
+		edits, ok := toQuantile(p, ctor, "")
+		if !ok {
+			p.Report(ctor, "train on a QuantileDMatrix: with hist it bins the data once and keeps only the bins", nil)
+			continue
+		}
+		for _, ev := range tc.Evals {
+			valid := dmatrixBinding(p, ev)
+			if valid == nil || valid == train || !matrixUsesAreSafe(p, valid) ||
+				valid.Scope != train.Scope || valid.Stmt.Start < train.Stmt.End {
+				continue
+			}
+			more, ok := toQuantile(p, valid.Value, train.Name)
+			if ok {
+				edits = append(edits, more...)
+			}
+		}
+		edits = dedupeEdits(edits)
+		p.Report(ctor, "train on a QuantileDMatrix: with hist it bins the data once and keeps only the bins (validation matrices get ref= the training matrix)",
+			Fix(rewrite.Unsafe, "Use QuantileDMatrix (validation matrices with ref=)", edits...))
+	}
+}
+
+// dmatrixBinding returns the binding of a name assigned exactly once from
+// xgboost.DMatrix(...), or nil.
+func dmatrixBinding(p *Pass, n *rewrite.Node) *rewrite.Binding {
+	if n == nil || n.Type != "identifier" {
+		return nil
+	}
+	b := p.Model.Binding(n)
+	if b == nil || b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" {
+		return nil
+	}
+	switch p.Model.CalleeName(b.Value) {
+	case "xgboost.DMatrix", "xgboost.core.DMatrix":
+	default:
+		return nil
+	}
+	data := rewrite.Arg(b.Value, 0, "data")
+	if data == nil || data.Is("string", "concatenated_string") || rewrite.HasSplat(b.Value) ||
+		rewrite.KeywordArg(b.Value, "data_split_mode") != nil {
+		return nil // file paths and distributed splits need DMatrix
+	}
+	return b
+}
+
+// matrixUsesAreSafe reports whether every read of a matrix is training,
+// evaluation, prediction or a label/shape query.
+func matrixUsesAreSafe(p *Pass, b *rewrite.Binding) bool {
+	for _, use := range b.Uses {
+		par := use.Parent
+		switch {
+		case par.Type == "attribute" && par.ChildByField("object") == use:
+			switch par.ChildByField("attribute").Text() {
+			case "get_label", "num_row", "num_col", "feature_names", "feature_types", "get_weight", "set_label", "set_weight", "set_base_margin":
+				continue
+			}
+			return false
+		case par.Type == "argument_list" || par.Type == "keyword_argument":
+			call := par.Ancestor("call")
+			q := p.Model.CalleeName(call)
+			fn := call.ChildByField("function")
+			if q == "xgboost.train" || q == "xgboost.cv" || q == "xgboost.training.train" || q == "len" {
+				continue
+			}
+			if fn.Type == "attribute" && (fn.ChildByField("attribute").Text() == "predict" || fn.ChildByField("attribute").Text() == "inplace_predict") {
+				continue
+			}
+			return false
+		case par.Type == "tuple" && par.Parent.Is("list", "tuple"):
+			continue // an evals entry
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// toQuantile rewrites a DMatrix(...) constructor call to QuantileDMatrix,
+// adding ref=<ref> when ref is not empty.
+func toQuantile(p *Pass, ctor *rewrite.Node, ref string) ([]rewrite.Edit, bool) {
+	fn := ctor.ChildByField("function")
+	var edits []rewrite.Edit
+	switch fn.Type {
+	case "attribute":
+		attr := fn.ChildByField("attribute")
+		edits = append(edits, rewrite.Edit{Start: attr.Start, End: attr.End, New: "QuantileDMatrix"})
+	case "identifier":
+		name, ok := p.Model.LocalName(ctor, "xgboost.QuantileDMatrix")
+		if !ok {
+			imp, ok := p.Model.AddImport("xgboost", "QuantileDMatrix")
+			if !ok {
+				return nil, false
+			}
+			if imp.New != "" {
+				edits = append(edits, imp)
+			}
+			name = "QuantileDMatrix"
+		}
+		edits = append(edits, rewrite.Edit{Start: fn.Start, End: fn.End, New: name})
+	default:
+		return nil, false
+	}
+	if ref != "" && rewrite.KeywordArg(ctor, "ref") == nil {
+		e, ok := rewrite.AppendItem(ctor.ChildByField("arguments"), "ref="+ref)
+		if !ok {
+			return nil, false
+		}
+		edits = append(edits, e)
+	}
+	return edits, true
+}
+
+// dedupeEdits drops exact duplicate edits (two rewrites adding the same
+// import).
+func dedupeEdits(edits []rewrite.Edit) []rewrite.Edit {
+	seen := map[rewrite.Edit]bool{}
+	out := edits[:0]
+	for _, e := range edits {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,74 @@
+package patterns
+
+import "github.com/gpuopt/gpuopt/rewrite"
+
+// GPUHist is XGB002.
+var GPUHist = &Rule{
+	Code:      "XGB002",
+	Name:      "xgboost-gpu-hist",
+	Title:     `Replace tree_method="gpu_hist" with tree_method="hist", device="cuda"`,
+	Fix:       rewrite.Safe,
+	Severity:  rewrite.Warning,
+	Libraries: []string{"xgboost"},
+	Check:     checkGPUHist,
+	Doc: `## What it does
+Finds ` + "`tree_method=\"gpu_hist\"`" + ` in XGBoost parameters: dict literals,
+` + "`dict(...)`" + `, scikit-learn estimators (` + "`XGBClassifier`, `XGBRegressor`, `XGBRanker`" + `),
+` + "`set_params(...)`, `Booster.set_param(\"tree_method\", ...)` and `params[\"tree_method\"] = ...`" + `.
+
+## Why is this bad?
+XGBoost 2.0 split the tree method from the device. ` + "`gpu_hist`" + ` is
+deprecated: it warns on every training call and will be removed. The GPU is now
+chosen with ` + "`device=\"cuda\"`" + ` and the algorithm with ` + "`tree_method=\"hist\"`" + `.
+
+## Example
+` + "```python" + `
+params = {"tree_method": "gpu_hist", "max_depth": 6}
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+params = {"tree_method": "hist", "device": "cuda", "max_depth": 6}
+` + "```" + `
+
+## Fix safety
+Safe: XGBoost >= 2.0 maps ` + "`gpu_hist`" + ` to exactly this pair, so training
+is unchanged. When the same parameters already name a device, or carry
+` + "`gpu_id`" + ` (XGB003 turns it into the device), only the tree method changes.
+Silent when the project pins XGBoost < 2.0.
+
+## Measured gain
+None: this is a deprecation fix. It keeps the GPU in use once ` + "`gpu_hist`" + ` is removed.
+`,
+}
+
+func init() { Register(GPUHist) }
+
+func checkGPUHist(p *Pass) {
+	if !p.Env.Versions.XGBoost.AtLeast(2, 0) {
+		return
+	}
+	for _, g := range xgbParamGroups(p) {
+		e := g.get("tree_method")
+		if e == nil {
+			continue
+		}
+		if v, ok := rewrite.StringValue(e.Value); !ok || v != "gpu_hist" {
+			continue
+		}
+		edits := []rewrite.Edit{e.replaceValue("hist")}
+		msg := `tree_method="gpu_hist" is deprecated since XGBoost 2.0: use tree_method="hist" with device="cuda"`
+		switch {
+		case g.get("device") != nil || g.get("gpu_id") != nil:
+		case e.Form == setParamForm:
+			// set_param("tree_method", "gpu_hist") -> set_param({...}) with both keys.
+			args := e.Item.ChildByField("arguments")
+			q := func(s string) string { return rewrite.QuoteLike(e.KeyNode, s) }
+			edits = []rewrite.Edit{{Start: args.Start, End: args.End,
+				New: "({" + q("tree_method") + ": " + q("hist") + ", " + q("device") + ": " + q("cuda") + "})"}}
+		default:
+			edits = append(edits, e.addAfter("device", "cuda"))
+		}
+		p.Report(e.Value, msg, Fix(rewrite.Safe, `Use tree_method="hist", device="cuda"`, edits...))
+	}
+}

@@ -1,0 +1,91 @@
+package patterns
+
+import (
+	"strconv"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// GPUID is XGB003.
+var GPUID = &Rule{
+	Code:      "XGB003",
+	Name:      "xgboost-gpu-id",
+	Title:     `Replace gpu_id=N with device="cuda:N"`,
+	Fix:       rewrite.Safe,
+	Severity:  rewrite.Warning,
+	Libraries: []string{"xgboost"},
+	Check:     checkGPUID,
+	Doc: `## What it does
+Finds the ` + "`gpu_id`" + ` parameter in XGBoost parameters (dicts, estimator
+keywords, ` + "`set_params`" + `, ` + "`params[\"gpu_id\"] = N`" + `).
+
+## Why is this bad?
+XGBoost 2.0 removed ` + "`gpu_id`" + ` in favour of ` + "`device`" + `; it is
+deprecated and ignored in a future release, which silently moves training back
+to the default device.
+
+## Example
+` + "```python" + `
+model = xgb.XGBRegressor(tree_method="hist", gpu_id=1)
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+model = xgb.XGBRegressor(tree_method="hist", device="cuda:1")
+` + "```" + `
+
+## Fix safety
+Safe: ` + "`device=\"cuda:N\"`" + ` selects the same GPU. Applied when the ordinal
+is an integer literal; when the parameters already name a device, the
+redundant ` + "`gpu_id`" + ` is removed. Silent when XGBoost < 2.0 is pinned.
+
+## Measured gain
+None: a deprecation fix that keeps training on the GPU you chose.
+`,
+}
+
+func init() { Register(GPUID) }
+
+func checkGPUID(p *Pass) {
+	if !p.Env.Versions.XGBoost.AtLeast(2, 0) {
+		return
+	}
+	for _, g := range xgbParamGroups(p) {
+		e := g.get("gpu_id")
+		if e == nil || (e.Form == dictForm && !isXGBGroup(g, "gpu_id")) {
+			continue
+		}
+		msg := "gpu_id is deprecated since XGBoost 2.0: select the GPU with device=\"cuda:N\""
+		var fix *rewrite.Fix
+		if g.get("device") != nil && e.Form != setParamForm {
+			fix = Fix(rewrite.Safe, "Remove gpu_id (device is already set)", deleteEntry(e))
+		} else if n, err := strconv.Atoi(e.Value.Text()); err == nil && e.Value.Type == "integer" && e.Form != setParamForm {
+			dev := "cuda:" + strconv.Itoa(n)
+			var edit rewrite.Edit
+			switch e.Form {
+			case kwargForm:
+				edit = rewrite.Edit{Start: e.Item.Start, End: e.Item.End, New: "device=" + rewrite.QuoteLike(nil, dev)}
+			case dictForm:
+				edit = rewrite.Edit{Start: e.Item.Start, End: e.Item.End, New: e.render("device", dev)}
+			case subscriptForm:
+				edit = rewrite.Edit{Start: e.KeyNode.Start, End: e.Value.End,
+					New: rewrite.QuoteLike(e.KeyNode, "device") + e.File().Src.Text(e.KeyNode.End, e.Value.Start) + rewrite.QuoteLike(e.KeyNode, dev)}
+			}
+			fix = Fix(rewrite.Safe, "Use device=\""+dev+"\"", edit)
+		}
+		p.Report(e.Item, msg, fix)
+	}
+}
+
+// deleteEntry removes a parameter entry in any form.
+func deleteEntry(e *xgbParam) rewrite.Edit {
+	switch e.Form {
+	case subscriptForm, setParamForm:
+		src := e.File().Src
+		line := src.LineOf(e.Item.Start)
+		start, end := src.LineStart(line), src.LineStart(line+1)
+		return rewrite.Edit{Start: start, End: end}
+	default:
+		return rewrite.DeleteArgEdit(e.Item)
+	}
+}

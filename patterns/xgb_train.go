@@ -1,0 +1,124 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// xgbTrainCall is a call of xgboost.train or xgboost.cv, with its resolved
+// parameter group (nil when the parameters cannot be seen).
+type xgbTrainCall struct {
+	Call   *rewrite.Node
+	IsCV   bool
+	Params *paramGroup
+	// ParamsKnown is false when params is not a dict literal this file
+	// shows (a function argument, a dict built elsewhere).
+	ParamsKnown bool
+	DTrain      *rewrite.Node
+	Evals       []*rewrite.Node // the matrices named in evals
+}
+
+// xgbTrainCalls finds every xgboost.train / xgboost.cv call.
+func xgbTrainCalls(p *Pass) []*xgbTrainCall {
+	m := p.Model
+	var out []*xgbTrainCall
+	var groups []*paramGroup
+	p.File.Root.Walk(func(n *rewrite.Node) bool {
+		if n.Type != "call" {
+			return true
+		}
+		q := m.CalleeName(n)
+		if q != "xgboost.train" && q != "xgboost.cv" && q != "xgboost.training.train" && q != "xgboost.training.cv" {
+			return true
+		}
+		if groups == nil {
+			groups = xgbParamGroups(p)
+		}
+		tc := &xgbTrainCall{Call: n, IsCV: strings.HasSuffix(q, ".cv"), DTrain: rewrite.Arg(n, 1, "dtrain")}
+		tc.Params, tc.ParamsKnown = trainParams(p, rewrite.Arg(n, 0, "params"), groups)
+		if ev := rewrite.Arg(n, 3, "evals"); ev != nil && !tc.IsCV {
+			if v := m.ValueOf(ev); v != nil {
+				ev = v
+			}
+			if ev.Is("list", "tuple") {
+				for _, pair := range ev.NamedChildren() {
+					if pair.Type == "tuple" && len(pair.NamedChildren()) == 2 {
+						tc.Evals = append(tc.Evals, pair.NamedChildren()[0])
+					}
+				}
+			}
+		}
+		out = append(out, tc)
+		return true
+	})
+	return out
+}
+
+// trainParams resolves the params argument to a dict literal's group. A
+// dict that is later changed through subscripts is merged with them.
+func trainParams(p *Pass, arg *rewrite.Node, groups []*paramGroup) (*paramGroup, bool) {
+	if arg == nil {
+		return &paramGroup{}, true // xgb.train() without params: all defaults
+	}
+	dict := arg
+	var b *rewrite.Binding
+	if arg.Type == "identifier" {
+		b = p.Model.Binding(arg)
+		if b == nil || b.Kind != rewrite.AssignBinding {
+			return nil, false
+		}
+		dict = b.Value
+	}
+	if dict == nil || !dict.Is("dictionary", "call") {
+		return nil, false
+	}
+	if dict.Type == "call" && p.Model.CalleeName(dict) != "dict" {
+		return nil, false
+	}
+	var g *paramGroup
+	for _, cand := range groups {
+		if cand.Container == dict || (cand.Container != nil && cand.Container.Parent == dict) {
+			g = cand
+		}
+	}
+	if g == nil {
+		g = &paramGroup{Container: dict}
+		if dict.Type == "call" {
+			g.Container = dict.ChildByField("arguments")
+		}
+	}
+	if b == nil {
+		return g, true
+	}
+	// Any other use that may change the dict (params.update(...), passed to
+	// a function) makes its content unknown; params["k"] = v is merged.
+	merged := &paramGroup{Container: g.Container, Entries: append([]*xgbParam(nil), g.Entries...)}
+	for _, use := range b.Uses {
+		parent := use.Parent
+		switch {
+		case parent.Type == "argument_list":
+		case parent.Type == "subscript" && parent.Parent.Type == "assignment" && parent.Parent.ChildByField("left") == parent:
+			for _, cand := range groups {
+				if len(cand.Entries) == 1 && cand.Entries[0].Form == subscriptForm && cand.Entries[0].Item.Contains(use) {
+					merged.Entries = append(merged.Entries, cand.Entries[0])
+				}
+			}
+		case parent.Type == "subscript":
+		default:
+			return nil, false
+		}
+	}
+	return merged, true
+}
+
+// treeMethodIsHist reports whether params train with hist (set explicitly,
+// or unset, the default since XGBoost 2.0).
+func treeMethodIsHist(g *paramGroup) bool {
+	e := g.get("tree_method")
+	if e == nil {
+		return true
+	}
+	v, ok := rewrite.StringValue(e.Value)
+	return ok && (v == "hist" || v == "gpu_hist" || v == "auto")
+}

@@ -1,0 +1,172 @@
+package rewrite
+
+import (
+	"sort"
+	"strings"
+)
+
+// AppendItem returns the edit that adds text as the last item of an
+// argument list, dictionary, list or tuple, following the container's
+// layout: `, text` after the last item on one line; a new line with the
+// items' indentation and a trailing comma when the items end with one.
+// ok is false for containers it cannot extend (a bare generator argument).
+func AppendItem(container *Node, text string) (Edit, bool) {
+	if !container.Is("argument_list", "dictionary", "list", "tuple", "set") {
+		return Edit{}, false
+	}
+	src := container.file.Src
+	items := container.NamedChildren()
+	if len(items) == 0 {
+		open := container.Children[0]
+		return Edit{Start: open.End, End: open.End, New: text}, true
+	}
+	last := items[len(items)-1]
+	if last.Is("generator_expression") && container.Type == "argument_list" && len(items) == 1 {
+		return Edit{}, false
+	}
+	i := last.End
+	for i < len(src.Bytes) && (src.Bytes[i] == ' ' || src.Bytes[i] == '\t') {
+		i++
+	}
+	trailingComma := i < len(src.Bytes) && src.Bytes[i] == ','
+	closing := container.Children[len(container.Children)-1]
+	closeLine := src.LineOf(closing.Start)
+	if trailingComma && src.LineOf(last.Start) != closeLine &&
+		strings.TrimSpace(string(src.Bytes[src.LineStart(closeLine):closing.Start])) == "" {
+		at := src.LineStart(closeLine)
+		return Edit{Start: at, End: at, New: src.IndentOf(last.Start) + text + "," + src.LineEnding}, true
+	}
+	if trailingComma {
+		return Edit{Start: i + 1, End: i + 1, New: " " + text}, true
+	}
+	return Edit{Start: last.End, End: last.End, New: ", " + text}, true
+}
+
+// LocalName returns how code at site can spell the qualified name q using
+// the module's existing imports ("xgb.QuantileDMatrix" for
+// "xgboost.QuantileDMatrix" when the file does `import xgboost as xgb`),
+// checking that the spelling resolves back to q at site.
+func (m *Model) LocalName(site *Node, q string) (string, bool) {
+	var best string
+	for name, bs := range m.Module.Bindings {
+		for _, b := range bs {
+			if b.Kind != ImportBinding || b.Qualified == "" {
+				continue
+			}
+			var spelled string
+			switch {
+			case b.Qualified == q:
+				spelled = name
+			case strings.HasPrefix(q, b.Qualified+"."):
+				spelled = name + q[len(b.Qualified):]
+			default:
+				continue
+			}
+			if !m.resolvesAt(site, name, b.Qualified) {
+				continue
+			}
+			if best == "" || len(spelled) < len(best) || len(spelled) == len(best) && spelled < best {
+				best = spelled
+			}
+		}
+	}
+	return best, best != ""
+}
+
+// resolvesAt reports whether name, read at site, means the import q.
+func (m *Model) resolvesAt(site *Node, name, q string) bool {
+	bs := m.lookup(m.ScopeOf(site), name)
+	if len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		if b.Kind != ImportBinding || b.Qualified != q {
+			return false
+		}
+	}
+	return true
+}
+
+// AddImport returns an edit that makes `from module import name` available
+// at module level: it extends an existing `from module import ...` or adds
+// a new line after the file's top-level imports (after the docstring and
+// `from __future__` imports when there are no others). ok is false when
+// name is already bound at module level to something else.
+func (m *Model) AddImport(module, name string) (Edit, bool) {
+	if bs, ok := m.Module.Bindings[name]; ok {
+		for _, b := range bs {
+			if b.Kind != ImportBinding || b.Qualified != module+"."+name {
+				return Edit{}, false
+			}
+		}
+		return Edit{}, true // already imported: nothing to do
+	}
+	src := m.File.Src
+	var lastImport, lastHead *Node
+	for _, c := range m.File.Root.Children {
+		switch {
+		case c.Type == "import_from_statement":
+			if mn := c.ChildByField("module_name"); mn != nil && dotted(mn) == module && !hasWildcard(c) {
+				names := fieldNodes(c, "name")
+				if len(names) > 0 {
+					last := names[len(names)-1]
+					return Edit{Start: last.End, End: last.End, New: ", " + name}, true
+				}
+			}
+			lastImport = c
+		case c.Type == "import_statement":
+			lastImport = c
+		case c.Type == "future_import_statement":
+			lastHead = c
+		case c.Type == "expression_statement" && lastHead == nil && lastImport == nil && len(c.NamedChildren()) == 1 && c.NamedChildren()[0].Type == "string":
+			lastHead = c // module docstring
+		}
+	}
+	line := "from " + module + " import " + name
+	after := lastImport
+	if after == nil {
+		after = lastHead
+	}
+	if after == nil {
+		return Edit{Start: 0, End: 0, New: line + src.LineEnding}, true
+	}
+	end := src.LineEnd(src.LineOf(after.End))
+	return Edit{Start: end, End: end, New: src.LineEnding + line}, true
+}
+
+// InsertAfterImports returns an edit inserting a statement on its own line
+// after the module's last top-level import.
+func (m *Model) InsertAfterImports(stmt string) Edit {
+	src := m.File.Src
+	var after *Node
+	for _, c := range m.File.Root.Children {
+		if c.Is("import_statement", "import_from_statement", "future_import_statement") {
+			after = c
+		}
+	}
+	if after == nil {
+		return Edit{Start: 0, End: 0, New: stmt + src.LineEnding}
+	}
+	end := src.LineEnd(src.LineOf(after.End))
+	return Edit{Start: end, End: end, New: src.LineEnding + stmt}
+}
+
+func hasWildcard(n *Node) bool {
+	for _, c := range n.Children {
+		if c.Type == "wildcard_import" {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldNodes(n *Node, field string) []*Node {
+	var out []*Node
+	for _, c := range n.Children {
+		if c.Field == field {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}

@@ -1,0 +1,260 @@
+package rewrite
+
+import "strings"
+
+// LoopInfo says what a for/while loop does, as far as the file shows it.
+type LoopInfo struct {
+	Loop *Node
+	// Backward: the body (or a same-file function it calls) runs .backward().
+	Backward bool
+	// OptimizerStep: the body runs `<torch.optim optimizer>.step()` or a
+	// GradScaler's step.
+	OptimizerStep bool
+	// IteratesLoader: a for loop over a torch DataLoader (directly, or
+	// through enumerate/tqdm/zip).
+	IteratesLoader bool
+	// ModelForward: the body calls an nn.Module instance (a name bound to
+	// a torch.nn / transformers / torchvision model, or to a class of this
+	// file that subclasses nn.Module).
+	ModelForward bool
+}
+
+// Trains reports a training loop: one whose body reaches .backward() or an
+// optimizer step.
+func (li *LoopInfo) Trains() bool { return li.Backward || li.OptimizerStep }
+
+// Hot reports a hot loop: training, a model forward, or a DataLoader walk.
+func (li *LoopInfo) Hot() bool {
+	return li.Backward || li.OptimizerStep || li.IteratesLoader || li.ModelForward
+}
+
+// IsLoop reports whether n is a for or while statement.
+func IsLoop(n *Node) bool { return n.Is("for_statement", "while_statement") }
+
+// IsScopeNode reports whether n opens a new Python scope.
+func IsScopeNode(n *Node) bool {
+	return n.Is("function_definition", "class_definition", "lambda", "module")
+}
+
+// EnclosingLoops returns the for/while loops around n, innermost first,
+// stopping at the enclosing function or class.
+func (m *Model) EnclosingLoops(n *Node) []*Node {
+	var loops []*Node
+	for p := n.Parent; p != nil && !IsScopeNode(p); p = p.Parent {
+		if IsLoop(p) && !inLoopHeader(p, n) {
+			loops = append(loops, p)
+		}
+	}
+	return loops
+}
+
+// inLoopHeader reports whether n is in the loop's iterable or condition,
+// which run once (for) rather than per iteration.
+func inLoopHeader(loop, n *Node) bool {
+	if loop.Type != "for_statement" {
+		return false
+	}
+	for _, f := range []string{"left", "right"} {
+		if c := loop.ChildByField(f); c != nil && c.Contains(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// HotLoop returns the innermost hot loop around n, or nil.
+func (m *Model) HotLoop(n *Node) *Node {
+	for _, l := range m.EnclosingLoops(n) {
+		if m.Loop(l).Hot() {
+			return l
+		}
+	}
+	return nil
+}
+
+// Loop analyses a loop (cached).
+func (m *Model) Loop(loop *Node) *LoopInfo {
+	if li, ok := m.loopInfo[loop]; ok {
+		return li
+	}
+	li := &LoopInfo{Loop: loop}
+	m.loopInfo[loop] = li
+	if loop.Type == "for_statement" {
+		li.IteratesLoader = m.IsDataLoader(loop.ChildByField("right"))
+	}
+	visited := map[*Node]bool{}
+	for _, c := range loop.Children {
+		if c.Field == "body" {
+			m.scanBody(c, li, visited, 0)
+		}
+	}
+	return li
+}
+
+// scanBody looks for training and model calls, following calls to functions
+// defined in this file one or two levels deep.
+func (m *Model) scanBody(body *Node, li *LoopInfo, visited map[*Node]bool, depth int) {
+	body.Walk(func(n *Node) bool {
+		if n.Is("function_definition", "class_definition", "lambda") && n != body {
+			return false
+		}
+		if n.Type == "for_statement" && m.IsDataLoader(n.ChildByField("right")) {
+			li.IteratesLoader = true
+		}
+		if n.Type != "call" {
+			return true
+		}
+		fn := n.ChildByField("function")
+		if fn != nil && fn.Type == "attribute" {
+			attr := fn.ChildByField("attribute").Text()
+			obj := fn.ChildByField("object")
+			switch attr {
+			case "backward":
+				li.Backward = true
+			case "step":
+				if m.IsOptimizer(obj) {
+					li.OptimizerStep = true
+				}
+			}
+		}
+		if m.IsModule(fn) {
+			li.ModelForward = true
+		}
+		if def := m.FunctionDef(n); def != nil && depth < 2 && !visited[def] {
+			visited[def] = true
+			if b := def.ChildByField("body"); b != nil {
+				m.scanBody(b, li, visited, depth+1)
+			}
+		}
+		return true
+	})
+}
+
+// IsOptimizer reports whether expr names a torch optimizer or GradScaler
+// constructed in this file.
+func (m *Model) IsOptimizer(expr *Node) bool {
+	q := m.constructor(expr)
+	return strings.HasPrefix(q, "torch.optim.") || strings.HasSuffix(q, ".GradScaler") ||
+		strings.HasPrefix(q, "bitsandbytes.optim.") || q == "transformers.AdamW"
+}
+
+// IsDataLoader reports whether expr is a torch DataLoader, possibly wrapped
+// in enumerate(), tqdm() or zip().
+func (m *Model) IsDataLoader(expr *Node) bool {
+	if expr == nil {
+		return false
+	}
+	if expr.Type == "call" {
+		switch q := m.CalleeName(expr); {
+		case q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm"):
+			for _, a := range PositionalArgs(expr) {
+				if m.IsDataLoader(a) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return m.constructor(expr) == "torch.utils.data.DataLoader" || m.constructor(expr) == "torch.utils.data.dataloader.DataLoader"
+}
+
+// IsModule reports whether expr is an nn.Module instance: a name bound to
+// a torch.nn / torchvision / transformers / timm constructor, a
+// `.from_pretrained(...)` call, or a class of this file that subclasses
+// nn.Module. `self.<attr>` is not followed.
+func (m *Model) IsModule(expr *Node) bool {
+	if expr == nil {
+		return false
+	}
+	v := expr
+	if expr.Type == "identifier" {
+		if v = m.ValueOf(expr); v == nil {
+			return false
+		}
+	}
+	// model = Net().to(device) / model.cuda()
+	for v.Type == "call" {
+		fn := v.ChildByField("function")
+		if fn != nil && fn.Type == "attribute" {
+			switch fn.ChildByField("attribute").Text() {
+			case "to", "cuda", "train", "eval", "half", "bfloat16", "float":
+				v = fn.ChildByField("object")
+				continue
+			case "from_pretrained":
+				q := m.QualifiedName(fn.ChildByField("object"))
+				return strings.HasPrefix(q, "transformers.")
+			}
+		}
+		break
+	}
+	if v.Type != "call" {
+		return false
+	}
+	q := m.CalleeName(v)
+	for _, p := range []string{"torch.nn.", "torchvision.models.", "transformers.", "timm."} {
+		if strings.HasPrefix(q, p) {
+			return !strings.HasPrefix(q, "torch.nn.functional.")
+		}
+	}
+	if q == "timm.create_model" {
+		return true
+	}
+	return m.IsModuleClass(v.ChildByField("function"))
+}
+
+// IsModuleClass reports whether expr names a class defined in this file
+// that subclasses torch.nn.Module (directly or through another such class).
+func (m *Model) IsModuleClass(expr *Node) bool {
+	return m.isModuleClass(expr, 0)
+}
+
+func (m *Model) isModuleClass(expr *Node, depth int) bool {
+	if expr == nil || expr.Type != "identifier" || depth > 5 {
+		return false
+	}
+	b := m.Binding(expr)
+	if b == nil || b.Kind != ClassBinding {
+		return false
+	}
+	sc := b.Stmt.ChildByField("superclasses")
+	if sc == nil {
+		return false
+	}
+	for _, base := range sc.NamedChildren() {
+		q := m.QualifiedName(base)
+		if q == "torch.nn.Module" || strings.HasPrefix(q, "transformers.") || m.isModuleClass(base, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// constructor returns the qualified callee that built expr: for a name
+// assigned once from a call, that call's callee; for a call, its callee.
+func (m *Model) constructor(expr *Node) string {
+	if expr == nil {
+		return ""
+	}
+	if expr.Type == "identifier" {
+		expr = m.ValueOf(expr)
+		if expr == nil {
+			return ""
+		}
+	}
+	return m.CalleeName(expr)
+}
+
+// TrainingLoops returns every loop in the file that trains.
+func (m *Model) TrainingLoops() []*Node {
+	var out []*Node
+	m.File.Root.Walk(func(n *Node) bool {
+		if IsLoop(n) && m.Loop(n).Trains() {
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
+}
+
+// IsTrainingScript reports whether the module has a training loop.
+func (m *Model) IsTrainingScript() bool { return len(m.TrainingLoops()) > 0 }

@@ -1,0 +1,259 @@
+package rewrite
+
+import "strings"
+
+// ScopeKind tells what kind of Python scope a Scope is.
+type ScopeKind int
+
+// Python's scope kinds.
+const (
+	ModuleScope ScopeKind = iota
+	ClassScope
+	FunctionScope
+	LambdaScope
+	ComprehensionScope
+)
+
+// Scope is a Python namespace: the module, a class body, a function, a
+// lambda or a comprehension.
+type Scope struct {
+	Kind     ScopeKind
+	Node     *Node // the module, class_definition, function_definition, ...
+	Parent   *Scope
+	Bindings map[string][]*Binding
+	global   map[string]bool // names declared global or nonlocal here
+}
+
+// BindingKind tells how a name got bound.
+type BindingKind int
+
+// The ways a Python name is bound.
+const (
+	ImportBinding BindingKind = iota
+	AssignBinding
+	AugAssignBinding
+	DefBinding
+	ClassBinding
+	ParamBinding
+	LoopBinding
+	WithBinding
+	OtherBinding
+)
+
+// Binding is one place a name is bound.
+type Binding struct {
+	Name  string
+	Kind  BindingKind
+	Ident *Node  // the identifier being bound
+	Stmt  *Node  // the statement (assignment, import, def, for ...)
+	Scope *Scope // the scope that owns the name
+	// Value is the right-hand side when the binding is a plain `name = value`.
+	Value *Node
+	// Qualified is the imported dotted path for import bindings
+	// ("xgboost.DMatrix" for `from xgboost import DMatrix as DM`), empty for
+	// relative imports and every other kind.
+	Qualified string
+	// Uses are the identifiers that read this binding.
+	Uses []*Node
+}
+
+// Model is the semantic model of a file: scopes, bindings and their uses.
+type Model struct {
+	File   *File
+	Module *Scope
+	// StarImport is true when the module does `from x import *`: unbound
+	// names are then unknown rather than builtins.
+	StarImport bool
+	scopes     map[*Node]*Scope
+	refs       map[*Node][]*Binding
+	loopInfo   map[*Node]*LoopInfo
+	defs       map[string]*Node // module-level functions by name, for call-through
+}
+
+// Model returns the file's semantic model, building it on first use.
+func (f *File) Model() *Model {
+	if f.model == nil {
+		f.model = buildModel(f)
+	}
+	return f.model
+}
+
+func buildModel(f *File) *Model {
+	m := &Model{File: f, scopes: map[*Node]*Scope{}, refs: map[*Node][]*Binding{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
+	m.Module = m.newScope(ModuleScope, f.Root, nil)
+	b := &binder{m: m}
+	b.walk(f.Root, m.Module)
+	for _, r := range b.loads {
+		bs := m.lookup(r.scope, r.ident.Text())
+		m.refs[r.ident] = bs
+		for _, bd := range bs {
+			bd.Uses = append(bd.Uses, r.ident)
+		}
+	}
+	for _, bd := range m.Module.Bindings {
+		for _, d := range bd {
+			if d.Kind == DefBinding {
+				m.defs[d.Name] = d.Stmt
+			}
+		}
+	}
+	return m
+}
+
+func (m *Model) newScope(k ScopeKind, n *Node, parent *Scope) *Scope {
+	s := &Scope{Kind: k, Node: n, Parent: parent, Bindings: map[string][]*Binding{}, global: map[string]bool{}}
+	m.scopes[n] = s
+	return s
+}
+
+// lookup follows Python's LEGB rule (class bodies are not visible from the
+// scopes nested in them).
+func (m *Model) lookup(s *Scope, name string) []*Binding {
+	first := true
+	for ; s != nil; s = s.Parent {
+		if s.Kind == ClassScope && !first {
+			continue
+		}
+		first = false
+		if s.global[name] {
+			return m.Module.Bindings[name]
+		}
+		if bs, ok := s.Bindings[name]; ok {
+			return bs
+		}
+	}
+	return nil
+}
+
+// ScopeOf returns the innermost scope containing n.
+func (m *Model) ScopeOf(n *Node) *Scope {
+	for p := n; p != nil; p = p.Parent {
+		if s, ok := m.scopes[p]; ok {
+			// A def's name, decorators and defaults live in the outer scope;
+			// only its parameters and body are inside.
+			if p != n && p.Is("function_definition", "class_definition") && !inBody(p, n) {
+				continue
+			}
+			return s
+		}
+	}
+	return m.Module
+}
+
+func inBody(def, n *Node) bool {
+	for _, f := range []string{"body", "parameters"} {
+		if c := def.ChildByField(f); c != nil && c.Contains(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// Bindings returns the bindings a name read at ident resolves to.
+func (m *Model) Bindings(ident *Node) []*Binding {
+	if bs, ok := m.refs[ident]; ok {
+		return bs
+	}
+	if ident.Type != "identifier" {
+		return nil
+	}
+	return m.lookup(m.ScopeOf(ident), ident.Text())
+}
+
+// Binding returns the single binding ident resolves to, or nil when it has
+// none or several (the rule then does not know what the name holds).
+func (m *Model) Binding(ident *Node) *Binding {
+	bs := m.Bindings(ident)
+	if len(bs) != 1 {
+		return nil
+	}
+	return bs[0]
+}
+
+// QualifiedName resolves an identifier or attribute chain through imports:
+// `xgb.DMatrix` with `import xgboost as xgb` is "xgboost.DMatrix". Builtins
+// resolve to their bare name ("print"). It returns "" when the name is bound
+// to anything but an import, bound more than once, or hidden by a star
+// import: rules stay silent on "".
+func (m *Model) QualifiedName(n *Node) string {
+	switch n.Type {
+	case "identifier":
+		bs := m.Bindings(n)
+		if len(bs) == 0 {
+			if m.StarImport {
+				return ""
+			}
+			return n.Text()
+		}
+		q := ""
+		for _, b := range bs {
+			if b.Kind != ImportBinding || b.Qualified == "" || (q != "" && q != b.Qualified) {
+				return ""
+			}
+			q = b.Qualified
+		}
+		return q
+	case "attribute":
+		obj, attr := n.ChildByField("object"), n.ChildByField("attribute")
+		if obj == nil || attr == nil {
+			return ""
+		}
+		q := m.QualifiedName(obj)
+		if q == "" {
+			return ""
+		}
+		return q + "." + attr.Text()
+	case "parenthesized_expression":
+		if c := n.NamedChildren(); len(c) == 1 {
+			return m.QualifiedName(c[0])
+		}
+	}
+	return ""
+}
+
+// CalleeName is QualifiedName of a call's function, "" for anything else.
+func (m *Model) CalleeName(call *Node) string {
+	if call == nil || call.Type != "call" {
+		return ""
+	}
+	return m.QualifiedName(call.ChildByField("function"))
+}
+
+// Imports reports whether the module imports the top-level package pkg.
+func (m *Model) Imports(pkg string) bool {
+	for _, bs := range m.Module.Bindings {
+		for _, b := range bs {
+			if b.Kind == ImportBinding && (b.Qualified == pkg || strings.HasPrefix(b.Qualified, pkg+".")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ValueOf follows a name to the value it was assigned, when the name is
+// assigned exactly once in its scope by a plain `name = value`.
+func (m *Model) ValueOf(n *Node) *Node {
+	if n.Type != "identifier" {
+		return nil
+	}
+	b := m.Binding(n)
+	if b == nil || b.Kind != AssignBinding {
+		return nil
+	}
+	return b.Value
+}
+
+// FunctionDef returns the module-level function a call calls, if the callee
+// is a plain name defined by `def` in this file.
+func (m *Model) FunctionDef(call *Node) *Node {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "identifier" {
+		return nil
+	}
+	b := m.Binding(fn)
+	if b == nil || b.Kind != DefBinding {
+		return nil
+	}
+	return b.Stmt
+}

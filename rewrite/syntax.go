@@ -1,0 +1,147 @@
+package rewrite
+
+import "strings"
+
+// PositionalArgs returns a call's positional arguments (not *args).
+func PositionalArgs(call *Node) []*Node {
+	args := call.ChildByField("arguments")
+	if args == nil || args.Type != "argument_list" {
+		return nil
+	}
+	var out []*Node
+	for _, a := range args.NamedChildren() {
+		if !a.Is("keyword_argument", "list_splat", "dictionary_splat") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// KeywordArg returns the keyword_argument node `name=...` of a call, or nil.
+func KeywordArg(call *Node, name string) *Node {
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return nil
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Type == "keyword_argument" {
+			if n := a.ChildByField("name"); n != nil && n.Text() == name {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+// KeywordValue returns the value of `name=...` in a call, or nil.
+func KeywordValue(call *Node, name string) *Node {
+	if kw := KeywordArg(call, name); kw != nil {
+		return kw.ChildByField("value")
+	}
+	return nil
+}
+
+// HasSplat reports whether a call passes *args or **kwargs, which hide
+// what the call receives.
+func HasSplat(call *Node) bool {
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return false
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Is("list_splat", "dictionary_splat") {
+			return true
+		}
+	}
+	return false
+}
+
+// Arg returns argument i by position, or the keyword name, or nil.
+func Arg(call *Node, i int, name string) *Node {
+	if v := KeywordValue(call, name); v != nil {
+		return v
+	}
+	if pos := PositionalArgs(call); i >= 0 && i < len(pos) {
+		return pos[i]
+	}
+	return nil
+}
+
+// StringValue returns the content of a plain string literal (no f-string,
+// no implicit concatenation) and whether n was one.
+func StringValue(n *Node) (string, bool) {
+	if n == nil || n.Type != "string" {
+		return "", false
+	}
+	var content strings.Builder
+	for _, c := range n.Children {
+		switch c.Type {
+		case "string_start":
+			if strings.ContainsAny(strings.ToLower(c.Text()), "fb") {
+				return "", false
+			}
+		case "string_content":
+			if strings.Contains(c.Text(), "\\") {
+				return "", false
+			}
+			content.WriteString(c.Text())
+		case "interpolation", "escape_sequence":
+			return "", false
+		}
+	}
+	return content.String(), true
+}
+
+// QuoteLike returns s quoted with the quote character of the string literal
+// model (double quotes when model is nil or not a string).
+func QuoteLike(model *Node, s string) string {
+	q := `"`
+	if model != nil && model.Type == "string" {
+		if t := model.Text(); strings.HasPrefix(strings.TrimLeft(t, "rRuU"), "'") {
+			q = "'"
+		}
+	}
+	return q + s + q
+}
+
+// DeleteArgEdit returns the edit that removes an argument (positional or
+// keyword) from its argument list or dict entry from its dictionary,
+// together with the comma that separates it from its neighbour.
+func DeleteArgEdit(item *Node) Edit {
+	list := item.Parent
+	var items []*Node
+	for _, c := range list.Children {
+		if c.Named && c.Type != "comment" {
+			items = append(items, c)
+		}
+	}
+	idx := -1
+	for i, c := range items {
+		if c == item {
+			idx = i
+		}
+	}
+	src := item.file.Src.Bytes
+	switch {
+	case len(items) == 1:
+		return Edit{Start: item.Start, End: trailingComma(src, item.End), New: ""}
+	case idx < len(items)-1:
+		// Remove "item, " up to the next item, keeping the next item's position.
+		return Edit{Start: item.Start, End: items[idx+1].Start, New: ""}
+	default:
+		// Last item: remove from the previous item's end.
+		return Edit{Start: items[idx-1].End, End: item.End, New: ""}
+	}
+}
+
+// trailingComma extends end over whitespace and one comma that follow it.
+func trailingComma(src []byte, end int) int {
+	i := end
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i < len(src) && src[i] == ',' {
+		return i + 1
+	}
+	return end
+}

@@ -1,0 +1,261 @@
+package rewrite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/python"
+)
+
+// Node is one node of the syntax tree, copied out of tree-sitter into plain Go
+// values so that rules walk it without crossing into C.
+type Node struct {
+	Type     string // tree-sitter node type: "call", "identifier", "(" ...
+	Field    string // the field name this node fills in its parent, if any
+	Start    int    // byte offset of the first byte
+	End      int    // byte offset one past the last byte
+	Named    bool   // false for punctuation and keywords
+	Missing  bool   // inserted by error recovery; has no text
+	Parent   *Node
+	Children []*Node
+	file     *File
+}
+
+// Text returns the node's source text.
+func (n *Node) Text() string { return string(n.file.Src.Bytes[n.Start:n.End]) }
+
+// File returns the file the node belongs to.
+func (n *Node) File() *File { return n.file }
+
+// ChildByField returns the first child filling field name, or nil.
+func (n *Node) ChildByField(name string) *Node {
+	for _, c := range n.Children {
+		if c.Field == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// NamedChildren returns the named children (no punctuation or keywords, no
+// comments).
+func (n *Node) NamedChildren() []*Node {
+	var out []*Node
+	for _, c := range n.Children {
+		if c.Named && c.Type != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Is reports whether the node's type is one of types.
+func (n *Node) Is(types ...string) bool {
+	if n == nil {
+		return false
+	}
+	for _, t := range types {
+		if n.Type == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Contains reports whether m lies inside n (or is n).
+func (n *Node) Contains(m *Node) bool {
+	for ; m != nil; m = m.Parent {
+		if m == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Walk visits n and its descendants depth-first in source order. When visit
+// returns false the node's children are skipped.
+func (n *Node) Walk(visit func(*Node) bool) {
+	if !visit(n) {
+		return
+	}
+	for _, c := range n.Children {
+		c.Walk(visit)
+	}
+}
+
+// Ancestor returns the nearest proper ancestor whose type is one of types.
+func (n *Node) Ancestor(types ...string) *Node {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Is(types...) {
+			return p
+		}
+	}
+	return nil
+}
+
+// File is a parsed Python file: its source, its syntax tree and, built on
+// first use, its semantic model.
+type File struct {
+	Src  *Source
+	Root *Node
+	// Errors are the ERROR and MISSING nodes of the tree, in source order.
+	Errors []*Node
+	tree   *sitter.Tree
+	model  *Model
+}
+
+// Parse parses b as Python. It never fails on bad syntax: the tree then
+// carries ERROR nodes, listed in File.Errors.
+func Parse(path string, b []byte) *File {
+	return parseWith(path, b, nil)
+}
+
+// Reparse parses b reusing old's tree-sitter tree after recording the edit
+// that turned old's bytes into b (incremental parsing for editors).
+func Reparse(old *File, b []byte, e Edit) *File {
+	if old == nil || old.tree == nil {
+		return Parse("", b)
+	}
+	oldSrc := old.Src
+	newEnd := e.Start + len(e.New)
+	tree := old.tree.Copy()
+	tree.Edit(sitter.EditInput{
+		StartIndex:  uint32(e.Start),
+		OldEndIndex: uint32(e.End),
+		NewEndIndex: uint32(newEnd),
+		StartPoint:  point(oldSrc.Bytes, oldSrc, e.Start),
+		OldEndPoint: point(oldSrc.Bytes, oldSrc, e.End),
+		NewEndPoint: pointIn(b, newEnd),
+	})
+	return parseWith(oldSrc.Path, b, tree)
+}
+
+func point(b []byte, s *Source, off int) sitter.Point {
+	line := s.LineOf(off)
+	return sitter.Point{Row: uint32(line), Column: uint32(off - s.LineStart(line))}
+}
+
+func pointIn(b []byte, off int) sitter.Point {
+	row, col := 0, 0
+	for i := 0; i < off && i < len(b); i++ {
+		if b[i] == '\n' {
+			row, col = row+1, 0
+		} else {
+			col++
+		}
+	}
+	return sitter.Point{Row: uint32(row), Column: uint32(col)}
+}
+
+func parseWith(path string, b []byte, old *sitter.Tree) *File {
+	parser := sitter.NewParser()
+	defer parser.Close()
+	parser.SetLanguage(python.GetLanguage())
+	tree, err := parser.ParseCtx(context.Background(), old, b)
+	f := &File{Src: NewSource(path, b)}
+	if err != nil || tree == nil {
+		// tree-sitter only fails on cancellation or a missing language;
+		// model the file as one error node so nothing gets rewritten.
+		f.Root = &Node{Type: "ERROR", End: len(b), file: f}
+		f.Errors = []*Node{f.Root}
+		return f
+	}
+	f.tree = tree
+	f.Root = f.copyTree(tree.RootNode())
+	return f
+}
+
+// copyTree mirrors the tree-sitter tree into Go nodes with one cursor walk.
+func (f *File) copyTree(root *sitter.Node) *Node {
+	cur := sitter.NewTreeCursor(root)
+	defer cur.Close()
+	types := map[sitter.Symbol]string{}
+	mk := func(parent *Node) *Node {
+		tn := cur.CurrentNode()
+		sym := tn.Symbol()
+		typ, ok := types[sym]
+		if !ok {
+			typ = tn.Type()
+			types[sym] = typ
+		}
+		n := &Node{
+			Type:    typ,
+			Field:   cur.CurrentFieldName(),
+			Start:   int(tn.StartByte()),
+			End:     int(tn.EndByte()),
+			Named:   tn.IsNamed(),
+			Missing: tn.IsMissing(),
+			Parent:  parent,
+			file:    f,
+		}
+		if typ == "ERROR" || n.Missing {
+			f.Errors = append(f.Errors, n)
+		}
+		if parent != nil {
+			parent.Children = append(parent.Children, n)
+		}
+		return n
+	}
+	top := mk(nil)
+	n := top
+	for {
+		if cur.GoToFirstChild() {
+			n = mk(n)
+			continue
+		}
+		for !cur.GoToNextSibling() {
+			if !cur.GoToParent() {
+				return top
+			}
+			n = n.Parent
+		}
+		n = mk(n.Parent)
+	}
+}
+
+// HasSyntaxErrors reports whether the parse needed error recovery.
+func (f *File) HasSyntaxErrors() bool { return len(f.Errors) > 0 }
+
+// SyntaxError describes the first syntax error, for messages.
+func (f *File) SyntaxError() string {
+	if len(f.Errors) == 0 {
+		return ""
+	}
+	e := f.Errors[0]
+	line, col := f.Src.Position(e.Start)
+	what := "invalid syntax"
+	if e.Missing {
+		what = "missing " + strings.TrimSpace(e.Type)
+	}
+	return fmt.Sprintf("syntax error at %d:%d: %s", line+1, col+1, what)
+}
+
+// InError reports whether the byte range [start, end) touches a syntax error.
+func (f *File) InError(start, end int) bool {
+	for _, e := range f.Errors {
+		if start <= e.End && e.Start <= end {
+			return true
+		}
+	}
+	return false
+}
+
+// NodeAt returns the smallest named node covering [start, end).
+func (f *File) NodeAt(start, end int) *Node {
+	n := f.Root
+	for {
+		next := (*Node)(nil)
+		for _, c := range n.Children {
+			if c.Start <= start && end <= c.End && c.Named {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			return n
+		}
+		n = next
+	}
+}
