@@ -21,6 +21,19 @@ type Pass struct {
 	Model *rewrite.Model
 	Env   *Env
 	out   *[]rewrite.Finding
+	memo  map[string]any
+}
+
+// Memo returns the value compute produces for key, computing it once per
+// file: rules of one family share their analysis (XGBoost parameter
+// groups, for instance) instead of walking the tree again.
+func (p *Pass) Memo(key string, compute func() any) any {
+	if v, ok := p.memo[key]; ok {
+		return v
+	}
+	v := compute()
+	p.memo[key] = v
+	return v
 }
 
 // Report records a finding over node n. fix may be nil.

@@ -36,11 +36,12 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 	}
 	m := f.Model()
 	var out []rewrite.Finding
+	memo := map[string]any{}
 	for _, r := range All() {
 		if !sel.Enabled(r.Code) || !importsAny(m, r.Libraries) {
 			continue
 		}
-		pass := &Pass{Rule: r, File: f, Model: m, Env: env, out: &out}
+		pass := &Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
 		r.Check(pass)
 	}
 	kept := out[:0]

@@ -81,9 +81,9 @@ func checkHistDevice(p *Pass) {
 			report(c, tc.Params, e, ok)
 		}
 	}
-	p.File.Root.Walk(func(n *rewrite.Node) bool {
-		if n.Type != "call" || !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) {
-			return true
+	for _, n := range p.File.OfType("call") {
+		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) {
+			continue
 		}
 		g := &paramGroup{}
 		for _, a := range n.ChildByField("arguments").NamedChildren() {
@@ -95,8 +95,7 @@ func checkHistDevice(p *Pass) {
 			e, ok := rewrite.AppendItem(n.ChildByField("arguments"), `device="cuda"`)
 			report(n, g, e, ok)
 		}
-		return true
-	})
+	}
 }
 
 func mustString(n *rewrite.Node) string {

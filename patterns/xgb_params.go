@@ -69,6 +69,10 @@ func isXGBEstimator(q string) bool {
 // xgboost. Dict literals count only when they hold a key that exists in
 // XGBoost alone (tree_method, gpu_id, predictor) or feed xgb.train.
 func xgbParamGroups(p *Pass) []*paramGroup {
+	return p.Memo("xgb.paramGroups", func() any { return findParamGroups(p) }).([]*paramGroup)
+}
+
+func findParamGroups(p *Pass) []*paramGroup {
 	m := p.Model
 	var groups []*paramGroup
 	p.File.Root.Walk(func(n *rewrite.Node) bool {

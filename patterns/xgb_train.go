@@ -21,16 +21,17 @@ type xgbTrainCall struct {
 
 // xgbTrainCalls finds every xgboost.train / xgboost.cv call.
 func xgbTrainCalls(p *Pass) []*xgbTrainCall {
+	return p.Memo("xgb.trainCalls", func() any { return findTrainCalls(p) }).([]*xgbTrainCall)
+}
+
+func findTrainCalls(p *Pass) []*xgbTrainCall {
 	m := p.Model
 	var out []*xgbTrainCall
 	var groups []*paramGroup
-	p.File.Root.Walk(func(n *rewrite.Node) bool {
-		if n.Type != "call" {
-			return true
-		}
+	for _, n := range p.File.OfType("call") {
 		q := m.CalleeName(n)
 		if q != "xgboost.train" && q != "xgboost.cv" && q != "xgboost.training.train" && q != "xgboost.training.cv" {
-			return true
+			continue
 		}
 		if groups == nil {
 			groups = xgbParamGroups(p)
@@ -50,8 +51,7 @@ func xgbTrainCalls(p *Pass) []*xgbTrainCall {
 			}
 		}
 		out = append(out, tc)
-		return true
-	})
+	}
 	return out
 }
 

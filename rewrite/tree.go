@@ -104,6 +104,7 @@ type File struct {
 	Errors []*Node
 	tree   *sitter.Tree
 	model  *Model
+	byType map[string][]*Node
 }
 
 // Parse parses b as Python. It never fails on bad syntax: the tree then
@@ -168,30 +169,43 @@ func parseWith(path string, b []byte, old *sitter.Tree) *File {
 }
 
 // copyTree mirrors the tree-sitter tree into Go nodes with one cursor walk.
+// Per-symbol facts (type name, named-ness) are cached so each node costs as
+// few calls into C as possible; it also indexes nodes by type.
 func (f *File) copyTree(root *sitter.Node) *Node {
 	cur := sitter.NewTreeCursor(root)
 	defer cur.Close()
-	types := map[sitter.Symbol]string{}
+	type symbolInfo struct {
+		typ   string
+		named bool
+	}
+	symbols := map[sitter.Symbol]symbolInfo{}
+	checkMissing := root.HasError()
+	f.byType = map[string][]*Node{}
 	mk := func(parent *Node) *Node {
 		tn := cur.CurrentNode()
 		sym := tn.Symbol()
-		typ, ok := types[sym]
+		info, ok := symbols[sym]
 		if !ok {
-			typ = tn.Type()
-			types[sym] = typ
+			info = symbolInfo{tn.Type(), tn.IsNamed()}
+			symbols[sym] = info
 		}
 		n := &Node{
-			Type:    typ,
-			Field:   cur.CurrentFieldName(),
-			Start:   int(tn.StartByte()),
-			End:     int(tn.EndByte()),
-			Named:   tn.IsNamed(),
-			Missing: tn.IsMissing(),
-			Parent:  parent,
-			file:    f,
+			Type:   info.typ,
+			Field:  cur.CurrentFieldName(),
+			Start:  int(tn.StartByte()),
+			End:    int(tn.EndByte()),
+			Named:  info.named,
+			Parent: parent,
+			file:   f,
 		}
-		if typ == "ERROR" || n.Missing {
+		if checkMissing {
+			n.Missing = tn.IsMissing()
+		}
+		if n.Type == "ERROR" || n.Missing {
 			f.Errors = append(f.Errors, n)
+		}
+		if info.named {
+			f.byType[n.Type] = append(f.byType[n.Type], n)
 		}
 		if parent != nil {
 			parent.Children = append(parent.Children, n)
@@ -214,6 +228,10 @@ func (f *File) copyTree(root *sitter.Node) *Node {
 		n = mk(n.Parent)
 	}
 }
+
+// OfType returns the named nodes of the given type in source order (an
+// index built while parsing: rules use it instead of walking the tree).
+func (f *File) OfType(typ string) []*Node { return f.byType[typ] }
 
 // HasSyntaxErrors reports whether the parse needed error recovery.
 func (f *File) HasSyntaxErrors() bool { return len(f.Errors) > 0 }

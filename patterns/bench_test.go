@@ -1,0 +1,82 @@
+package patterns
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// benchFiles returns the realistic ML sources the benchmarks run on: the
+// corpus's cases and examples, or every .py under $GPUOPT_BENCH_DIR (for
+// measuring on a real repository checked out beside the project).
+func benchFiles(b *testing.B) [][]byte {
+	root := os.Getenv("GPUOPT_BENCH_DIR")
+	if root == "" {
+		root = "../corpus"
+	}
+	var files [][]byte
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(path) == ".py" {
+			if src, err := os.ReadFile(path); err == nil && Relevant(src) {
+				files = append(files, src)
+			}
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		b.Fatal("no benchmark input")
+	}
+	return files
+}
+
+func totalBytes(files [][]byte) int64 {
+	n := 0
+	for _, f := range files {
+		n += len(f)
+	}
+	return int64(n)
+}
+
+// BenchmarkParseOnly is tree-sitter parsing (and copying the tree into Go
+// nodes) of files that import a target library: the floor for checking.
+func BenchmarkParseOnly(b *testing.B) {
+	files := benchFiles(b)
+	b.SetBytes(totalBytes(files))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, src := range files {
+			rewrite.Parse("bench.py", src)
+		}
+	}
+}
+
+// BenchmarkCheck is what `gpuopt check` does per file: parse, build the
+// semantic model, run every rule.
+func BenchmarkCheck(b *testing.B) {
+	files := benchFiles(b)
+	env := &Env{Versions: DefaultVersions, GPU: GPU{Name: "H100", ComputeMajor: 9, VRAMGB: 80, Source: "target"}, CPUCount: 16}
+	b.SetBytes(totalBytes(files))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, src := range files {
+			Run(rewrite.Parse("bench.py", src), Selection{}, env)
+		}
+	}
+}
+
+// BenchmarkSkipIrrelevant is the cost of recognising a file that imports
+// none of the target libraries.
+func BenchmarkSkipIrrelevant(b *testing.B) {
+	src := []byte("import os\nimport json\n\n\ndef main():\n    print(json.dumps(os.environ.copy()))\n")
+	for len(src) < 64<<10 {
+		src = append(src, src...)
+	}
+	b.SetBytes(int64(len(src)))
+	for i := 0; i < b.N; i++ {
+		if Relevant(src) {
+			b.Fatal("irrelevant file judged relevant")
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package patterns
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+//go:generate go test -run TestRulesDocumentInSync -update-docs .
+
+// TestEveryRuleIsDocumented checks each rule's doc has the sections users
+// rely on.
+func TestEveryRuleIsDocumented(t *testing.T) {
+	for _, r := range All() {
+		for _, section := range []string{"## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety", "## Measured gain"} {
+			if !strings.Contains(r.Doc, section) {
+				t.Errorf("%s: doc lacks %q", r.Code, section)
+			}
+		}
+		if _, err := os.Stat("../corpus/" + r.Code); err != nil {
+			t.Errorf("%s: no corpus folder corpus/%s", r.Code, r.Code)
+		}
+	}
+}
+
+// TestRulesDocumentInSync keeps patterns/RULES.md and the README's rule
+// table equal to what the registry generates. Run
+// `go generate ./patterns` to refresh both.
+func TestRulesDocumentInSync(t *testing.T) {
+	want := RulesDocument()
+	if updateDocs {
+		if err := os.WriteFile("RULES.md", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile("RULES.md")
+	if err != nil || string(got) != want {
+		t.Errorf("patterns/RULES.md is out of date: run `go generate ./patterns`")
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- rules:begin -->\n", "<!-- rules:end -->"
+	text := string(readme)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the %q ... %q markers", begin, end)
+	}
+	table := RuleTable()
+	if updateDocs {
+		text = text[:i+len(begin)] + table + text[j:]
+		if err := os.WriteFile("../README.md", []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if text[i+len(begin):j] != table {
+		t.Errorf("README.md's rule table is out of date: run `go generate ./patterns`")
+	}
+}

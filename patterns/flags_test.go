@@ -1,0 +1,9 @@
+package patterns
+
+import "flag"
+
+var updateDocs bool
+
+func init() {
+	flag.BoolVar(&updateDocs, "update-docs", false, "rewrite RULES.md and the README rule table")
+}

@@ -1,0 +1,70 @@
+package patterns
+
+import (
+	"testing"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+func TestSelection(t *testing.T) {
+	cases := []struct {
+		sel  Selection
+		code string
+		want bool
+	}{
+		{Selection{}, "XGB001", true},
+		{Selection{Select: []string{"XGB"}}, "XGB001", true},
+		{Selection{Select: []string{"XGB"}}, "AMP001", false},
+		{Selection{Select: []string{"XGB"}, Ignore: []string{"XGB001"}}, "XGB001", false},
+		{Selection{Select: []string{"XGB001"}, Ignore: []string{"XGB"}}, "XGB001", true},
+		{Selection{Ignore: []string{"xgb00"}}, "XGB002", false},
+		{Selection{Select: []string{"ALL"}}, "AMP001", true},
+	}
+	for _, c := range cases {
+		if got := c.sel.Enabled(c.code); got != c.want {
+			t.Errorf("%+v.Enabled(%s) = %v, want %v", c.sel, c.code, got, c.want)
+		}
+	}
+	if err := (Selection{Select: []string{"NOPE"}}).Validate(); err == nil {
+		t.Error("unknown prefix accepted")
+	}
+}
+
+func TestSuppressionComments(t *testing.T) {
+	src := `import xgboost as xgb
+a = {"tree_method": "gpu_hist"}  # gpuopt: ignore
+b = {"tree_method": "gpu_hist"}  # gpuopt: ignore[XGB002]
+c = {"tree_method": "gpu_hist"}  # gpuopt: ignore[XGB001]
+d = {"tree_method": "gpu_hist"}  # noqa: XGB002
+e = {"tree_method": "gpu_hist"}  # noqa
+f = {"tree_method": "gpu_hist", "x": "# noqa"}
+g = {"tree_method": "gpu_hist"}  # NOQA: xgb
+`
+	file := rewrite.Parse("t.py", []byte(src))
+	var lines []int
+	for _, fd := range Run(file, Selection{Select: []string{"XGB002"}}, nil) {
+		lines = append(lines, file.Src.LineOf(fd.Start)+1)
+	}
+	if len(lines) != 2 || lines[0] != 4 || lines[1] != 7 {
+		t.Errorf("findings on lines %v, want [4 7] (wrong code suppressed nothing; '#' in a string is no comment)", lines)
+	}
+}
+
+func TestPinnedVersions(t *testing.T) {
+	v := PinnedVersions("numpy\ntorch==1.13.1+cu117\nxgboost<2.0  # old\n")
+	if v.Torch != (Version{1, 13}) || v.XGBoost != (Version{1, 99}) {
+		t.Errorf("got %+v", v)
+	}
+	if d := PinnedVersions(""); d != DefaultVersions {
+		t.Errorf("defaults: %+v", d)
+	}
+}
+
+func TestRelevant(t *testing.T) {
+	if Relevant([]byte("import os\nprint('torch')\n")) {
+		t.Error("a file mentioning torch only in a string is not relevant")
+	}
+	if !Relevant([]byte("import os, torch\n")) || !Relevant([]byte("from xgboost import DMatrix\n")) {
+		t.Error("imports not recognised")
+	}
+}
