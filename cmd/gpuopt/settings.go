@@ -71,7 +71,8 @@ func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, er
 	}
 	s := &settings{cfg: cfg, selection: patterns.Selection{Select: cfg.Select, Ignore: cfg.Ignore}, unsafe: cfg.UnsafeFixes}
 	if cmd.Flags().Changed("select") {
-		s.selection.Select = f.selectCodes
+		// A command-line selection replaces the configuration's, ignores included.
+		s.selection = patterns.Selection{Select: f.selectCodes}
 	}
 	if cmd.Flags().Changed("ignore") {
 		s.selection.Ignore = append(s.selection.Ignore, f.ignoreCodes...)

@@ -91,7 +91,11 @@ func WriteAtomic(f *File, data []byte) error {
 	if st.Mode()&fs.ModeSymlink != 0 {
 		return fmt.Errorf("%s: a symbolic link: not rewritten", f.Path)
 	}
-	// Renaming over a read-only file would succeed; respect the mode.
+	// Renaming over a read-only file would succeed; respect the mode, also
+	// for root, who may open any file for writing.
+	if st.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%s: read-only file: not rewritten", f.Path)
+	}
 	w, err := os.OpenFile(f.Path, os.O_WRONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrPermission) {

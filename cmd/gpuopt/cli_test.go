@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var gpuoptBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gpuopt-cli")
+	if err != nil {
+		panic(err)
+	}
+	gpuoptBin = filepath.Join(dir, "gpuopt")
+	if out, err := exec.Command("go", "build", "-o", gpuoptBin, ".").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run executes gpuopt in dir and returns stdout, stderr and the exit code.
+func run(t *testing.T, dir, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(gpuoptBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GPUOPT_TARGET_GPU=")
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const xgbSource = `import xgboost as xgb
+params = {"tree_method": "gpu_hist", "max_depth": 6}  # keep me
+X = [[1.0]]
+dtrain = xgb.DMatrix(X, label=[1.0])
+booster = xgb.train(params, dtrain, 10)
+`
+
+func TestCheckExitCodesAndText(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "train.py"), xgbSource)
+	write(t, filepath.Join(dir, "clean.py"), "import torch\nx = 1\n")
+	out, _, code := run(t, dir, "", "check", "train.py")
+	if code != 1 || !strings.Contains(out, "train.py:2:26: XGB002 [*] ") || !strings.Contains(out, "XGB001") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+	if out, _, code := run(t, dir, "", "check", "clean.py"); code != 0 || !strings.Contains(out, "All checks passed") {
+		t.Errorf("clean file: exit %d\n%s", code, out)
+	}
+	if _, errOut, code := run(t, dir, "", "check", "missing.py"); code != 2 || !strings.Contains(errOut, "missing.py") {
+		t.Errorf("missing file: exit %d, %s", code, errOut)
+	}
+	if _, errOut, code := run(t, dir, "", "check", "--select", "NOPE", "train.py"); code != 2 || !strings.Contains(errOut, "NOPE") {
+		t.Errorf("bad selection: exit %d, %s", code, errOut)
+	}
+	if out, _, code := run(t, dir, "", "check", "--select", "XGB001", "train.py"); code != 1 || strings.Contains(out, "XGB002") {
+		t.Errorf("--select: %s", out)
+	}
+	if out, _, code := run(t, dir, "", "check", "--ignore", "XGB", "train.py"); code != 0 {
+		t.Errorf("--ignore XGB: exit %d\n%s", code, out)
+	}
+}
+
+func TestCheckJSONAndSARIF(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "train.py"), "# é😀\n"+xgbSource)
+	out, _, _ := run(t, dir, "", "check", "--output-format", "json", "train.py")
+	var findings []map[string]any
+	if err := json.Unmarshal([]byte(out), &findings); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var xgb002 map[string]any
+	for _, f := range findings {
+		if f["code"] == "XGB002" {
+			xgb002 = f
+		}
+	}
+	if xgb002 == nil {
+		t.Fatalf("no XGB002 in %s", out)
+	}
+	for k, want := range map[string]float64{"line": 3, "column": 26, "end_line": 3, "end_column": 36} {
+		if xgb002[k] != want {
+			t.Errorf("%s = %v, want %v", k, xgb002[k], want)
+		}
+	}
+	fix := xgb002["fix"].(map[string]any)
+	if fix["applicability"] != "safe" || len(fix["edits"].([]any)) != 2 {
+		t.Errorf("fix: %v", fix)
+	}
+	out, _, _ = run(t, dir, "", "check", "--output-format", "sarif", "train.py")
+	var sarif struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil || sarif.Version != "2.1.0" || len(sarif.Runs[0].Results) < 2 {
+		t.Errorf("sarif: %v %+v", err, sarif)
+	}
+	out, _, _ = run(t, dir, "", "check", "--output-format", "github", "train.py")
+	if !strings.Contains(out, "::warning title=gpuopt (XGB002),file=train.py,line=3,col=26") {
+		t.Errorf("github: %s", out)
+	}
+}
+
+func TestFixDiffAppliesWithGit(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "pkg", "train.py"), xgbSource)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	diff, _, code := run(t, dir, "", "fix", "--diff", "--unsafe-fixes", ".")
+	if code != 1 || !strings.Contains(diff, "--- a/pkg/train.py") {
+		t.Fatalf("exit %d diff:\n%s", code, diff)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "pkg", "train.py")); string(b) != xgbSource {
+		t.Fatal("--diff wrote the file")
+	}
+	apply := exec.Command("git", "-C", dir, "apply", "-")
+	apply.Stdin = strings.NewReader(diff)
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v %s\n%s", err, out, diff)
+	}
+	viaGit, _ := os.ReadFile(filepath.Join(dir, "pkg", "train.py"))
+	write(t, filepath.Join(dir, "pkg", "train.py"), xgbSource)
+	os.Chmod(filepath.Join(dir, "pkg", "train.py"), 0o640)
+	_, summary, _ := run(t, dir, "", "fix", "--unsafe-fixes", "pkg")
+	direct, _ := os.ReadFile(filepath.Join(dir, "pkg", "train.py"))
+	if string(direct) != string(viaGit) {
+		t.Errorf("fix in place differs from the applied diff:\n%s\nvs\n%s", direct, viaGit)
+	}
+	if !strings.Contains(string(direct), "# keep me") || !strings.Contains(string(direct), "QuantileDMatrix") {
+		t.Errorf("fixed file:\n%s", direct)
+	}
+	if st, _ := os.Stat(filepath.Join(dir, "pkg", "train.py")); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode not kept: %v", st.Mode())
+	}
+	if !strings.Contains(summary, "Fixed") {
+		t.Errorf("summary: %s", summary)
+	}
+	// A second run changes nothing.
+	if diff, _, _ := run(t, dir, "", "fix", "--diff", "--unsafe-fixes", "pkg"); diff != "" {
+		t.Errorf("not idempotent:\n%s", diff)
+	}
+	py := exec.Command("python3", "-m", "py_compile", filepath.Join(dir, "pkg", "train.py"))
+	if out, err := py.CombinedOutput(); err != nil {
+		t.Errorf("fixed file does not compile: %s", out)
+	}
+}
+
+func TestFixRefusesBadInputAndLosesNothing(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]string{
+		"syntax.py":   "import xgboost as xgb\nparams = {\"tree_method\": \"gpu_hist\"\nif:\n",
+		"binary.py":   "import xgboost\x00\x01",
+		"latin1.py":   "import xgboost as xgb\n# caf\xe9\nparams = {\"tree_method\": \"gpu_hist\"}\n",
+		"readonly.py": "import xgboost as xgb\nparams = {\"tree_method\": \"gpu_hist\"}\n",
+	}
+	for name, content := range cases {
+		write(t, filepath.Join(dir, name), content)
+	}
+	os.Chmod(filepath.Join(dir, "readonly.py"), 0o444)
+	os.Symlink(filepath.Join(dir, "readonly.py"), filepath.Join(dir, "link.py"))
+	_, errOut, code := run(t, dir, "", "fix", ".")
+	for name, content := range cases {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != content {
+			t.Errorf("%s was changed", name)
+		}
+	}
+	for _, want := range []string{"syntax.py: has a syntax error: not rewritten", "binary.py: binary file", "latin1.py: not valid UTF-8", "readonly.py: read-only file"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (findings remain; refusals are not I/O errors)", code)
+	}
+	out, _, _ := run(t, dir, "", "check", "syntax.py")
+	if !strings.Contains(out, "E999") || !strings.Contains(out, "syntax error") {
+		t.Errorf("syntax error not reported: %s", out)
+	}
+}
+
+func TestStdinAndConfig(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "pyproject.toml"), "[project]\nname = \"x\"\n\n[tool.gpuopt]\nignore = [\"XGB001\"]\nexclude = [\"skip_me/\"]\n")
+	write(t, filepath.Join(dir, "src", "train.py"), xgbSource)
+	write(t, filepath.Join(dir, "skip_me", "train.py"), xgbSource)
+	write(t, filepath.Join(dir, "ignored", "train.py"), xgbSource)
+	write(t, filepath.Join(dir, ".gitignore"), "ignored/\n")
+	write(t, filepath.Join(dir, "venv", "pyvenv.cfg"), "home = /usr\n")
+	write(t, filepath.Join(dir, "venv", "lib", "train.py"), xgbSource)
+	out, _, _ := run(t, dir, "", "check", ".")
+	if strings.Contains(out, "XGB001") || !strings.Contains(out, "src/train.py") ||
+		strings.Contains(out, "skip_me") || strings.Contains(out, "ignored/") || strings.Contains(out, "venv") {
+		t.Errorf("config/exclude/gitignore/venv not honoured:\n%s", out)
+	}
+	if out, _, _ := run(t, dir, "", "check", "--select", "XGB001", "."); !strings.Contains(out, "XGB001") {
+		t.Errorf("flags must win over the config:\n%s", out)
+	}
+	fixed, _, code := run(t, dir, xgbSource, "fix", "-", "--stdin-filename", "src/train.py")
+	// XGB001 is ignored by the config, so nothing remains: exit 0.
+	if code != 0 || !strings.Contains(fixed, `"tree_method": "hist", "device": "cuda"`) {
+		t.Errorf("stdin fix: exit %d\n%s", code, fixed)
+	}
+	out, _, code = run(t, dir, xgbSource, "check", "-", "--stdin-filename", "src/train.py")
+	if code != 1 || !strings.Contains(out, "src/train.py:2:") {
+		t.Errorf("stdin check: %s", out)
+	}
+}
+
+func TestRuleDocs(t *testing.T) {
+	out, _, code := run(t, ".", "", "rule", "XGB001")
+	if code != 0 || !strings.Contains(out, "## Fix safety") || !strings.Contains(out, "ref=") {
+		t.Errorf("rule XGB001: %d\n%s", code, out)
+	}
+	out, _, _ = run(t, ".", "", "rules")
+	if !strings.Contains(out, "XGB002") || !strings.Contains(out, "safe") {
+		t.Errorf("rules: %s", out)
+	}
+	if _, _, code := run(t, ".", "", "rule", "ZZZ999"); code != 2 {
+		t.Errorf("unknown rule exit %d", code)
+	}
+}
