@@ -1,16 +1,15 @@
 package corpus
 
-import "github.com/gpuopt/gpuopt/patterns"
+import (
+	"github.com/gpuopt/gpuopt/patterns"
+	"github.com/gpuopt/gpuopt/patterns/hardware"
+)
 
-// TargetGPU returns a test profile for the few GPUs the corpus names.
+// TargetGPU returns the rules' view of a GPU from the built-in target table.
 func TargetGPU(name string) (patterns.GPU, bool) {
-	switch name {
-	case "h100":
-		return patterns.GPU{Name: "NVIDIA H100", ComputeMajor: 9, VRAMGB: 80, Source: "target"}, true
-	case "rtx-4090":
-		return patterns.GPU{Name: "NVIDIA GeForce RTX 4090", ComputeMajor: 8, ComputeMinor: 9, VRAMGB: 24, Source: "target"}, true
-	case "t4":
-		return patterns.GPU{Name: "NVIDIA T4", ComputeMajor: 7, ComputeMinor: 5, VRAMGB: 16, Source: "target"}, true
+	g, ok := hardware.LookupTarget(name)
+	if !ok {
+		return patterns.GPU{}, false
 	}
-	return patterns.GPU{}, false
+	return patterns.GPU{Name: g.Name, ComputeMajor: g.ComputeMajor, ComputeMinor: g.ComputeMinor, VRAMGB: g.VRAMGB(), Source: "target"}, true
 }

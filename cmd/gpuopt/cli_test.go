@@ -254,3 +254,35 @@ func TestRuleDocs(t *testing.T) {
 		t.Errorf("unknown rule exit %d", code)
 	}
 }
+
+func TestHWWithoutGPU(t *testing.T) {
+	out, _, code := run(t, t.TempDir(), "", "hw", "--json")
+	var p map[string]any
+	if err := json.Unmarshal([]byte(out), &p); err != nil || code != 0 {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	if p["source"] != "none" || !strings.Contains(p["message"].(string), "no NVIDIA GPU") {
+		t.Errorf("profile: %s", out)
+	}
+	out, _, code = run(t, t.TempDir(), "", "hw", "--json", "--target-gpu", "rtx-4090")
+	if err := json.Unmarshal([]byte(out), &p); err != nil || code != 0 {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	target := p["target"].(map[string]any)
+	if p["source"] != "target" || target["compute_major"] != 8.0 || target["compute_minor"] != 9.0 || target["memory_total_bytes"] != 24e9 {
+		t.Errorf("rtx-4090 profile: %s", out)
+	}
+}
+
+func TestTargetGPUGatesRules(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "t.py"), "import xgboost as xgb\nclf = xgb.XGBClassifier(n_estimators=5)\n")
+	out, _, _ := run(t, dir, "", "check", "--output-format", "json", "t.py")
+	if !strings.Contains(out, `"applicability": "hint"`) || !strings.Contains(out, "no GPU detected") {
+		t.Errorf("without a GPU XGB005 must be a hint that says so:\n%s", out)
+	}
+	out, _, _ = run(t, dir, "", "check", "--output-format", "json", "--target-gpu", "h100", "t.py")
+	if !strings.Contains(out, `"applicability": "unsafe"`) || !strings.Contains(out, "NVIDIA H100") {
+		t.Errorf("with an H100 target XGB005 fires with its fix and names the GPU:\n%s", out)
+	}
+}
