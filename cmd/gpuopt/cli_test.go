@@ -269,7 +269,7 @@ func TestHWWithoutGPU(t *testing.T) {
 		t.Fatalf("exit %d: %v", code, err)
 	}
 	target := p["target"].(map[string]any)
-	if p["source"] != "target" || target["compute_major"] != 8.0 || target["compute_minor"] != 9.0 || target["memory_total_bytes"] != 24e9 {
+	if p["source"] != "target" || target["compute_major"] != 8.0 || target["compute_minor"] != 9.0 || target["memory_total_bytes"] != float64(24<<30) {
 		t.Errorf("rtx-4090 profile: %s", out)
 	}
 }

@@ -91,8 +91,8 @@ Exit code 0 also when no GPU is present.`,
 				rows = append(rows, [2]string{"driver", p.DriverVersion}, [2]string{"cuda (driver)", p.CUDADriverVersion})
 			}
 			for i, g := range p.GPUs {
-				rows = append(rows, [2]string{fmt.Sprintf("gpu %d", i), fmt.Sprintf("%s, %.1f GB (%.1f GB used), sm_%d%d, %.0f W limit, %d%% busy",
-					g.Name, g.VRAMGB(), float64(g.MemoryUsedBytes)/1e9, g.ComputeMajor, g.ComputeMinor, g.PowerLimitWatts, g.UtilizationPercent)})
+				rows = append(rows, [2]string{fmt.Sprintf("gpu %d", i), fmt.Sprintf("%s, %.1f GiB (%.1f GiB used), sm_%d%d, %.0f W limit, %d%% busy",
+					g.Name, g.VRAMGB(), float64(g.MemoryUsedBytes)/(1<<30), g.ComputeMajor, g.ComputeMinor, g.PowerLimitWatts, g.UtilizationPercent)})
 			}
 			if p.Target != nil {
 				rows = append(rows, [2]string{"target", fmt.Sprintf("%s (%s), %.0f GB, compute %s", p.TargetName, p.Target.Name, p.Target.VRAMGB(), p.Target.ComputeCapability())})

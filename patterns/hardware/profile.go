@@ -25,8 +25,9 @@ type GPU struct {
 	TF32               bool    `json:"tf32"`
 }
 
-// VRAMGB is the total memory in GB (10^9 bytes, as GPU datasheets count).
-func (g GPU) VRAMGB() float64 { return float64(g.MemoryTotalBytes) / 1e9 }
+// VRAMGB is the total memory in GiB, the unit cards are sold in ("80GB"
+// H100 = 79.6 GiB).
+func (g GPU) VRAMGB() float64 { return float64(g.MemoryTotalBytes) / (1 << 30) }
 
 // ComputeCapability renders "9.0".
 func (g GPU) ComputeCapability() string { return fmt.Sprintf("%d.%d", g.ComputeMajor, g.ComputeMinor) }

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-const gb = 1_000_000_000
+const gb = 1 << 30 // GiB
 
 // targets is the built-in table of common GPUs for machines without one.
 var targets = map[string]GPU{
