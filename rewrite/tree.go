@@ -164,69 +164,8 @@ func parseWith(path string, b []byte, old *sitter.Tree) *File {
 		return f
 	}
 	f.tree = tree
-	f.Root = f.copyTree(tree.RootNode())
+	f.Root = f.flatten(tree.RootNode())
 	return f
-}
-
-// copyTree mirrors the tree-sitter tree into Go nodes with one cursor walk.
-// Per-symbol facts (type name, named-ness) are cached so each node costs as
-// few calls into C as possible; it also indexes nodes by type.
-func (f *File) copyTree(root *sitter.Node) *Node {
-	cur := sitter.NewTreeCursor(root)
-	defer cur.Close()
-	type symbolInfo struct {
-		typ   string
-		named bool
-	}
-	symbols := map[sitter.Symbol]symbolInfo{}
-	checkMissing := root.HasError()
-	f.byType = map[string][]*Node{}
-	mk := func(parent *Node) *Node {
-		tn := cur.CurrentNode()
-		sym := tn.Symbol()
-		info, ok := symbols[sym]
-		if !ok {
-			info = symbolInfo{tn.Type(), tn.IsNamed()}
-			symbols[sym] = info
-		}
-		n := &Node{
-			Type:   info.typ,
-			Field:  cur.CurrentFieldName(),
-			Start:  int(tn.StartByte()),
-			End:    int(tn.EndByte()),
-			Named:  info.named,
-			Parent: parent,
-			file:   f,
-		}
-		if checkMissing {
-			n.Missing = tn.IsMissing()
-		}
-		if n.Type == "ERROR" || n.Missing {
-			f.Errors = append(f.Errors, n)
-		}
-		if info.named {
-			f.byType[n.Type] = append(f.byType[n.Type], n)
-		}
-		if parent != nil {
-			parent.Children = append(parent.Children, n)
-		}
-		return n
-	}
-	top := mk(nil)
-	n := top
-	for {
-		if cur.GoToFirstChild() {
-			n = mk(n)
-			continue
-		}
-		for !cur.GoToNextSibling() {
-			if !cur.GoToParent() {
-				return top
-			}
-			n = n.Parent
-		}
-		n = mk(n.Parent)
-	}
 }
 
 // OfType returns the named nodes of the given type in source order (an

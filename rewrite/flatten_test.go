@@ -1,0 +1,120 @@
+package rewrite
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/python"
+)
+
+func dump(n *Node) string {
+	var sb strings.Builder
+	n.Walk(func(m *Node) bool {
+		depth := 0
+		for p := m.Parent; p != nil; p = p.Parent {
+			depth++
+		}
+		fmt.Fprintf(&sb, "%d %s %q %d-%d named=%v missing=%v\n", depth, m.Type, m.Field, m.Start, m.End, m.Named, m.Missing)
+		return true
+	})
+	return sb.String()
+}
+
+// TestFlattenMatchesCursorWalk checks the one-call C flattener against the
+// go-tree-sitter cursor walk, node for node, on the corpus and on broken
+// code (ERROR and MISSING nodes).
+func TestFlattenMatchesCursorWalk(t *testing.T) {
+	inputs := map[string][]byte{
+		"broken":  []byte("def f(:\n  x = (1,\nclass\n"),
+		"missing": []byte("x = foo(1, 2\n"),
+		"unicode": []byte("# é😀\ns = 'ü'\n"),
+	}
+	files, _ := filepath.Glob("../corpus/*/*.py")
+	for _, p := range files {
+		inputs[p], _ = os.ReadFile(p)
+	}
+	parser := sitter.NewParser()
+	parser.SetLanguage(python.GetLanguage())
+	for name, src := range inputs {
+		tree, err := parser.ParseCtx(context.Background(), nil, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaCursor := &File{Src: NewSource(name, src)}
+		viaC := &File{Src: NewSource(name, src)}
+		a, b := dump(viaCursor.copyTree(tree.RootNode())), dump(viaC.flatten(tree.RootNode()))
+		if a != b {
+			t.Errorf("%s: trees differ:\n%s", name, UnifiedDiff(name, []byte(a), []byte(b)))
+		}
+		if len(viaCursor.Errors) != len(viaC.Errors) {
+			t.Errorf("%s: %d vs %d errors", name, len(viaCursor.Errors), len(viaC.Errors))
+		}
+	}
+}
+
+// copyTree is the reference mirror: a go-tree-sitter cursor walk, one
+// call into C per node and field. The product uses flatten.
+// Per-symbol facts (type name, named-ness) are cached so each node costs as
+// few calls into C as possible; it also indexes nodes by type.
+func (f *File) copyTree(root *sitter.Node) *Node {
+	cur := sitter.NewTreeCursor(root)
+	defer cur.Close()
+	type symbolInfo struct {
+		typ   string
+		named bool
+	}
+	symbols := map[sitter.Symbol]symbolInfo{}
+	checkMissing := root.HasError()
+	f.byType = map[string][]*Node{}
+	mk := func(parent *Node) *Node {
+		tn := cur.CurrentNode()
+		sym := tn.Symbol()
+		info, ok := symbols[sym]
+		if !ok {
+			info = symbolInfo{tn.Type(), tn.IsNamed()}
+			symbols[sym] = info
+		}
+		n := &Node{
+			Type:   info.typ,
+			Field:  cur.CurrentFieldName(),
+			Start:  int(tn.StartByte()),
+			End:    int(tn.EndByte()),
+			Named:  info.named,
+			Parent: parent,
+			file:   f,
+		}
+		if checkMissing {
+			n.Missing = tn.IsMissing()
+		}
+		if n.Type == "ERROR" || n.Missing {
+			f.Errors = append(f.Errors, n)
+		}
+		if info.named {
+			f.byType[n.Type] = append(f.byType[n.Type], n)
+		}
+		if parent != nil {
+			parent.Children = append(parent.Children, n)
+		}
+		return n
+	}
+	top := mk(nil)
+	n := top
+	for {
+		if cur.GoToFirstChild() {
+			n = mk(n)
+			continue
+		}
+		for !cur.GoToNextSibling() {
+			if !cur.GoToParent() {
+				return top
+			}
+			n = n.Parent
+		}
+		n = mk(n.Parent)
+	}
+}
