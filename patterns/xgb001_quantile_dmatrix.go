@@ -70,6 +70,9 @@ func checkQuantileDMatrix(p *Pass) {
 		if !tc.ParamsKnown || !treeMethodIsHist(tc.Params) {
 			continue
 		}
+		if !tc.IsCV {
+			checkMissingRef(p, tc)
+		}
 		train := dmatrixBinding(p, tc.DTrain)
 		if train == nil || !matrixUsesAreSafe(p, train) {
 			continue
@@ -99,6 +102,45 @@ func checkQuantileDMatrix(p *Pass) {
 		p.Report(ctor, "train on a QuantileDMatrix: with hist it bins the data once and keeps only the bins (validation matrices get ref= the training matrix)",
 			Fix(rewrite.Unsafe, "Use QuantileDMatrix (validation matrices with ref=)", edits...))
 	}
+}
+
+// checkMissingRef reports validation QuantileDMatrix objects built without
+// ref= when the training matrix is a QuantileDMatrix too: each then bins
+// the data with its own cuts and evaluation silently differs.
+func checkMissingRef(p *Pass, tc *xgbTrainCall) {
+	train := quantileBinding(p, tc.DTrain)
+	if train == nil {
+		return
+	}
+	for _, ev := range tc.Evals {
+		valid := quantileBinding(p, ev)
+		if valid == nil || valid == train || rewrite.KeywordArg(valid.Value, "ref") != nil || rewrite.HasSplat(valid.Value) {
+			continue
+		}
+		var fix *rewrite.Fix
+		if valid.Scope == train.Scope && valid.Stmt.Start > train.Stmt.End {
+			if e, ok := rewrite.AppendItem(valid.Value.ChildByField("arguments"), "ref="+train.Name); ok {
+				fix = Fix(rewrite.Unsafe, "Pass ref="+train.Name, e)
+			}
+		}
+		p.Report(valid.Value, "this validation QuantileDMatrix has no ref=: it computes its own bins, so evaluation differs from training; pass ref="+train.Name, fix)
+	}
+}
+
+// quantileBinding returns the binding of a name assigned exactly once from
+// xgboost.QuantileDMatrix(...), or nil.
+func quantileBinding(p *Pass, n *rewrite.Node) *rewrite.Binding {
+	if n == nil || n.Type != "identifier" {
+		return nil
+	}
+	b := p.Model.Binding(n)
+	if b == nil || b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" {
+		return nil
+	}
+	if q := p.Model.CalleeName(b.Value); q != "xgboost.QuantileDMatrix" && q != "xgboost.core.QuantileDMatrix" {
+		return nil
+	}
+	return b
 }
 
 // dmatrixBinding returns the binding of a name assigned exactly once from
