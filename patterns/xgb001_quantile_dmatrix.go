@@ -1,6 +1,8 @@
 package patterns
 
 import (
+	"strings"
+
 	"github.com/gpuopt/gpuopt/rewrite"
 )
 
@@ -66,6 +68,7 @@ func checkQuantileDMatrix(p *Pass) {
 	if !p.Env.Versions.XGBoost.AtLeast(2, 0) {
 		return
 	}
+	reported := map[*rewrite.Binding]bool{} // a matrix trained on twice is one finding
 	for _, tc := range xgbTrainCalls(p) {
 		if !tc.ParamsKnown || !treeMethodIsHist(tc.Params) {
 			continue
@@ -73,10 +76,14 @@ func checkQuantileDMatrix(p *Pass) {
 		if !tc.IsCV {
 			checkMissingRef(p, tc)
 		}
+		if rewrite.KeywordArg(tc.Call, "xgb_model") != nil || tc.Params.get("updater") != nil || tc.Params.get("process_type") != nil {
+			continue // continued training or custom updaters: the bins must match the old model's
+		}
 		train := dmatrixBinding(p, tc.DTrain)
-		if train == nil || !matrixUsesAreSafe(p, train) {
+		if train == nil || reported[train] || !matrixUsesAreSafe(p, train) {
 			continue
 		}
+		reported[train] = true
 		ctor := train.Value
 		if tc.IsCV {
 			p.Report(ctor, "xgb.cv trains on this DMatrix: a QuantileDMatrix saves memory and build time with hist (rewrite by hand: cv slices the matrix into folds)", nil)
@@ -159,11 +166,50 @@ func dmatrixBinding(p *Pass, n *rewrite.Node) *rewrite.Binding {
 		return nil
 	}
 	data := rewrite.Arg(b.Value, 0, "data")
-	if data == nil || data.Is("string", "concatenated_string") || rewrite.HasSplat(b.Value) ||
+	if data == nil || mayBePath(p, data, 0) || rewrite.HasSplat(b.Value) ||
 		rewrite.KeywordArg(b.Value, "data_split_mode") != nil {
 		return nil // file paths and distributed splits need DMatrix
 	}
 	return b
+}
+
+// mayBePath reports whether a DMatrix's data argument may be a file path or
+// URI (which only DMatrix can load): strings, os.path / pathlib calls,
+// str(...), string concatenation, and names that say they hold a path.
+func mayBePath(p *Pass, data *rewrite.Node, depth int) bool {
+	if depth > 4 {
+		return true
+	}
+	switch data.Type {
+	case "string", "concatenated_string":
+		return true
+	case "call":
+		q := p.Model.CalleeName(data)
+		fn := data.ChildByField("function")
+		if q == "str" || q == "open" || strings.HasPrefix(q, "os.") || strings.HasPrefix(q, "pathlib.") || strings.HasPrefix(q, "urllib.") {
+			return true
+		}
+		if fn.Type == "attribute" && fn.ChildByField("object").Is("string") {
+			return true // "...".format(...), "".join(...)
+		}
+	case "binary_operator":
+		for _, c := range data.NamedChildren() {
+			if mayBePath(p, c, depth+1) {
+				return true
+			}
+		}
+	case "identifier":
+		name := strings.ToLower(data.Text())
+		for _, hint := range []string{"path", "file", "uri", "url", "fname", "dir", "csv", "svm"} {
+			if strings.Contains(name, hint) {
+				return true
+			}
+		}
+		if v := p.Model.ValueOf(data); v != nil {
+			return mayBePath(p, v, depth+1)
+		}
+	}
+	return false
 }
 
 // matrixUsesAreSafe reports whether every read of a matrix is training,

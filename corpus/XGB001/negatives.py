@@ -29,3 +29,16 @@ xgb.train({}, from_file, 10)
 shared = xgb.DMatrix(X, label=y)
 xgb.train({}, shared, 10)
 part = shared.slice([0, 1, 2])
+
+# Paths built at run time: only DMatrix loads files.
+import os
+here = os.path.dirname(__file__)
+from_join = xgb.DMatrix(os.path.join(here, "train.txt?format=libsvm"))
+xgb.train({}, from_join, 10)
+train_path = here + "/train.txt"
+from_name = xgb.DMatrix(train_path)
+xgb.train({}, from_name, 10)
+
+# Continued training: the new matrix's bins must match the old model's.
+more = xgb.DMatrix(X, label=y)
+xgb.train({"tree_method": "hist"}, more, 10, xgb_model=booster)
