@@ -118,7 +118,19 @@ func (f *File) flatten(root *sitter.Node) *Node {
 	flat := make([]C.gts_flat, count)
 	n := int(C.gts_flatten(croot, (*C.gts_flat)(unsafe.Pointer(&flat[0])), C.int(count)))
 	nodes := make([]Node, n)
-	f.byType = map[string][]*Node{}
+	// Children of all nodes share one backing array: count first, then
+	// hand each parent its window, so the mirror costs two allocations.
+	counts := make([]int32, n)
+	for i := 1; i < n; i++ {
+		counts[flat[i].parent]++
+	}
+	children := make([]*Node, n)
+	next := 0
+	for i := 0; i < n; i++ {
+		nodes[i].Children = children[next : next : next+int(counts[i])]
+		next += int(counts[i])
+	}
+	f.byType = make(map[string][]*Node, 64)
 	for i := 0; i < n; i++ {
 		fl := &flat[i]
 		info := symbolInfo{typ: "ERROR"}
@@ -129,7 +141,7 @@ func (f *File) flatten(root *sitter.Node) *Node {
 			info = symbolInfo{typ: "ERROR", named: true}
 		}
 		node := &nodes[i]
-		*node = Node{Type: info.typ, Start: int(fl.start), End: int(fl.end), Named: info.named, Missing: fl.missing != 0, file: f}
+		node.Type, node.Start, node.End, node.Named, node.Missing, node.file = info.typ, int(fl.start), int(fl.end), info.named, fl.missing != 0, f
 		if int(fl.field) < len(pythonSymbols.fields) {
 			node.Field = pythonSymbols.fields[fl.field]
 		}
