@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -18,10 +18,15 @@ func init() {
 	resolveGPU = profileGPU
 }
 
-// detectProfile reads the profile for the given flag and config target.
+// hwProfiles reads NVML once per process (the language server asks on
+// every analysis); tests replace it with a fake machine.
+var hwProfiles = &hardware.Lazy{}
+
+// detectProfile reads the profile for the given flag and config target:
+// the flag, else GPUOPT_TARGET_GPU, else the config.
 func detectProfile(flag, config string) (hardware.Profile, error) {
 	name, explicit := hardware.ResolveTarget(flag, config)
-	return hardware.Detect(hardware.Options{Target: name, Explicit: explicit})
+	return hwProfiles.Detect(name, explicit)
 }
 
 // profileGPU is what rules see of the profile.
@@ -39,11 +44,7 @@ func ToPatternsGPU(p hardware.Profile) patterns.GPU {
 	if g == nil {
 		return patterns.GPU{}
 	}
-	source := p.Source
-	if source == "none" {
-		source = "target"
-	}
-	return patterns.GPU{Name: g.Name, ComputeMajor: g.ComputeMajor, ComputeMinor: g.ComputeMinor, VRAMGB: g.VRAMGB(), Source: source}
+	return patterns.GPU{Name: g.Name, ComputeMajor: g.ComputeMajor, ComputeMinor: g.ComputeMinor, VRAMGB: g.VRAMGB(), Source: p.Source}
 }
 
 func newHWCommand() *cobra.Command {
@@ -54,22 +55,21 @@ func newHWCommand() *cobra.Command {
 		Short: "Show the hardware profile rules are gated on (NVML or a target GPU)",
 		Long: `Read the GPUs through NVML (name, memory, compute capability, driver and CUDA
 versions, power limit, utilisation) and show the profile gpuopt's rules assume.
+
 On a machine without an NVIDIA driver, name a target GPU with --target-gpu,
-GPUOPT_TARGET_GPU or target-gpu in [tool.gpuopt]; a live GPU wins over the
-config's target, an explicit flag or environment variable wins over both.
-Exit code 0 also when no GPU is present.`,
+GPUOPT_TARGET_GPU or target-gpu in [tool.gpuopt] (see --list). A live GPU wins
+over the config's target; the flag or the environment variable wins over both.
+
+--json prints one object: "gpu" (the GPU rules assume, or null), "source"
+("nvml", "target" or "none"), "gpus" (live), "target", driver and CUDA
+versions, "cpu_count", "nvml_error" and "message".
+Exit code 0 also when no GPU is present; 2 for an unknown target name.`,
 		Example: "  gpuopt hw\n  gpuopt hw --json --target-gpu rtx-4090\n  gpuopt hw --list",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
 			if list {
-				w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(w, "TARGET\tGPU\tVRAM\tCOMPUTE\tBF16/TF32")
-				for _, name := range hardware.TargetNames() {
-					g, _ := hardware.LookupTarget(name)
-					fmt.Fprintf(w, "%s\t%s\t%.0f GB\t%s\t%v\n", name, g.Name, g.VRAMGB(), g.ComputeCapability(), g.BF16)
-				}
-				return w.Flush()
+				return printTargets(out)
 			}
 			cfg, err := workspace.FindConfig(".")
 			if err != nil {
@@ -84,30 +84,59 @@ Exit code 0 also when no GPU is present.`,
 				enc.SetIndent("", "  ")
 				return enc.Encode(p)
 			}
-			fmt.Fprintln(out, p.Message)
-			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			rows := [][2]string{{"source", p.Source}, {"cpus", fmt.Sprint(p.CPUCount)}}
-			if p.DriverVersion != "" {
-				rows = append(rows, [2]string{"driver", p.DriverVersion}, [2]string{"cuda (driver)", p.CUDADriverVersion})
-			}
-			for i, g := range p.GPUs {
-				rows = append(rows, [2]string{fmt.Sprintf("gpu %d", i), fmt.Sprintf("%s, %.1f GiB (%.1f GiB used), sm_%d%d, %.0f W limit, %d%% busy",
-					g.Name, g.VRAMGB(), float64(g.MemoryUsedBytes)/(1<<30), g.ComputeMajor, g.ComputeMinor, g.PowerLimitWatts, g.UtilizationPercent)})
-			}
-			if p.Target != nil {
-				rows = append(rows, [2]string{"target", fmt.Sprintf("%s (%s), %.0f GB, compute %s", p.TargetName, p.Target.Name, p.Target.VRAMGB(), p.Target.ComputeCapability())})
-			}
-			if g := p.Primary(); g != nil {
-				rows = append(rows, [2]string{"bf16 / tf32", strings.TrimSpace(fmt.Sprintf("%v / %v", g.BF16, g.TF32))})
-			}
-			for _, r := range rows {
-				fmt.Fprintf(w, "%s\t%s\n", r[0], r[1])
-			}
-			return w.Flush()
+			return printProfile(out, p)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the profile as one JSON object")
 	cmd.Flags().BoolVar(&list, "list", false, "list the built-in target GPUs")
-	cmd.Flags().StringVar(&target, "target-gpu", "", "assume this GPU (see --list)")
+	cmd.Flags().StringVar(&target, "target-gpu", "", "assume this GPU, even over a live one (see --list; also GPUOPT_TARGET_GPU)")
 	return cmd
+}
+
+// printTargets lists the target table.
+func printTargets(out io.Writer) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "TARGET\tGPU\tVRAM\tCOMPUTE\tBF16\tTF32")
+	for _, t := range hardware.Targets() {
+		g := t.GPU
+		fmt.Fprintf(w, "%s\t%s\t%.0f GB\t%s\t%s\t%s\n", t.Name, g.Name, g.VRAMGB(), g.ComputeCapability(), yes(g.BF16), yes(g.TF32))
+	}
+	return w.Flush()
+}
+
+// printProfile is the table people read.
+func printProfile(out io.Writer, p hardware.Profile) error {
+	fmt.Fprintln(out, p.Message)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	row := func(k, format string, a ...any) { fmt.Fprintf(w, "%s\t%s\n", k, fmt.Sprintf(format, a...)) }
+	row("source", "%s", p.Source)
+	if g := p.Primary(); g != nil {
+		row("rules assume", "%s, %.0f GB, bf16 %s, tf32 %s", g.Describe(), g.VRAMGB(), yes(g.BF16), yes(g.TF32))
+	}
+	if p.DriverVersion != "" {
+		row("driver", "%s (CUDA %s)", p.DriverVersion, p.CUDADriverVersion)
+	}
+	for i, g := range p.GPUs {
+		row(fmt.Sprintf("gpu %d", i), "%s, %.1f GiB (%.1f GiB used), sm_%d%d, %.0f W limit, %d%% busy, %s",
+			g.Name, g.VRAMGB(), float64(g.MemoryUsedBytes)/(1<<30), g.ComputeMajor, g.ComputeMinor, g.PowerLimitWatts, g.UtilizationPercent, g.UUID)
+	}
+	if len(p.GPUs) == 0 {
+		row("nvml", "%s", p.NVMLError)
+	}
+	if p.Target != nil {
+		used := "in use"
+		if p.Source != hardware.SourceTarget {
+			used = "not used: a live GPU wins over the config"
+		}
+		row("target", "%s (%s), %.0f GB, compute %s, %s", p.TargetName, p.Target.Name, p.Target.VRAMGB(), p.Target.ComputeCapability(), used)
+	}
+	row("cpus", "%d", p.CPUCount)
+	return w.Flush()
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

@@ -7,18 +7,21 @@ import (
 )
 
 // NVML is the part of the NVIDIA Management Library gpuopt reads; an
-// interface so tests can fake a machine.
+// interface so tests can fake a machine (see FakeNVML).
 type NVML interface {
 	Init() error
-	Shutdown()
+	Shutdown() error
 	DriverVersion() (string, error)
-	CUDADriverVersion() (int, error) // e.g. 13000 for CUDA 13.0
+	// CUDADriverVersion is the newest CUDA the driver supports, as NVML
+	// encodes it: 13000 for 13.0, 12040 for 12.4.
+	CUDADriverVersion() (int, error)
 	DeviceCount() (int, error)
+	// Device reads one device; the bf16/TF32 flags need not be set.
 	Device(i int) (GPU, error)
 }
 
-// read fills p.GPUs and the driver versions from lib; failures become
-// p.NVMLError, never a crash.
+// read fills p's GPUs and driver versions from lib. Failures, a panic in
+// the library included, become p.NVMLError, never a crash.
 func read(lib NVML, p *Profile) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -34,7 +37,7 @@ func read(lib NVML, p *Profile) {
 	if v, err := lib.DriverVersion(); err == nil {
 		p.DriverVersion = v
 	}
-	if v, err := lib.CUDADriverVersion(); err == nil {
+	if v, err := lib.CUDADriverVersion(); err == nil && v > 0 {
 		p.CUDADriverVersion = fmt.Sprintf("%d.%d", v/1000, v%1000/10)
 	}
 	n, err := lib.DeviceCount()
@@ -55,34 +58,47 @@ func read(lib NVML, p *Profile) {
 	}
 }
 
-// realNVML calls libnvidia-ml.so.1 through go-nvml, loaded at run time.
+// realNVML calls libnvidia-ml.so.1 through go-nvml, which loads it at run
+// time: without the library nvml.Init returns ERROR_LIBRARY_NOT_FOUND, and
+// nothing else is called.
 type realNVML struct{}
 
+// check turns an NVML return code into an error people can act on.
 func check(r nvml.Return) error {
-	if r == nvml.SUCCESS {
+	switch r {
+	case nvml.SUCCESS:
 		return nil
-	}
-	if r == nvml.ERROR_LIBRARY_NOT_FOUND {
-		return fmt.Errorf("no NVIDIA driver found (libnvidia-ml.so.1 is not installed)")
+	case nvml.ERROR_LIBRARY_NOT_FOUND:
+		return fmt.Errorf("no NVIDIA driver found (libnvidia-ml.so.1 could not be loaded)")
+	case nvml.ERROR_DRIVER_NOT_LOADED:
+		return fmt.Errorf("the NVIDIA driver is not loaded (libnvidia-ml.so.1 is there, the kernel module is not running)")
+	case nvml.ERROR_NO_PERMISSION:
+		return fmt.Errorf("no permission to read the GPU through NVML")
 	}
 	return fmt.Errorf("NVML: %s", nvml.ErrorString(r))
 }
 
-func (realNVML) Init() error { return check(nvml.Init()) }
-func (realNVML) Shutdown()   { nvml.Shutdown() }
+func (realNVML) Init() error     { return check(nvml.Init()) }
+func (realNVML) Shutdown() error { return check(nvml.Shutdown()) }
+
 func (realNVML) DriverVersion() (string, error) {
 	v, r := nvml.SystemGetDriverVersion()
 	return v, check(r)
 }
+
 func (realNVML) CUDADriverVersion() (int, error) {
 	v, r := nvml.SystemGetCudaDriverVersion()
 	return v, check(r)
 }
+
 func (realNVML) DeviceCount() (int, error) {
 	n, r := nvml.DeviceGetCount()
 	return n, check(r)
 }
 
+// Device reads what the profile shows; only the name is required, the
+// rest is left zero where the device does not answer (power limits and
+// utilisation are not readable on every board or in every container).
 func (realNVML) Device(i int) (GPU, error) {
 	d, r := nvml.DeviceGetHandleByIndex(i)
 	if err := check(r); err != nil {
