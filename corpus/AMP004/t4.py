@@ -1,0 +1,10 @@
+# gpuopt-env: target-gpu=t4
+import torch
+from torch import nn
+
+model = nn.Linear(8, 2).cuda()
+optimizer = torch.optim.AdamW(model.parameters())
+for step in range(10):
+    loss = model(torch.randn(4, 8, device="cuda")).sum()  # want: AMP004
+    loss.backward()
+    optimizer.step()

@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+
+
+class Normalize(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.mean = torch.tensor([0.485, 0.456, 0.406])  # want: CACHE002
+        self.std = torch.as_tensor(  # want: CACHE002
+            [0.229, 0.224, 0.225],
+            dtype=torch.float32,
+        )
+        self.steps = torch.arange(10)  # want: CACHE002
+        self.scale = scale
+        self.weight = nn.Parameter(torch.ones(3))
+        self.learned = torch.zeros(3, requires_grad=True)
+
+    def forward(self, x):
+        return (x - self.mean.to(x.device)) / self.std.to(x.device) * self.steps.sum()
+
+
+class Block(Normalize):
+    def __init__(this):
+        super(Block, this).__init__(1.0)
+        this.offsets = torch.zeros(4)  # want: CACHE002
+
+
+model = Block().cuda()

@@ -1,0 +1,10 @@
+import torch
+from torch import nn
+
+model = nn.Linear(8, 2).cuda()
+model = torch.compile(model)
+optimizer = torch.optim.AdamW(model.parameters())
+for step in range(10):
+    loss = model(torch.randn(4, 8, device="cuda")).sum()
+    loss.backward()
+    optimizer.step()

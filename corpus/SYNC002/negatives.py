@@ -1,0 +1,60 @@
+import logging
+
+import numpy as np
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+model = nn.Linear(16, 4)
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.randn(64, 16), torch.randint(0, 4, (64,))), batch_size=8)
+log = logging.getLogger(__name__)
+
+# Early stopping: the total drives control flow inside the loop.
+total = 0.0
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    total += loss.item()
+    if total > 100.0:
+        break
+
+# The value is tested every step.
+seen = 0.0
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    seen += loss.item()
+    if loss.item() < 0.01:
+        break
+print(seen)
+
+# Logged every step on purpose.
+logged = 0.0
+for step, (x, y) in enumerate(loader):
+    loss = criterion(model(x), y)
+    loss.backward()
+    logged += loss.item()
+    log.info("step %d loss %.4f", step, loss)
+print(logged)
+
+printed = 0.0
+for x, y in loader:
+    loss = criterion(model(x), y)
+    printed += loss.item()
+    print(f"loss {loss:.4f}")
+print(printed)
+
+# Not a hot loop.
+values = [torch.tensor(1.0), torch.tensor(2.0)]
+plain = 0.0
+for v in values:
+    plain += v.item()
+
+# NumPy's .item() is not a sync.
+host = 0.0
+for x, y in loader:
+    model(x)
+    host += np.float32(1.5).item() if False else 0.0

@@ -1,0 +1,188 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// MissingAutocast is AMP004.
+var MissingAutocast = &Rule{
+	Code:      "AMP004",
+	Name:      "training-without-autocast",
+	Title:     "Run the forward pass and loss under autocast",
+	Fix:       rewrite.Hint,
+	Severity:  rewrite.Information,
+	Libraries: []string{"torch"},
+	Check:     checkMissingAutocast,
+	Doc: `## What it does
+Finds a training loop on CUDA (a loop whose body runs ` + "`.backward()`" + `) in a
+file that uses no autocast and no half-precision model, and offers to wrap the
+forward pass and the loss in ` + "`with torch.autocast(\"cuda\", dtype=torch.bfloat16):`" + `.
+
+## Why is this bad?
+Without mixed precision every matmul and convolution runs in fp32 (or TF32),
+using a fraction of the tensor cores' throughput and twice the activation
+memory.
+
+## Example
+` + "```python" + `
+for x, y in loader:
+    out = model(x)
+    loss = loss_fn(out, y)
+    loss.backward()
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+for x, y in loader:
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        out = model(x)
+        loss = loss_fn(out, y)
+    loss.backward()
+` + "```" + `
+
+## Fix safety
+Hint: mixed precision changes numerics, and some models need care (losses
+computed in fp32, custom ops). The code action (bf16, for GPUs with compute
+capability >= 8.0) wraps the statements from the first model call up to the
+backward when they are plain statements of the loop body; below 8.0 the hint
+suggests fp16 with a ` + "`GradScaler`" + `, which needs the loop restructured by hand.
+Without a known GPU it says what it assumed.
+
+## Measured gain
+4-layer transformer encoder (d 1024, seq 512, batch 16) training step on an
+H100: fp32 66.5 ms → fp16 + scaler 13.7 ms / bf16 16.2 ms (**4.1–4.8×**), peak
+memory 3.20 → 2.22 GB (−31%).
+`,
+}
+
+func init() { Register(MissingAutocast) }
+
+func checkMissingAutocast(p *Pass) {
+	v := p.Env.Gate(Need{})
+	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
+		return
+	}
+	for _, name := range []string{"half", "bfloat16", "float16", "accelerator", "Accelerator", "Trainer"} {
+		if mentionsName(p, name) {
+			return
+		}
+	}
+	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
+	for _, call := range torchCalls(p) {
+		if callAttr(call) != "backward" {
+			continue
+		}
+		loops := p.Model.EnclosingLoops(call)
+		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
+			continue
+		}
+		loop := loops[0]
+		bstmt := rewrite.Statement(call)
+		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != loop {
+			continue
+		}
+		first, stmts := forwardStatements(p, bstmt)
+		if first == nil {
+			continue
+		}
+		var fix *rewrite.Fix
+		msg := "this training step runs the forward pass in fp32: wrap the forward and the loss in "
+		if bf16 {
+			msg += `torch.autocast("cuda", dtype=torch.bfloat16) (4.1–4.8× measured on an H100)`
+			if torchName, ok := p.Model.LocalName(first, "torch.autocast"); ok {
+				bfName, _ := p.Model.LocalName(first, "torch.bfloat16")
+				if e, ok := wrapStatements(p, stmts, "with "+torchName+`("cuda", dtype=`+bfName+"):"); ok && bfName != "" {
+					fix = Fix(rewrite.Hint, "Wrap the forward pass in bf16 autocast", e)
+				}
+			}
+		} else {
+			msg += `torch.autocast("cuda") with a torch.amp.GradScaler (` + p.Env.GPU.Describe() + " has no native bf16)"
+		}
+		if v.Hint {
+			msg += " (" + v.Assumption + ")"
+		}
+		p.Report(first, msg, fix)
+	}
+}
+
+// forwardStatements returns the first model call before the backward
+// statement in its block and the statements from the one holding it up to
+// the backward (excluded), or nil when they are not plain one-line-owning
+// simple statements.
+func forwardStatements(p *Pass, bstmt *rewrite.Node) (*rewrite.Node, []*rewrite.Node) {
+	var before []*rewrite.Node
+	for _, s := range rewrite.Statements(bstmt.Parent) {
+		if s == bstmt {
+			break
+		}
+		if s.Type != "comment" {
+			before = append(before, s)
+		}
+	}
+	for i, s := range before {
+		var fwd *rewrite.Node
+		s.Walk(func(n *rewrite.Node) bool {
+			if fwd == nil && n.Type == "call" && p.Model.IsModule(n.ChildByField("function")) {
+				fwd = n
+			}
+			return fwd == nil
+		})
+		if fwd == nil {
+			continue
+		}
+		stmts := before[i:]
+		for _, st := range stmts {
+			if st.Type != "expression_statement" {
+				return fwd, nil
+			}
+		}
+		return fwd, stmts
+	}
+	return nil, nil
+}
+
+// wrapStatements puts consecutive statements of one block under header,
+// indenting each of their lines by the file's indentation unit.
+func wrapStatements(p *Pass, stmts []*rewrite.Node, header string) (rewrite.Edit, bool) {
+	if len(stmts) == 0 {
+		return rewrite.Edit{}, false
+	}
+	src := p.File.Src
+	first, last := stmts[0], stmts[len(stmts)-1]
+	for _, s := range stmts {
+		multi := false
+		s.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "string" && src.LineOf(n.Start) != src.LineOf(n.End) {
+				multi = true
+			}
+			return !multi
+		})
+		if multi {
+			return rewrite.Edit{}, false
+		}
+	}
+	if strings.TrimSpace(src.Text(src.LineStart(src.LineOf(first.Start)), first.Start)) != "" {
+		return rewrite.Edit{}, false
+	}
+	lastLine := src.LineOf(last.End)
+	if strings.TrimSpace(src.Text(last.End, src.LineEnd(lastLine))) != "" && !strings.HasPrefix(strings.TrimSpace(src.Text(last.End, src.LineEnd(lastLine))), "#") {
+		return rewrite.Edit{}, false
+	}
+	start := src.LineStart(src.LineOf(first.Start))
+	end := src.LineEnd(lastLine)
+	var sb strings.Builder
+	sb.WriteString(src.IndentOf(first.Start) + header + src.LineEnding)
+	for l := src.LineOf(first.Start); l <= lastLine; l++ {
+		text := src.Text(src.LineStart(l), src.LineEnd(l))
+		if strings.TrimSpace(text) != "" {
+			sb.WriteString(src.IndentUnit)
+		}
+		sb.WriteString(text)
+		if l < lastLine {
+			sb.WriteString(src.LineEnding)
+		}
+	}
+	return rewrite.Edit{Start: start, End: end, New: sb.String()}, true
+}

@@ -1,0 +1,249 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// TensorAttribute is CACHE002.
+var TensorAttribute = &Rule{
+	Code:      "CACHE002",
+	Name:      "tensor-attribute-not-buffer",
+	Title:     "Register constant tensors of an nn.Module as (non-persistent) buffers",
+	Fix:       rewrite.Safe,
+	Severity:  rewrite.Warning,
+	Libraries: []string{"torch"},
+	Check:     checkTensorAttribute,
+	Doc: `## What it does
+Finds ` + "`self.w = torch.tensor(...)`" + ` (or ` + "`torch.zeros/ones/full/arange/eye/linspace/as_tensor`" + `)
+in the ` + "`__init__`" + ` of an ` + "`nn.Module`" + ` subclass.
+
+## Why is this bad?
+A plain tensor attribute is invisible to the module: ` + "`model.to(device)`" + `,
+` + "`.cuda()`" + ` and DDP do not move it. It stays on the CPU, so every forward
+either fails with a device mismatch or copies it to the GPU again
+(` + "`self.w.to(x.device)`" + `): a host-to-device transfer per step. A buffer moves
+with the module once.
+
+## Example
+` + "```python" + `
+class Norm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mean = torch.tensor([0.485, 0.456, 0.406])
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+class Norm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("mean", torch.tensor([0.485, 0.456, 0.406]), persistent=False)
+` + "```" + `
+
+## Fix safety
+Safe under the conditions gpuopt checks: the attribute is read as before
+(` + "`self.mean`" + `), ` + "`persistent=False`" + ` keeps it out of ` + "`state_dict()`" + ` so
+checkpoints load exactly as before, and the value is unchanged. What changes is
+what the rule is for: ` + "`.to(device)`" + `/` + "`.cuda()`" + ` now move the tensor with
+the module (and it appears in ` + "`model.buffers()`" + `). gpuopt stays silent when that
+could change results or fail: the class is not a subclass of ` + "`nn.Module`" + ` defined
+in the file; the assignment comes before ` + "`super().__init__()`" + `; the attribute is
+assigned anywhere else in the file (a buffer only accepts tensors or
+` + "`None`" + `) or named by the class body; the tensor ` + "`requires_grad`" + `; the
+module is cast with ` + "`.half()`/`.double()`/`.bfloat16()`/`.float()`/`.to(dtype)`" + `
+anywhere in the file (casts convert floating-point buffers); or the attribute is
+turned into NumPy (` + "`.numpy()`" + ` fails on a CUDA tensor). Needs torch >= 1.6.
+
+## Measured gain
+Not measured by gpuopt; the saving is one host-to-device copy of the tensor per
+forward (or a device-mismatch error avoided).
+`,
+}
+
+func init() { Register(TensorAttribute) }
+
+var tensorAttrFactories = map[string]bool{
+	"torch.tensor": true, "torch.as_tensor": true, "torch.zeros": true, "torch.ones": true, "torch.full": true,
+	"torch.arange": true, "torch.eye": true, "torch.linspace": true, "torch.logspace": true,
+}
+
+func checkTensorAttribute(p *Pass) {
+	if !p.Env.Versions.Torch.AtLeast(1, 6) || moduleCastInFile(p) {
+		return
+	}
+	for _, cls := range p.File.OfType("class_definition") {
+		if !p.Model.IsModuleClass(cls.ChildByField("name")) {
+			continue
+		}
+		init := methodNamed(cls, "__init__")
+		if init == nil {
+			continue
+		}
+		params := init.ChildByField("parameters").NamedChildren()
+		if len(params) == 0 || params[0].Type != "identifier" {
+			continue
+		}
+		self := params[0].Text()
+		superSeen := false
+		for _, stmt := range rewrite.Statements(init.ChildByField("body")) {
+			if isSuperInit(p, stmt, self) {
+				superSeen = true
+				continue
+			}
+			if !superSeen || stmt.Type != "expression_statement" || len(stmt.NamedChildren()) != 1 {
+				continue
+			}
+			asg := stmt.NamedChildren()[0]
+			if asg.Type != "assignment" || asg.ChildByField("type") != nil {
+				continue
+			}
+			left, right := asg.ChildByField("left"), asg.ChildByField("right")
+			if left == nil || right == nil || left.Type != "attribute" || left.ChildByField("object").Text() != self || right.Type != "call" {
+				continue
+			}
+			if !tensorAttrFactories[p.Model.CalleeName(right)] || rewrite.HasSplat(right) ||
+				rewrite.KeywordArg(right, "requires_grad") != nil {
+				continue
+			}
+			name := left.ChildByField("attribute").Text()
+			if !bufferSafe(p, cls, asg, name) {
+				continue
+			}
+			edit := rewrite.Edit{Start: asg.Start, End: asg.End,
+				New: self + `.register_buffer("` + name + `", ` + right.Text() + `, persistent=False)`}
+			p.Report(asg, "self."+name+" is a plain tensor attribute: .to(device)/.cuda() do not move it, so it stays on the CPU; register it as a non-persistent buffer",
+				Fix(rewrite.Safe, "Register "+name+" as a buffer (persistent=False)", edit))
+		}
+	}
+}
+
+// methodNamed returns the def `name` in a class body (decorated or not).
+func methodNamed(cls *rewrite.Node, name string) *rewrite.Node {
+	for _, s := range rewrite.Statements(cls.ChildByField("body")) {
+		if s.Type == "decorated_definition" {
+			s = s.ChildByField("definition")
+		}
+		if s != nil && s.Type == "function_definition" && s.ChildByField("name").Text() == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// isSuperInit reports `super().__init__(...)`, `super(C, self).__init__(...)`
+// or `nn.Module.__init__(self)` as a statement.
+func isSuperInit(p *Pass, stmt *rewrite.Node, self string) bool {
+	if stmt.Type != "expression_statement" || len(stmt.NamedChildren()) != 1 || stmt.NamedChildren()[0].Type != "call" {
+		return false
+	}
+	fn := stmt.NamedChildren()[0].ChildByField("function")
+	if fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "__init__" {
+		return false
+	}
+	obj := fn.ChildByField("object")
+	if obj.Type == "call" && p.Model.CalleeName(obj) == "super" {
+		return true
+	}
+	return p.Model.QualifiedName(obj) == "torch.nn.Module"
+}
+
+// bufferSafe checks that turning self.<name> into a buffer cannot fail or
+// change what the code reads: the only assignment to any `.<name>` in the
+// file is asg, the class body does not define the name, no `del`/setattr
+// touches it, and it is never turned into NumPy.
+func bufferSafe(p *Pass, cls, asg *rewrite.Node, name string) bool {
+	for _, s := range rewrite.Statements(cls.ChildByField("body")) {
+		def := s
+		if def.Type == "decorated_definition" {
+			def = def.ChildByField("definition")
+		}
+		if def != nil && def.Is("function_definition", "class_definition") && def.ChildByField("name").Text() == name {
+			return false
+		}
+		if s.Type == "expression_statement" && strings.Contains(s.Text(), name) {
+			return false // a class attribute (or anything naming it)
+		}
+	}
+	ok := true
+	p.File.Root.Walk(func(n *rewrite.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n.Type {
+		case "attribute":
+			if n.ChildByField("attribute").Text() != name {
+				return true
+			}
+			par := n.Parent
+			switch {
+			case par.Is("assignment", "augmented_assignment") && n.Field == "left" && par != asg:
+				ok = false // reassigned (a buffer only takes tensors or None)
+			case par.Is("pattern_list", "tuple_pattern", "list_pattern", "delete_statement", "expression_list"):
+				ok = false
+			case par.Type == "attribute" && par.ChildByField("attribute").Text() == "numpy":
+				ok = false
+			}
+		case "call":
+			switch p.Model.CalleeName(n) {
+			case "setattr", "delattr", "vars":
+				ok = false
+			}
+		case "string":
+			if v, _ := rewrite.StringValue(n); v == name {
+				ok = false // getattr(self, "w") and friends
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// moduleCastInFile reports a dtype cast of something that may be a module
+// (it would convert floating-point buffers): `.half()`, `.double()`,
+// `.bfloat16()`, `.float()`, `.type(...)`, or `.to(...)` given a dtype.
+func moduleCastInFile(p *Pass) bool {
+	for _, call := range p.File.OfType("call") {
+		fn := call.ChildByField("function")
+		if fn.Type != "attribute" || !mayBeModule(p, fn.ChildByField("object")) {
+			continue
+		}
+		switch fn.ChildByField("attribute").Text() {
+		case "half", "double", "bfloat16", "float", "type":
+			return true
+		case "to":
+			if rewrite.KeywordArg(call, "dtype") != nil || rewrite.HasSplat(call) {
+				return true
+			}
+			for _, a := range rewrite.PositionalArgs(call) {
+				q := p.Model.QualifiedName(a)
+				if strings.HasPrefix(q, "torch.") && q != "torch.device" || strings.Contains(strings.ToLower(a.Text()), "dtype") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// mayBeModule reports whether expr may hold an nn.Module: a known module,
+// self, or a name that says so (model, net, module, encoder, ...).
+func mayBeModule(p *Pass, expr *rewrite.Node) bool {
+	if p.Model.IsModule(expr) {
+		return true
+	}
+	if expr.Type == "call" {
+		return p.Model.IsModuleClass(expr.ChildByField("function"))
+	}
+	name := strings.ToLower(expr.Text())
+	if expr.Type == "attribute" {
+		name = strings.ToLower(expr.ChildByField("attribute").Text())
+	}
+	for _, h := range []string{"self", "model", "net", "module", "encoder", "decoder", "backbone", "head", "layer", "block"} {
+		if strings.Contains(name, h) {
+			return true
+		}
+	}
+	return false
+}

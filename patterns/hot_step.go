@@ -1,0 +1,46 @@
+package patterns
+
+import "github.com/gpuopt/gpuopt/rewrite"
+
+// perStepCallStatement returns the statement of a bare call statement
+// `f(...)` that runs on every step of a hot loop, with that loop: the
+// innermost loop around it is hot and holds no hot loop of its own (a call
+// in an epoch loop that wraps the step loop ends a phase and is cheap), and
+// no `if` / `else` / `except` / `finally` / `match` between the loop and the
+// statement makes it conditional (a periodic or OOM-recovery call is
+// deliberate). nil otherwise.
+func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node) {
+	stmt = call.Parent
+	if stmt == nil || stmt.Type != "expression_statement" || len(stmt.NamedChildren()) != 1 {
+		return nil, nil
+	}
+	loops := p.Model.EnclosingLoops(call)
+	if len(loops) == 0 || !p.Model.Loop(loops[0]).Hot() {
+		return nil, nil
+	}
+	loop = loops[0]
+	for a := stmt.Parent; a != nil && a != loop; a = a.Parent {
+		if a.Is("if_statement", "elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause", "case_clause", "match_statement") {
+			return nil, nil
+		}
+	}
+	nested := false
+	for _, c := range loop.Children {
+		if c.Field != "body" {
+			continue
+		}
+		c.Walk(func(n *rewrite.Node) bool {
+			if n.Is("function_definition", "class_definition", "lambda") {
+				return false
+			}
+			if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
+				nested = true
+			}
+			return !nested
+		})
+	}
+	if nested {
+		return nil, nil
+	}
+	return stmt, loop
+}

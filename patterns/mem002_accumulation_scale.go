@@ -1,0 +1,257 @@
+package patterns
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// AccumulationScale is MEM002.
+var AccumulationScale = &Rule{
+	Code:      "MEM002",
+	Name:      "gradient-accumulation-unscaled-loss",
+	Title:     "Divide the loss by the accumulation steps when accumulating gradients",
+	Fix:       rewrite.Unsafe,
+	Severity:  rewrite.Error,
+	Libraries: []string{"torch"},
+	Check:     checkAccumulationScale,
+	Doc: `## What it does
+Finds gradient accumulation (a loop that calls ` + "`loss.backward()`" + ` on every
+step but ` + "`optimizer.step()`" + ` only under ` + "`if ... % k == 0:`" + `) where the loss is
+never divided by ` + "`k`" + `.
+
+## Why is this bad?
+This is a bug, not a slowdown. ` + "`backward()`" + ` adds into ` + "`.grad`" + `, so after
+` + "`k`" + ` micro-batches the gradient is the *sum* of ` + "`k`" + ` mean losses' gradients:
+` + "`k`" + ` times the gradient of the large batch the accumulation is meant to
+emulate. The update is as if the learning rate were multiplied by ` + "`k`" + `
+(weight decay and gradient clipping thresholds are off by the same factor;
+Adam partly hides it, SGD does not), and changing ` + "`k`" + ` changes the training.
+
+## Example
+` + "```python" + `
+for i, (x, y) in enumerate(loader):
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    if (i + 1) % accum_steps == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+for i, (x, y) in enumerate(loader):
+    loss = loss_fn(model(x), y)
+    loss = loss / accum_steps
+    loss.backward()
+    if (i + 1) % accum_steps == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+` + "```" + `
+
+## Fix safety
+Unsafe: it changes the gradients (that is the point: they become the
+large-batch average) and anything that reads ` + "`loss`" + ` after the inserted line
+(logging) sees the divided value. Learning rates tuned against the buggy
+code may need retuning. gpuopt stays silent when the loss is scaled anywhere
+(` + "`loss / k`" + `, ` + "`loss /= k`" + `, ` + "`loss * ...`" + `), when the gradients are
+divided before the step, when ` + "`zero_grad()`" + ` runs on every step (then nothing
+accumulates), when the loss comes from a function of this file that mentions
+` + "`k`" + `, and in files using Hugging Face Accelerate (its ` + "`backward`" + ` scales).
+
+## Measured gain
+None: this is a correctness fix.
+`,
+}
+
+func init() { Register(AccumulationScale) }
+
+func checkAccumulationScale(p *Pass) {
+	if p.Model.Imports("accelerate") {
+		return
+	}
+	for _, ifs := range p.File.OfType("if_statement") {
+		k := accumulationModulus(ifs.ChildByField("condition"))
+		body := ifs.ChildByField("consequence")
+		if k == nil || body == nil || !stepsOptimizer(p, body) || scalesGrads(body) {
+			continue
+		}
+		loops := p.Model.EnclosingLoops(ifs)
+		if len(loops) == 0 {
+			continue
+		}
+		loop := loops[0]
+		var backs []*rewrite.Node
+		clean := true
+		walkLoopBody(loop, func(n *rewrite.Node) {
+			if n.Type != "call" || ifs.Contains(n) {
+				return
+			}
+			fn := n.ChildByField("function")
+			if fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "zero_grad" {
+				clean = false // gradients reset every step: nothing accumulates
+			}
+			if x := backwardReceiver(n); x != nil {
+				if x.Type != "identifier" || len(rewrite.PositionalArgs(n)) > 0 || rewrite.HasSplat(n) {
+					clean = false
+				}
+				backs = append(backs, n)
+			}
+		})
+		if !clean || len(backs) == 0 {
+			continue
+		}
+		for _, call := range backs {
+			x := backwardReceiver(call)
+			if !assignedIn(p, x, loop) || lossScaled(p, x, loop, k.Text()) {
+				continue
+			}
+			var fix *rewrite.Fix
+			if stmt := call.Parent; stmt.Type == "expression_statement" && len(stmt.NamedChildren()) == 1 {
+				if e, ok := rewrite.InsertBeforeEdit(stmt, x.Text()+" = "+x.Text()+" / "+k.Text()); ok {
+					fix = Fix(rewrite.Unsafe, "Divide "+x.Text()+" by "+k.Text(), e)
+				}
+			}
+			p.Report(call, "gradient accumulation bug: the optimizer steps every "+k.Text()+" batches but "+x.Text()+
+				" is not divided by "+k.Text()+", so the accumulated gradient is "+k.Text()+" times too large (as if the learning rate were multiplied by "+k.Text()+"); divide the loss by "+k.Text()+" before backward()", fix)
+		}
+	}
+}
+
+// accumulationModulus returns k of a condition `<expr> % k == 0` (alone or
+// one operand of and/or) when k is a name, an attribute chain or an integer
+// literal >= 2; nil otherwise.
+func accumulationModulus(cond *rewrite.Node) *rewrite.Node {
+	if cond == nil {
+		return nil
+	}
+	for cond.Type == "parenthesized_expression" && len(cond.NamedChildren()) == 1 {
+		cond = cond.NamedChildren()[0]
+	}
+	if cond.Type == "boolean_operator" {
+		for _, c := range []*rewrite.Node{cond.ChildByField("left"), cond.ChildByField("right")} {
+			if k := accumulationModulus(c); k != nil {
+				return k
+			}
+		}
+		return nil
+	}
+	if cond.Type != "comparison_operator" {
+		return nil
+	}
+	ops := cond.NamedChildren()
+	if len(ops) != 2 || len(cond.Children) != 3 || cond.Children[1].Type != "==" {
+		return nil
+	}
+	mod, zero := ops[0], ops[1]
+	if mod.Type == "integer" {
+		mod, zero = zero, mod
+	}
+	if zero.Type != "integer" || zero.Text() != "0" || mod.Type != "binary_operator" {
+		return nil
+	}
+	if op := mod.ChildByField("operator"); op == nil || op.Text() != "%" {
+		return nil
+	}
+	k := mod.ChildByField("right")
+	switch k.Type {
+	case "integer":
+		if v, err := strconv.Atoi(k.Text()); err != nil || v < 2 {
+			return nil
+		}
+	case "identifier":
+	case "attribute":
+		for o := k; o.Type == "attribute"; o = o.ChildByField("object") {
+			if c := o.ChildByField("object"); c.Type != "attribute" && c.Type != "identifier" {
+				return nil
+			}
+		}
+	default:
+		return nil
+	}
+	return k
+}
+
+// stepsOptimizer reports an optimizer (or GradScaler) `.step(...)` in block;
+// learning-rate schedulers do not count.
+func stepsOptimizer(p *Pass, block *rewrite.Node) bool {
+	found := false
+	block.Walk(func(n *rewrite.Node) bool {
+		if n.Type != "call" {
+			return !found
+		}
+		fn := n.ChildByField("function")
+		if fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "step" {
+			obj := fn.ChildByField("object")
+			if p.Model.IsOptimizer(obj) && !strings.Contains(p.Model.CalleeName(p.Model.ValueOf(obj)), "lr_scheduler") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// scalesGrads reports a division or in-place scaling in block (gradients
+// averaged by hand before the step).
+func scalesGrads(block *rewrite.Node) bool {
+	found := false
+	block.Walk(func(n *rewrite.Node) bool {
+		switch n.Type {
+		case "augmented_assignment":
+			if op := n.ChildByField("operator"); op != nil && (op.Text() == "/=" || op.Text() == "*=") {
+				found = true
+			}
+		case "binary_operator":
+			if op := n.ChildByField("operator"); op != nil && (op.Text() == "/" || op.Text() == "*") {
+				found = true
+			}
+		case "attribute":
+			switch n.ChildByField("attribute").Text() {
+			case "div_", "mul_", "unscale_":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// lossScaled reports whether the loss named by x is scaled in the loop: an
+// augmented assignment to it, an assignment whose value multiplies or
+// divides, or a value computed by a function of this file that mentions k.
+func lossScaled(p *Pass, x, loop *rewrite.Node, k string) bool {
+	scaled := false
+	walkLoopBody(loop, func(n *rewrite.Node) {
+		if scaled {
+			return
+		}
+		switch n.Type {
+		case "augmented_assignment":
+			if l := n.ChildByField("left"); l.Type == "identifier" && l.Text() == x.Text() {
+				scaled = true
+			}
+		case "assignment":
+			l, r := n.ChildByField("left"), n.ChildByField("right")
+			if l == nil || r == nil || !strings.Contains(l.Text(), x.Text()) {
+				return
+			}
+			if scalesGrads(r) {
+				scaled = true
+			}
+			r.Walk(func(c *rewrite.Node) bool {
+				if c.Type == "call" {
+					if def := p.Model.FunctionDef(c); def != nil && strings.Contains(def.Text(), k) {
+						scaled = true
+					}
+					if fn := c.ChildByField("function"); fn.Type == "attribute" && fn.ChildByField("object").Text() == "self" {
+						scaled = true // a method of this class: unknown
+					}
+				}
+				return !scaled
+			})
+		}
+	})
+	return scaled
+}

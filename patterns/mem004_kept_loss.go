@@ -1,0 +1,217 @@
+package patterns
+
+import "github.com/gpuopt/gpuopt/rewrite"
+
+// KeptLoss is MEM004.
+var KeptLoss = &Rule{
+	Code:      "MEM004",
+	Name:      "loss-kept-with-graph",
+	Title:     "Keep loss.detach(), not the loss with its autograd graph, across steps",
+	Fix:       rewrite.Safe,
+	Severity:  rewrite.Warning,
+	Libraries: []string{"torch"},
+	Check:     checkKeptLoss,
+	Doc: `## What it does
+Finds a training loop that calls ` + "`loss.backward()`" + ` and also keeps that
+same ` + "`loss`" + ` beyond the step: ` + "`losses.append(loss)`" + ` into a list created
+outside the loop, or ` + "`total += loss`" + ` into an accumulator created outside it.
+
+## Why is this bad?
+A loss tensor that requires grad holds a reference to its autograd graph
+(` + "`grad_fn`" + ` and the nodes behind it). Keeping every step's loss keeps every
+step's graph alive: memory grows with the number of steps, and ` + "`total += loss`" + `
+even chains the graphs together. The value is all that is needed for logging.
+
+## Example
+` + "```python" + `
+losses = []
+for x, y in loader:
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+    losses.append(loss)
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+losses = []
+for x, y in loader:
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+    losses.append(loss.detach())
+` + "```" + `
+
+## Fix safety
+Safe: ` + "`detach()`" + ` shares the loss's storage and value; only the autograd
+history is dropped. The rule requires that the loop calls ` + "`backward()`" + ` on
+that loss without ` + "`retain_graph`" + `/` + "`create_graph`" + `, so the graph's buffers are
+already freed and no later backward through the kept losses could have worked.
+The only visible difference is that the kept tensors print without
+` + "`grad_fn=...`" + `. (Call ` + "`.item()`" + ` once when you read the values, not every step:
+that synchronises with the GPU, see SYNC002.)
+
+## Measured gain
+Not measured: this is a memory fix. The memory held grows with the steps
+kept, up to an out-of-memory error on long runs.
+`,
+}
+
+func init() { Register(KeptLoss) }
+
+func checkKeptLoss(p *Pass) {
+	for _, loop := range p.Model.TrainingLoops() {
+		receivers := backwardReceivers(p, loop)
+		if len(receivers) == 0 {
+			continue
+		}
+		walkLoopBody(loop, func(n *rewrite.Node) {
+			var kept, container *rewrite.Node
+			switch n.Type {
+			case "call":
+				fn := n.ChildByField("function")
+				args := rewrite.PositionalArgs(n)
+				if fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "append" || len(args) != 1 || rewrite.HasSplat(n) {
+					return
+				}
+				kept, container = args[0], fn.ChildByField("object")
+			case "augmented_assignment":
+				if op := n.ChildByField("operator"); op == nil || op.Text() != "+=" {
+					return
+				}
+				kept, container = n.ChildByField("right"), n.ChildByField("left")
+			default:
+				return
+			}
+			if kept == nil || kept.Type != "identifier" || !receivers[kept.Text()] {
+				return
+			}
+			if p.Model.EnclosingLoops(n)[0] != loop && !sameStepLoop(p, n, loop) {
+				return
+			}
+			if !assignedIn(p, kept, loop) || !keptAcrossSteps(p, container, loop, n) {
+				return
+			}
+			p.Report(kept, "`"+kept.Text()+"` still holds its autograd graph: keeping it across steps keeps every step's graph in memory; keep "+kept.Text()+".detach()",
+				Fix(rewrite.Safe, "Keep "+kept.Text()+".detach()", rewrite.Edit{Start: kept.End, End: kept.End, New: ".detach()"}))
+		})
+	}
+}
+
+// walkLoopBody visits the nodes of a loop's body, not entering nested
+// function or class definitions.
+func walkLoopBody(loop *rewrite.Node, visit func(*rewrite.Node)) {
+	for _, c := range loop.Children {
+		if c.Field != "body" {
+			continue
+		}
+		c.Walk(func(n *rewrite.Node) bool {
+			if n.Is("function_definition", "class_definition", "lambda") {
+				return false
+			}
+			visit(n)
+			return true
+		})
+	}
+}
+
+// sameStepLoop reports whether every loop between n and loop is not itself
+// a training loop (n then runs once per step of loop, or more often).
+func sameStepLoop(p *Pass, n, loop *rewrite.Node) bool {
+	for _, l := range p.Model.EnclosingLoops(n) {
+		if l == loop {
+			return true
+		}
+		if p.Model.Loop(l).Trains() {
+			return false
+		}
+	}
+	return false
+}
+
+// backwardReceivers returns the names X of `X.backward()` and
+// `scaler.scale(X).backward()` in the loop body (without retain_graph or
+// create_graph, which keep the graph usable).
+func backwardReceivers(p *Pass, loop *rewrite.Node) map[string]bool {
+	out := map[string]bool{}
+	walkLoopBody(loop, func(n *rewrite.Node) {
+		if x := backwardReceiver(n); x != nil && x.Type == "identifier" {
+			if rewrite.KeywordArg(n, "retain_graph") != nil || rewrite.KeywordArg(n, "create_graph") != nil || len(rewrite.PositionalArgs(n)) > 1 || rewrite.HasSplat(n) {
+				out[x.Text()] = false
+				return
+			}
+			if _, seen := out[x.Text()]; !seen {
+				out[x.Text()] = true
+			}
+		}
+	})
+	return out
+}
+
+// backwardReceiver returns X for a call `X.backward(...)` or
+// `S.scale(X).backward(...)`, nil otherwise.
+func backwardReceiver(call *rewrite.Node) *rewrite.Node {
+	if call.Type != "call" {
+		return nil
+	}
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "backward" {
+		return nil
+	}
+	x := fn.ChildByField("object")
+	if x.Type == "call" {
+		if sf := x.ChildByField("function"); sf.Type == "attribute" && sf.ChildByField("attribute").Text() == "scale" {
+			if a := rewrite.PositionalArgs(x); len(a) == 1 {
+				return a[0]
+			}
+		}
+		return nil
+	}
+	return x
+}
+
+// assignedIn reports whether the name read at ident is bound by an
+// assignment inside loop (a fresh value each step) and by nothing outside
+// the loop in the same scope.
+func assignedIn(p *Pass, ident, loop *rewrite.Node) bool {
+	bs := p.Model.Bindings(ident)
+	inside := false
+	for _, b := range bs {
+		if !loop.Contains(b.Stmt) {
+			return false
+		}
+		if b.Kind == rewrite.AssignBinding || b.Kind == rewrite.AugAssignBinding {
+			inside = true
+		}
+	}
+	return inside
+}
+
+// keptAcrossSteps reports whether container outlives one step of loop: a
+// name bound only outside the loop, or an attribute/subscript of one.
+func keptAcrossSteps(p *Pass, container, loop, site *rewrite.Node) bool {
+	switch container.Type {
+	case "identifier":
+		bs := p.Model.Bindings(container)
+		if len(bs) == 0 {
+			return false
+		}
+		outside := false
+		for _, b := range bs {
+			switch {
+			case b.Kind == rewrite.AugAssignBinding && b.Stmt.Contains(site):
+				// the `total += loss` being checked
+			case loop.Contains(b.Stmt):
+				return false
+			default:
+				outside = true
+			}
+		}
+		return outside
+	case "attribute":
+		return keptAcrossSteps(p, container.ChildByField("object"), loop, site)
+	case "subscript":
+		return keptAcrossSteps(p, container.ChildByField("value"), loop, site)
+	}
+	return false
+}

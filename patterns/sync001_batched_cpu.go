@@ -1,0 +1,327 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// BatchedCPU is SYNC001.
+var BatchedCPU = &Rule{
+	Code:      "SYNC001",
+	Name:      "batched-cpu-transfer",
+	Title:     "Keep per-step outputs on the GPU and convert once after the loop",
+	Fix:       rewrite.Unsafe,
+	Severity:  rewrite.Information,
+	Libraries: []string{"torch"},
+	Check:     checkBatchedCPU,
+	Doc: `## What it does
+Finds ` + "`acc.append(t.cpu())`" + `, ` + "`acc.append(t.cpu().numpy())`" + ` (with or without
+` + "`.detach()`" + `) and ` + "`acc.append(t.tolist())`" + ` in a hot loop (one that runs a model
+forward, a backward pass, an optimizer step or iterates a ` + "`DataLoader`" + `),
+where ` + "`acc`" + ` is a list created before the loop and consumed after it.
+
+## Why is this bad?
+Each ` + "`.cpu()`" + ` of a CUDA tensor waits for the GPU to finish the step and copies
+the result: the CPU cannot queue the next step's kernels while it waits, so
+per-step CPU work (data loading, metrics, logging) no longer overlaps with GPU
+work.
+
+## Example
+` + "```python" + `
+predictions = []
+for inputs, _ in loader:
+    outputs = model(inputs.to(device))
+    predictions.append(outputs.cpu().numpy())
+predictions = np.concatenate(predictions)
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+predictions = []
+for inputs, _ in loader:
+    outputs = model(inputs.to(device))
+    predictions.append(outputs)
+predictions = torch.cat(predictions).cpu().numpy()
+` + "```" + `
+
+## Fix safety
+Unsafe, and not a sure win. The fix appends the device tensor and converts
+once at the list's consumer after the loop: ` + "`np.concatenate`" + ` becomes
+` + "`torch.cat(...).cpu().numpy()`" + `, ` + "`np.stack`" + ` / ` + "`np.array`" + ` ` + "`torch.stack`" + `,
+` + "`np.vstack`" + ` / ` + "`np.hstack`" + ` ` + "`torch.vstack`" + ` / ` + "`torch.hstack`" + `, ` + "`torch.cat`" + ` /
+` + "`torch.stack`" + ` and ` + "`sum`" + ` gain a ` + "`.cpu()`" + `. Every output then stays in GPU
+memory until the loop ends (large outputs such as segmentation masks can run
+out of memory), and an empty loop makes ` + "`torch.stack([])`" + ` raise where
+` + "`np.array([])`" + ` did not. gpuopt only rewrites when the appended tensor is a
+fresh value of each step (not a buffer mutated in place) and the list's only
+use after the loop is a consumer it recognises; otherwise, and for
+` + "`.tolist()`" + ` (whose consumers see Python numbers), the finding is a hint
+without a fix.
+
+## Measured gain
+On an NVIDIA H100 (PyTorch 2.11): ResNet-50 evaluation, batch 64, with about
+1 ms of CPU work per step: 483 → 449 ms (fp32) and 392 → 353 ms (bf16),
+1.08–1.11×; the gain comes from overlapping that CPU work with GPU work.
+A tiny MLP whose loop only moves 300 large outputs and does no other work got
+slower: 199 → 318 ms (0.63×), one large transfer plus a concatenation costing
+more than many small copies. Apply it where the loop does CPU work per step.
+`,
+}
+
+func init() { Register(BatchedCPU) }
+
+// sync1ListConsumers maps a consumer of the collected list to the torch call
+// that replaces it (empty: keep the call) and whether it returns NumPy.
+var sync1ListConsumers = map[string]struct {
+	torch string
+	numpy bool
+}{
+	"numpy.concatenate": {"torch.cat", true},
+	"numpy.stack":       {"torch.stack", true},
+	"numpy.vstack":      {"torch.vstack", true},
+	"numpy.hstack":      {"torch.hstack", true},
+	"numpy.array":       {"torch.stack", true},
+	"numpy.asarray":     {"torch.stack", true},
+	"torch.cat":         {"torch.cat", false},
+	"torch.concat":      {"torch.cat", false},
+	"torch.concatenate": {"torch.cat", false},
+	"torch.stack":       {"torch.stack", false},
+	"torch.vstack":      {"torch.vstack", false},
+	"torch.hstack":      {"torch.hstack", false},
+	"sum":               {"", false},
+}
+
+func checkBatchedCPU(p *Pass) {
+	m := p.Model
+	for _, call := range p.File.OfType("call") {
+		fn := call.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "append" {
+			continue
+		}
+		acc := fn.ChildByField("object")
+		stmt := call.Parent
+		if acc.Type != "identifier" || stmt == nil || stmt.Type != "expression_statement" || len(stmt.NamedChildren()) != 1 {
+			continue
+		}
+		args := call.ChildByField("arguments")
+		if args == nil || len(args.NamedChildren()) != 1 || len(rewrite.PositionalArgs(call)) != 1 {
+			continue
+		}
+		loops := m.EnclosingLoops(call)
+		if len(loops) == 0 || !m.Loop(loops[0]).Hot() {
+			continue
+		}
+		loop := loops[0]
+		arg := rewrite.PositionalArgs(call)[0]
+		base, cpu, numpy, tolist, detach := sync1StripConversions(arg)
+		if base == nil || !(cpu || tolist) || base.Type == "call" && rewrite.HasSplat(base) {
+			continue
+		}
+		const pays = " Pays when the loop does CPU work per step (1.08–1.11× measured on an H100); a loop that only moves large outputs got slower (0.63×), and every output stays in GPU memory until the loop ends."
+		if tolist {
+			p.Report(arg, "per-step .tolist() synchronises with the GPU every step: collect device tensors and convert once after the loop (by hand: the list's consumers see Python numbers)."+pays, nil)
+			continue
+		}
+		if sync1ReadInLoop(m, acc, loop) {
+			continue // the list is used every step: the per-step copy is needed
+		}
+		hint := func(why string) {
+			p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+why+")."+pays, nil)
+		}
+		root := rewrite.RootName(base)
+		if root == nil || !m.FreshPerIteration(root, loop) || rewrite.InPlaceMutated(rewrite.LoopBody(loop), root.Text()) || !sync1BoundBefore(m, root, loop, arg) {
+			hint("gpuopt cannot tell that the appended tensor is a new value every step")
+			continue
+		}
+		consumer, ok := sync1SyncListConsumer(m, acc, loop, call)
+		if !ok {
+			hint("the list's consumer after the loop is not one gpuopt rewrites")
+			continue
+		}
+		spec := sync1ListConsumers[m.CalleeName(consumer)]
+		kept := base.Text()
+		if detach {
+			kept += ".detach()"
+		}
+		repl, ok := sync1ConsumerReplacement(p, consumer, spec.torch, acc.Text())
+		if !ok {
+			hint("torch is not imported under a name gpuopt can use there")
+			continue
+		}
+		if spec.numpy || numpy {
+			repl += ".cpu().numpy()"
+		} else {
+			repl += ".cpu()"
+		}
+		edits := []rewrite.Edit{
+			{Start: arg.Start, End: arg.End, New: kept},
+			{Start: consumer.Start, End: consumer.End, New: repl},
+		}
+		p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+repl+")."+pays,
+			Fix(rewrite.Unsafe, "Append the device tensor; convert once after the loop", edits...))
+	}
+}
+
+// sync1StripConversions peels `.cpu()`, `.numpy()`, `.tolist()` and `.detach()`
+// calls (no arguments) off the end of an expression.
+func sync1StripConversions(e *rewrite.Node) (base *rewrite.Node, cpu, numpy, tolist, detach bool) {
+	for e != nil && e.Type == "call" {
+		fn := e.ChildByField("function")
+		args := e.ChildByField("arguments")
+		if fn == nil || fn.Type != "attribute" || args == nil || len(args.NamedChildren()) != 0 {
+			break
+		}
+		switch fn.ChildByField("attribute").Text() {
+		case "cpu":
+			cpu = true
+		case "numpy":
+			numpy = true
+		case "tolist":
+			tolist = true
+		case "detach":
+			detach = true
+		default:
+			return e, cpu, numpy, tolist, detach
+		}
+		e = fn.ChildByField("object")
+	}
+	return e, cpu, numpy, tolist, detach
+}
+
+// sync1BoundBefore reports whether the in-loop binding of root comes before use
+// (so the first iteration does not read a value from before the loop).
+func sync1BoundBefore(m *rewrite.Model, root, loop, use *rewrite.Node) bool {
+	s := m.VarScope(root)
+	for _, b := range s.Bindings[root.Text()] {
+		if loop.Contains(b.Ident) && b.Kind == rewrite.AssignBinding && b.Stmt.End > use.Start {
+			return false
+		}
+	}
+	return true
+}
+
+// sync1SyncListConsumer finds the one call after the loop that consumes the list
+// acc appended to at appendCall, checking that the list is created empty
+// before the loop, only appended to there, and read nowhere else (len()
+// aside).
+func sync1SyncListConsumer(m *rewrite.Model, acc, loop, appendCall *rewrite.Node) (*rewrite.Node, bool) {
+	s := m.VarScope(acc)
+	if s == nil || s != m.ScopeOf(loop) {
+		return nil, false
+	}
+	var init *rewrite.Binding
+	for _, b := range s.Bindings[acc.Text()] {
+		switch {
+		case b.Stmt.End <= loop.Start:
+			if init != nil || b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "list" || len(b.Value.NamedChildren()) != 0 {
+				return nil, false
+			}
+			init = b
+		case loop.Contains(b.Ident):
+			return nil, false
+		}
+	}
+	if init == nil {
+		return nil, false
+	}
+	var consumer *rewrite.Node
+	for _, id := range m.Reads(s, acc.Text(), m.File.Root) {
+		if id == acc {
+			continue
+		}
+		if sync1IsLenArg(m, id) && (consumer == nil) {
+			continue
+		}
+		if id.Start < loop.End || consumer != nil {
+			return nil, false
+		}
+		if m.ScopeOf(id) != s || id.Parent.Type != "argument_list" {
+			return nil, false
+		}
+		call := id.Parent.Parent
+		_, ok := sync1ListConsumers[m.CalleeName(call)]
+		if !ok || rewrite.PositionalArgs(call)[0] != id || !sync1ConsumerArgsOK(call, m.CalleeName(call)) {
+			return nil, false
+		}
+		consumer = call
+		// Later reads must see a rebinding made by the consumer's statement.
+		st := rewrite.Statement(call)
+		if st.Type == "expression_statement" && st.NamedChildren()[0].Type == "assignment" {
+			if l := st.NamedChildren()[0].ChildByField("left"); l.Type == "identifier" && l.Text() == acc.Text() {
+				return consumer, true
+			}
+		}
+	}
+	return consumer, consumer != nil
+}
+
+// sync1IsLenArg reports whether id is the sole argument of the builtin len().
+func sync1IsLenArg(m *rewrite.Model, id *rewrite.Node) bool {
+	return id.Parent.Type == "argument_list" && len(id.Parent.NamedChildren()) == 1 && m.CalleeName(id.Parent.Parent) == "len"
+}
+
+// sync1ConsumerArgsOK accepts the list alone, or with an integer axis (NumPy's
+// axis=, torch's dim= or second positional).
+func sync1ConsumerArgsOK(call *rewrite.Node, callee string) bool {
+	args := call.ChildByField("arguments").NamedChildren()
+	if len(args) == 1 {
+		return true
+	}
+	numpy := strings.HasPrefix(callee, "numpy.")
+	switch callee {
+	case "numpy.concatenate", "numpy.stack", "torch.cat", "torch.concat", "torch.concatenate", "torch.stack":
+	default:
+		return false
+	}
+	if len(args) != 2 || rewrite.HasSplat(call) {
+		return false
+	}
+	a := args[1]
+	if numpy && a.Type != "keyword_argument" {
+		return false // np.concatenate's second positional is axis, but keep to the spelled-out form
+	}
+	if a.Type == "keyword_argument" {
+		name := a.ChildByField("name").Text()
+		if !(numpy && name == "axis" || !numpy && name == "dim") {
+			return false
+		}
+		a = a.ChildByField("value")
+	}
+	return a.Type == "integer" || a.Type == "unary_operator" && a.ChildByField("argument").Type == "integer"
+}
+
+// sync1ConsumerReplacement spells the torch call that replaces consumer.
+func sync1ConsumerReplacement(p *Pass, consumer *rewrite.Node, torchName, acc string) (string, bool) {
+	if torchName == "" { // sum
+		return consumer.Text(), true
+	}
+	name, ok := p.Model.LocalName(consumer, torchName)
+	if !ok {
+		return "", false
+	}
+	args := consumer.ChildByField("arguments").NamedChildren()
+	if len(args) == 1 {
+		return name + "(" + acc + ")", true
+	}
+	a := args[1]
+	if a.Type == "keyword_argument" {
+		a = a.ChildByField("value")
+	}
+	return name + "(" + acc + ", dim=" + a.Text() + ")", true
+}
+
+// sync1ReadInLoop reports whether the list acc is read inside loop other than by
+// this append and len().
+func sync1ReadInLoop(m *rewrite.Model, acc, loop *rewrite.Node) bool {
+	s := m.VarScope(acc)
+	if s == nil {
+		return true
+	}
+	for _, id := range m.Reads(s, acc.Text(), loop) {
+		if id != acc && !sync1IsLenArg(m, id) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,483 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// Helpers shared by the PyTorch rule families (AMP, XFER, LOAD, OPT).
+
+// torchCalls returns every call node of the file.
+func torchCalls(p *Pass) []*rewrite.Node { return p.File.OfType("call") }
+
+// attrName returns the attribute name of a call `x.attr(...)`, "" otherwise.
+func callAttr(call *rewrite.Node) string {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" {
+		return ""
+	}
+	return fn.ChildByField("attribute").Text()
+}
+
+// ampDeprecation describes a deprecated torch.cuda.amp callable and its
+// replacement, which takes the device type as a new first argument.
+type ampDeprecation struct {
+	olds      []string // qualified names of the deprecated callable
+	newQ      string   // qualified replacement ("torch.autocast")
+	newModule string   // module to import the replacement from ("torch")
+	name      string   // the callable's name in both modules
+	params    []string // positional parameters of the old callable, in order
+	msg       string
+}
+
+func (d ampDeprecation) isOld(q string) bool {
+	for _, o := range d.olds {
+		if q == o {
+			return true
+		}
+	}
+	return false
+}
+
+// callArgsEdits turns a call's positional arguments into keywords (the new
+// callable's second positional is not the old one's first) and prepends
+// the "cuda" device type. ok is false when the call cannot be converted.
+func (d ampDeprecation) callArgsEdits(call *rewrite.Node) ([]rewrite.Edit, bool) {
+	args := call.ChildByField("arguments")
+	if args == nil || args.Type != "argument_list" {
+		return nil, false
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Type == "list_splat" {
+			return nil, false
+		}
+	}
+	pos := rewrite.PositionalArgs(call)
+	if len(pos) > len(d.params) {
+		return nil, false
+	}
+	var edits []rewrite.Edit
+	items := args.NamedChildren()
+	var first *rewrite.Node
+	for _, it := range items {
+		if it.Type != "comment" {
+			first = it
+			break
+		}
+	}
+	if first == nil {
+		open := args.Children[0]
+		edits = append(edits, rewrite.Edit{Start: open.End, End: open.End, New: `"cuda"`})
+	} else {
+		edits = append(edits, rewrite.Edit{Start: first.Start, End: first.Start, New: `"cuda", `})
+	}
+	for i, a := range pos {
+		if rewrite.KeywordArg(call, d.params[i]) != nil {
+			return nil, false
+		}
+		if i == 0 && a == first {
+			// Merge with the device insertion at the same point.
+			edits[0].New += d.params[i] + "="
+			continue
+		}
+		edits = append(edits, rewrite.Edit{Start: a.Start, End: a.Start, New: d.params[i] + "="})
+	}
+	return edits, true
+}
+
+// checkAmpDeprecated reports the deprecated spellings of d: calls through
+// attribute chains (`torch.cuda.amp.autocast(...)`), and names imported
+// with `from torch.cuda.amp import autocast` (one finding at the import
+// whose fix rewrites the import and every call).
+func checkAmpDeprecated(p *Pass, d ampDeprecation) {
+	m := p.Model
+	for _, call := range torchCalls(p) {
+		fn := call.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" || !d.isOld(m.CalleeName(call)) {
+			continue
+		}
+		var fix *rewrite.Fix
+		if name, ok := m.LocalName(call, d.newQ); ok {
+			if edits, ok := d.callArgsEdits(call); ok {
+				edits = append([]rewrite.Edit{{Start: fn.Start, End: fn.End, New: name}}, edits...)
+				fix = Fix(rewrite.Safe, "Use "+d.newQ+`("cuda", ...)`, edits...)
+			}
+		}
+		p.Report(call, d.msg, fix)
+	}
+	for _, imp := range p.File.OfType("import_from_statement") {
+		mn := imp.ChildByField("module_name")
+		if mn == nil {
+			continue
+		}
+		var names []*rewrite.Node
+		for _, c := range imp.Children {
+			if c.Field == "name" {
+				names = append(names, c)
+			}
+		}
+		for i, item := range names {
+			name, alias := item, item
+			if item.Type == "aliased_import" {
+				name, alias = item.ChildByField("name"), item.ChildByField("alias")
+			}
+			if name == nil || alias == nil || !d.isOld(mn.Text()+"."+name.Text()) {
+				continue
+			}
+			if alias.Type == "dotted_name" {
+				if nc := alias.NamedChildren(); len(nc) > 0 {
+					alias = nc[len(nc)-1]
+				}
+			}
+			b := importBinding(m, imp, alias)
+			if b == nil {
+				continue
+			}
+			p.Report(item, d.msg, d.importFix(p, imp, mn, names, i, b))
+		}
+	}
+}
+
+// importFix rewrites `from torch.cuda.amp import X` and every call of X.
+func (d ampDeprecation) importFix(p *Pass, imp, mn *rewrite.Node, names []*rewrite.Node, i int, b *rewrite.Binding) *rewrite.Fix {
+	var edits []rewrite.Edit
+	for _, use := range b.Uses {
+		call := use.Parent
+		if call == nil || call.Type != "call" || call.ChildByField("function") != use {
+			return nil // passed around or used in isinstance: not a plain rename
+		}
+		if bs := p.Model.Bindings(use); len(bs) != 1 || bs[0] != b {
+			return nil
+		}
+		more, ok := d.callArgsEdits(call)
+		if !ok {
+			return nil
+		}
+		edits = append(edits, more...)
+	}
+	item := names[i]
+	if len(names) == 1 {
+		edits = append(edits, rewrite.Edit{Start: mn.Start, End: mn.End, New: d.newModule})
+	} else {
+		src := p.File.Src
+		if imp.Parent == nil || !imp.Parent.Is("module", "block") || src.LineOf(imp.Start) != src.LineOf(imp.End) && strings.Contains(imp.Text(), "#") {
+			return nil
+		}
+		if i < len(names)-1 {
+			edits = append(edits, rewrite.Edit{Start: item.Start, End: names[i+1].Start})
+		} else {
+			edits = append(edits, rewrite.Edit{Start: names[i-1].End, End: item.End})
+		}
+		ins, ok := rewrite.InsertAfterEdit(imp, "from "+d.newModule+" import "+item.Text())
+		if !ok {
+			return nil
+		}
+		edits = append(edits, ins)
+	}
+	return Fix(rewrite.Safe, "Import "+d.name+" from "+d.newModule+` and pass "cuda"`, edits...)
+}
+
+// importBinding returns the binding an import statement creates for alias.
+func importBinding(m *rewrite.Model, imp, alias *rewrite.Node) *rewrite.Binding {
+	s := m.ScopeOf(imp)
+	for _, b := range s.Bindings[alias.Text()] {
+		if b.Ident == alias && b.Kind == rewrite.ImportBinding {
+			if len(s.Bindings[alias.Text()]) != 1 {
+				return nil // rebound elsewhere: not sure what calls mean
+			}
+			return b
+		}
+	}
+	return nil
+}
+
+// autocastCall describes a CUDA autocast region's constructor call.
+type autocastCall struct {
+	Call *rewrite.Node
+	// FP16: the region computes in float16 (explicit, or the default dtype).
+	FP16 bool
+	// Known: dtype and device type are literal enough to reason about.
+	Known bool
+}
+
+var autocastNames = map[string]bool{
+	"torch.cuda.amp.autocast": true, "torch.cuda.amp.autocast_mode.autocast": true,
+	"torch.autocast": true, "torch.amp.autocast": true, "torch.amp.autocast_mode.autocast": true,
+}
+
+// autocastCalls returns the file's autocast constructor calls for CUDA.
+func autocastCalls(p *Pass) []autocastCall {
+	var out []autocastCall
+	for _, call := range torchCalls(p) {
+		q := p.Model.CalleeName(call)
+		if !autocastNames[q] {
+			continue
+		}
+		ac := autocastCall{Call: call, Known: !rewrite.HasSplat(call)}
+		if !strings.HasPrefix(q, "torch.cuda.") {
+			dt := rewrite.Arg(call, 0, "device_type")
+			if s, ok := rewrite.StringValue(dt); !ok || s != "cuda" {
+				continue
+			}
+		}
+		// dtype is the second positional in both signatures.
+		dtype := rewrite.Arg(call, 1, "dtype")
+		switch {
+		case dtype == nil:
+			ac.FP16 = true
+		default:
+			switch p.Model.QualifiedName(dtype) {
+			case "torch.float16", "torch.half":
+				ac.FP16 = true
+			case "torch.bfloat16":
+			default:
+				ac.Known = false
+			}
+		}
+		out = append(out, ac)
+	}
+	return out
+}
+
+// mentionsAutocast reports any autocast reference in the file (also
+// through names the model cannot resolve, or a decorator).
+func mentionsAutocast(p *Pass) bool {
+	found := false
+	p.File.Root.Walk(func(n *rewrite.Node) bool {
+		if found {
+			return false
+		}
+		if n.Type == "identifier" && strings.Contains(strings.ToLower(n.Text()), "autocast") {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
+// determinismRequested reports that the file asks for deterministic
+// kernels anywhere: `torch.backends.cudnn.deterministic = ...`,
+// `torch.use_deterministic_algorithms(...)`, a `deterministic=` keyword
+// (Lightning's Trainer), or CUBLAS_WORKSPACE_CONFIG.
+func determinismRequested(p *Pass) bool {
+	found := false
+	p.File.Root.Walk(func(n *rewrite.Node) bool {
+		if found {
+			return false
+		}
+		switch n.Type {
+		case "attribute":
+			a := n.ChildByField("attribute").Text()
+			if a == "deterministic" || a == "use_deterministic_algorithms" {
+				found = true
+			}
+		case "identifier":
+			if n.Text() == "use_deterministic_algorithms" {
+				found = true
+			}
+		case "keyword_argument":
+			if k := n.ChildByField("name"); k != nil && k.Text() == "deterministic" {
+				found = true
+			}
+		case "string":
+			if strings.Contains(n.Text(), "CUBLAS_WORKSPACE_CONFIG") {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// assignsAttribute reports whether the file assigns (or reads) the
+// qualified attribute q (`torch.backends.cudnn.benchmark`).
+func mentionsQualified(p *Pass, q string) bool {
+	last := q[strings.LastIndex(q, ".")+1:]
+	found := false
+	p.File.Root.Walk(func(n *rewrite.Node) bool {
+		if found {
+			return false
+		}
+		if n.Type == "attribute" && n.ChildByField("attribute").Text() == last {
+			if qn := p.Model.QualifiedName(n); qn == q || qn == "" {
+				found = true
+			}
+		}
+		if n.Type == "identifier" && n.Text() == last {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
+// firstTrainingLoopHeader returns the byte range of the first training
+// loop's first line, for whole-file findings.
+func firstTrainingLoopHeader(p *Pass) (int, int, bool) {
+	loops := p.Model.TrainingLoops()
+	if len(loops) == 0 {
+		return 0, 0, false
+	}
+	l := loops[0]
+	src := p.File.Src
+	end := src.LineEnd(src.LineOf(l.Start))
+	if end > l.End {
+		end = l.End
+	}
+	return l.Start, end, true
+}
+
+// insertAfterImportsFix returns the edit adding stmt (written with the
+// module's `torch` spelling of q + rest) after the imports, or false when
+// the module does not import torch by a name that reaches q.
+func insertModuleStatement(p *Pass, q, rest string) (rewrite.Edit, bool) {
+	name, ok := p.Model.SpellAtModule(q)
+	if !ok {
+		return rewrite.Edit{}, false
+	}
+	return p.Model.InsertAfterImports(name + rest), true
+}
+
+// loaderFeeds reports how the DataLoader bound by b is iterated: whether
+// a loop over it is a GPU-feeding hot loop (it trains or runs a model),
+// and whether such a loop runs more than once (it sits inside another
+// loop, e.g. an epoch loop). It follows the loader into same-file
+// functions it is passed to.
+func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewrite.Node) {
+	var visitBinding func(b *rewrite.Binding, depth int)
+	visit := func(use *rewrite.Node, depth int) {
+		// Walk up through enumerate(...)/tqdm(...)/zip(...) wrappers.
+		n := use
+		for n.Parent != nil && n.Parent.Type == "argument_list" && n.Parent.Parent != nil && n.Parent.Parent.Type == "call" {
+			call := n.Parent.Parent
+			q := p.Model.CalleeName(call)
+			if q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm") {
+				n = call
+				continue
+			}
+			// Passed to a same-file function: follow the parameter.
+			if def := p.Model.FunctionDef(call); def != nil && depth < 2 {
+				idx := -1
+				for i, a := range rewrite.PositionalArgs(call) {
+					if a == n {
+						idx = i
+					}
+				}
+				params := def.ChildByField("parameters")
+				if idx >= 0 && params != nil {
+					ps := params.NamedChildren()
+					if idx < len(ps) && ps[idx].Type == "identifier" {
+						for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[ps[idx].Text()] {
+							if pb.Kind == rewrite.ParamBinding {
+								visitBinding(pb, depth+1)
+								if len(p.Model.EnclosingLoops(call)) > 0 {
+									perEpoch = true
+								}
+							}
+						}
+					}
+				}
+			}
+			return
+		}
+		if n.Parent != nil && n.Parent.Type == "for_statement" && n.Parent.ChildByField("right") == n {
+			loop := n.Parent
+			li := p.Model.Loop(loop)
+			if li.Trains() || li.ModelForward {
+				hot = true
+				loops = append(loops, loop)
+				if len(p.Model.EnclosingLoops(loop)) > 0 {
+					perEpoch = true
+				}
+			}
+		}
+	}
+	visitBinding = func(b *rewrite.Binding, depth int) {
+		for _, u := range b.Uses {
+			visit(u, depth)
+		}
+	}
+	visitBinding(b, 0)
+	return hot, perEpoch, loops
+}
+
+// dataLoaderBindings returns each `name = DataLoader(...)` assignment.
+func dataLoaderBindings(p *Pass) []*rewrite.Binding {
+	var out []*rewrite.Binding
+	for _, call := range torchCalls(p) {
+		q := p.Model.CalleeName(call)
+		if q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" {
+			continue
+		}
+		stmt := call.Parent
+		if stmt == nil || stmt.Type != "assignment" || stmt.ChildByField("right") != call {
+			continue
+		}
+		left := stmt.ChildByField("left")
+		if left == nil || left.Type != "identifier" {
+			continue
+		}
+		for _, b := range p.Model.ScopeOf(stmt).Bindings[left.Text()] {
+			if b.Ident == left {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// intValue returns the value of an integer literal (or a name assigned
+// once from one).
+func intLiteral(p *Pass, n *rewrite.Node) (int, bool) {
+	if n == nil {
+		return 0, false
+	}
+	if n.Type == "identifier" {
+		n = p.Model.ValueOf(n)
+		if n == nil {
+			return 0, false
+		}
+	}
+	if n.Type != "integer" {
+		return 0, false
+	}
+	v := 0
+	for _, c := range n.Text() {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+// isTrue reports a literal True.
+func isTrueLit(n *rewrite.Node) bool { return n != nil && n.Type == "true" }
+
+// hasKeywordTrue reports a `name=True` keyword argument anywhere in the file.
+func hasKeywordTrue(p *Pass, name string) bool {
+	for _, kw := range p.File.OfType("keyword_argument") {
+		if k := kw.ChildByField("name"); k != nil && k.Text() == name && isTrueLit(kw.ChildByField("value")) {
+			return true
+		}
+	}
+	return false
+}
+
+// walkTorchLoopBody visits the nodes of a loop's body, not entering nested
+// function, class or lambda definitions.
+func walkTorchLoopBody(loop *rewrite.Node, visit func(*rewrite.Node)) {
+	for _, c := range loop.Children {
+		if c.Field != "body" {
+			continue
+		}
+		c.Walk(func(n *rewrite.Node) bool {
+			if n.Is("function_definition", "class_definition", "lambda") {
+				return false
+			}
+			visit(n)
+			return true
+		})
+	}
+}

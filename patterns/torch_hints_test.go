@@ -1,0 +1,48 @@
+package patterns
+
+import (
+	"testing"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// applyHint applies the code action of the only finding of code on src.
+func applyHint(t *testing.T, code, src string, env *Env) string {
+	t.Helper()
+	f := rewrite.Parse("t.py", []byte(src))
+	var fds []rewrite.Finding
+	for _, fd := range Run(f, Selection{Select: []string{code}}, env) {
+		if fd.Code == code {
+			fds = append(fds, fd)
+		}
+	}
+	if len(fds) != 1 || fds[0].Fix == nil {
+		t.Fatalf("%s: want one finding with a code action, got %+v", code, fds)
+	}
+	out, err := rewrite.ApplyEdits(f.Src.Bytes, fds[0].Fix.Edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rewrite.Parse("t.py", out).HasSyntaxErrors() {
+		t.Fatalf("%s: action breaks the file:\n%s", code, out)
+	}
+	return string(out)
+}
+
+func TestAMP004Action(t *testing.T) {
+	env := &Env{Versions: DefaultVersions, GPU: GPU{Name: "H100", ComputeMajor: 9, Source: "target"}}
+	src := "import torch\nfrom torch import nn\n\nmodel = nn.Linear(8, 2).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    x = torch.randn(4, 8, device=\"cuda\")\n    out = model(x)  # forward\n\n    loss = out.sum()\n    loss.backward()\n    opt.step()\n"
+	want := "import torch\nfrom torch import nn\n\nmodel = nn.Linear(8, 2).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    x = torch.randn(4, 8, device=\"cuda\")\n    with torch.autocast(\"cuda\", dtype=torch.bfloat16):\n        out = model(x)  # forward\n\n        loss = out.sum()\n    loss.backward()\n    opt.step()\n"
+	if got := applyHint(t, "AMP004", src, env); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestOPT004Action(t *testing.T) {
+	env := &Env{Versions: DefaultVersions}
+	src := "import torch\n\nmodel = torch.nn.Linear(8, 2).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    model(torch.randn(4, 8, device=\"cuda\")).sum().backward()\n    opt.step()\n"
+	want := "import torch\n\nmodel = torch.nn.Linear(8, 2).cuda()\nmodel = torch.compile(model)\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    model(torch.randn(4, 8, device=\"cuda\")).sum().backward()\n    opt.step()\n"
+	if got := applyHint(t, "OPT004", src, env); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,177 @@
+package rewrite
+
+import "strings"
+
+// Training phases: where gradients are off (no_grad / inference_mode) and
+// where a model was put in evaluation mode.
+
+// IsGradModeCall reports whether call is one of torch's grad-mode context
+// managers or decorators: no_grad, inference_mode, set_grad_enabled,
+// enable_grad (under torch. or torch.autograd.).
+func (m *Model) IsGradModeCall(expr *Node) bool {
+	q := ""
+	switch expr.Type {
+	case "call":
+		q = m.CalleeName(expr)
+	case "identifier", "attribute":
+		q = m.QualifiedName(expr)
+	}
+	if !strings.HasPrefix(q, "torch.") {
+		return false
+	}
+	for _, s := range []string{".no_grad", ".inference_mode", ".set_grad_enabled", ".enable_grad"} {
+		if strings.HasSuffix(q, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// InGradContext reports whether n runs under a grad-mode context manager or
+// decorator that the file shows: an enclosing `with torch.no_grad():` (or
+// inference_mode, set_grad_enabled, enable_grad), an enclosing function
+// decorated with one, or an enclosing module-level function that the file
+// calls from such a context. It also reports true when the file switches
+// grad mode globally (`torch.set_grad_enabled(False)` as a statement),
+// since the mode at n is then unknown.
+func (m *Model) InGradContext(n *Node) bool {
+	return m.inGradContext(n, 0)
+}
+
+func (m *Model) inGradContext(n *Node, depth int) bool {
+	if depth > 3 {
+		return true // unsure: treat as handled
+	}
+	if m.globalGradSwitch() {
+		return true
+	}
+	for p := n.Parent; p != nil; p = p.Parent {
+		switch p.Type {
+		case "with_statement":
+			found := false
+			p.Walk(func(c *Node) bool {
+				if c.Type == "block" {
+					return false
+				}
+				if c.Type == "with_item" {
+					if v := c.ChildByField("value"); v != nil {
+						if v.Type == "as_pattern" && len(v.NamedChildren()) > 0 {
+							v = v.NamedChildren()[0]
+						}
+						if m.IsGradModeCall(v) {
+							found = true
+						}
+					}
+				}
+				return true
+			})
+			if found {
+				return true
+			}
+		case "function_definition":
+			if dd := p.Parent; dd != nil && dd.Type == "decorated_definition" {
+				for _, d := range dd.Children {
+					if d.Type != "decorator" {
+						continue
+					}
+					for _, e := range d.NamedChildren() {
+						if m.IsGradModeCall(e) {
+							return true
+						}
+					}
+				}
+			}
+			// A function the file calls under a grad-mode context.
+			if name := p.ChildByField("name"); name != nil {
+				// Methods: any `.name(...)` call of the file counts.
+				for _, call := range m.File.OfType("call") {
+					fn := call.ChildByField("function")
+					if fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == name.Text() &&
+						!p.Contains(call) && m.inGradContext(call, depth+1) {
+						return true
+					}
+				}
+				for _, b := range m.Bindings(name) {
+					if b.Kind != DefBinding || b.Stmt != p {
+						continue
+					}
+					for _, use := range b.Uses {
+						if use.Parent != nil && use.Parent.Type == "call" && use.Field == "function" && m.inGradContext(use, depth+1) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// globalGradSwitch reports a `torch.set_grad_enabled(...)` (or
+// `torch.autograd.set_grad_enabled`) called as a plain statement anywhere
+// in the file.
+func (m *Model) globalGradSwitch() bool {
+	for _, call := range m.File.OfType("call") {
+		if strings.HasSuffix(m.CalleeName(call), ".set_grad_enabled") && call.Parent != nil && call.Parent.Type == "expression_statement" {
+			return true
+		}
+	}
+	return false
+}
+
+// EvalModeBefore returns the receiver of the nearest `R.eval()` statement
+// that runs before stmt in the same function (in stmt's block or an
+// enclosing block, earlier in source order) with no `R.train(...)` between
+// them; nil when there is none.
+func (m *Model) EvalModeBefore(stmt *Node) *Node {
+	for child := stmt; child != nil && child.Parent != nil && !IsScopeNode(child); child = child.Parent {
+		block := child.Parent
+		if !block.Is("block", "module") {
+			continue
+		}
+		stmts := Statements(block)
+		for i := len(stmts) - 1; i >= 0; i-- {
+			s := stmts[i]
+			if s.Start >= child.Start {
+				continue
+			}
+			recv, method := methodStatement(s)
+			switch method {
+			case "eval":
+				// No R.train() between the eval and stmt (in this block).
+				for _, t := range stmts[i+1:] {
+					if t.Start >= child.Start {
+						break
+					}
+					if r2, m2 := methodStatement(t); m2 == "train" && r2.Text() == recv.Text() {
+						return nil
+					}
+				}
+				return recv
+			case "train":
+				return nil
+			}
+		}
+		if block.Type == "module" {
+			break
+		}
+	}
+	return nil
+}
+
+// methodStatement returns R and "name" for an expression statement
+// `R.name(...)`.
+func methodStatement(s *Node) (*Node, string) {
+	if s.Type != "expression_statement" || len(s.NamedChildren()) != 1 {
+		return nil, ""
+	}
+	call := s.NamedChildren()[0]
+	if call.Type != "call" {
+		return nil, ""
+	}
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" {
+		return nil, ""
+	}
+	return fn.ChildByField("object"), fn.ChildByField("attribute").Text()
+}

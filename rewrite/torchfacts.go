@@ -1,0 +1,291 @@
+package rewrite
+
+import (
+	"strconv"
+	"strings"
+)
+
+// DeviceKind classifies a device expression.
+type DeviceKind int
+
+// What a device expression is known to be.
+const (
+	// DeviceUnknown: not recognisably a device (or not known which).
+	DeviceUnknown DeviceKind = iota
+	// DeviceCUDA: certainly a CUDA device ("cuda", "cuda:1", torch.device("cuda"), 0).
+	DeviceCUDA
+	// DeviceMaybeCUDA: CUDA when available, else another device
+	// (`"cuda" if torch.cuda.is_available() else "cpu"`).
+	DeviceMaybeCUDA
+	// DeviceOther: a device that is not CUDA ("cpu", "mps").
+	DeviceOther
+	// DeviceSomething: a device whose kind is unknown (a parameter named
+	// `device`, `tensor.device`).
+	DeviceSomething
+)
+
+// IsDevice reports whether k names a device at all.
+func (k DeviceKind) IsDevice() bool { return k != DeviceUnknown }
+
+// DeviceOf classifies expr as a device expression: string literals,
+// torch.device(...), integers (CUDA ordinals), `x.device`, conditionals,
+// names assigned once from one of these, and parameters named like a device
+// (`device`, `dev`, `*_device`: DeviceSomething).
+func (m *Model) DeviceOf(expr *Node) DeviceKind { return m.deviceOf(expr, 0) }
+
+func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
+	if expr == nil || depth > 6 {
+		return DeviceUnknown
+	}
+	switch expr.Type {
+	case "parenthesized_expression":
+		if c := expr.NamedChildren(); len(c) == 1 {
+			return m.deviceOf(c[0], depth+1)
+		}
+	case "string":
+		s, ok := StringValue(expr)
+		if !ok {
+			return DeviceUnknown
+		}
+		return deviceString(s)
+	case "integer":
+		if _, err := strconv.Atoi(expr.Text()); err == nil {
+			return DeviceCUDA
+		}
+	case "call":
+		switch m.CalleeName(expr) {
+		case "torch.device":
+			if HasSplat(expr) {
+				return DeviceUnknown
+			}
+			a := Arg(expr, 0, "type")
+			k := m.deviceOf(a, depth+1)
+			if k == DeviceUnknown && a != nil && a.Type == "identifier" {
+				return DeviceSomething
+			}
+			return k
+		case "torch.cuda.current_device":
+			return DeviceCUDA
+		}
+	case "attribute":
+		if expr.ChildByField("attribute").Text() == "device" {
+			return DeviceSomething
+		}
+	case "conditional_expression":
+		c := expr.NamedChildren()
+		if len(c) != 3 {
+			return DeviceUnknown
+		}
+		a, b := m.deviceOf(c[0], depth+1), m.deviceOf(c[2], depth+1)
+		switch {
+		case a == DeviceUnknown || b == DeviceUnknown:
+			return DeviceUnknown
+		case a == b:
+			return a
+		case a == DeviceCUDA || b == DeviceCUDA || a == DeviceMaybeCUDA || b == DeviceMaybeCUDA:
+			return DeviceMaybeCUDA
+		default:
+			return DeviceSomething
+		}
+	case "identifier":
+		bs := m.Bindings(expr)
+		if len(bs) == 1 && bs[0].Kind == AssignBinding && bs[0].Value != nil {
+			return m.deviceOf(bs[0].Value, depth+1)
+		}
+		if len(bs) == 1 && bs[0].Kind == ParamBinding && deviceLikeName(expr.Text()) {
+			return DeviceSomething
+		}
+	}
+	return DeviceUnknown
+}
+
+func deviceString(s string) DeviceKind {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "cuda" || strings.HasPrefix(s, "cuda:"):
+		return DeviceCUDA
+	case s == "cpu" || s == "mps" || s == "xpu" || s == "meta" || strings.HasPrefix(s, "cpu:") || strings.HasPrefix(s, "xpu:") || strings.HasPrefix(s, "mps:"):
+		return DeviceOther
+	}
+	return DeviceUnknown
+}
+
+func deviceLikeName(name string) bool {
+	n := strings.ToLower(name)
+	return n == "device" || n == "dev" || strings.HasSuffix(n, "_device")
+}
+
+// MoveTarget returns the device argument of a `.to(device)` / `.cuda()`
+// call (nil for a bare `.cuda()`), whether call is such a move at all, and
+// the object moved. `.to(...)` counts only when its one positional
+// argument (or device=) is a device expression.
+func (m *Model) MoveTarget(call *Node) (dev *Node, ok bool, obj *Node) {
+	if call == nil || call.Type != "call" || HasSplat(call) {
+		return nil, false, nil
+	}
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" {
+		return nil, false, nil
+	}
+	obj = fn.ChildByField("object")
+	pos := PositionalArgs(call)
+	switch fn.ChildByField("attribute").Text() {
+	case "cuda":
+		if len(pos) == 0 && KeywordArg(call, "device") == nil {
+			return nil, true, obj
+		}
+		if d := Arg(call, 0, "device"); d != nil && len(pos) <= 1 {
+			return d, true, obj
+		}
+	case "to":
+		d := Arg(call, 0, "device")
+		if d == nil || len(pos) > 1 || (len(pos) == 1 && KeywordArg(call, "device") != nil) {
+			return nil, false, nil
+		}
+		if m.DeviceOf(d).IsDevice() {
+			return d, true, obj
+		}
+	}
+	return nil, false, nil
+}
+
+// MoveKind is the kind of device a move call targets (`.cuda()`: CUDA).
+func (m *Model) MoveKind(call *Node) DeviceKind {
+	dev, ok, _ := m.MoveTarget(call)
+	if !ok {
+		return DeviceUnknown
+	}
+	fn := call.ChildByField("function")
+	if fn.ChildByField("attribute").Text() == "cuda" {
+		return DeviceCUDA
+	}
+	return m.DeviceOf(dev)
+}
+
+// ModuleDevice says where the parameters of the module named by ident
+// live when the code at site runs: DeviceCUDA when the name's last
+// assignment in the same scope before site is a chain ending in
+// `.cuda()` / `.to(<cuda device>)` (`model = Net().to(device)`), or a
+// statement `ident.cuda()` / `ident.to(<cuda>)` on the path to site follows
+// it. DeviceUnknown when unsure.
+func (m *Model) ModuleDevice(ident, site *Node) DeviceKind {
+	if ident == nil || ident.Type != "identifier" {
+		return DeviceUnknown
+	}
+	bs := m.Bindings(ident)
+	var last *Binding
+	for _, b := range bs {
+		if b.Stmt == nil || b.Stmt.Start >= site.Start {
+			continue
+		}
+		if last == nil || b.Stmt.Start > last.Stmt.Start {
+			last = b
+		}
+	}
+	if last == nil || last.Kind != AssignBinding || last.Value == nil {
+		return DeviceUnknown
+	}
+	// The assignment must run unconditionally before site: its statement's
+	// block is an ancestor of site.
+	if st := Statement(last.Stmt); st == nil || st.Parent == nil || !st.Parent.Contains(site) || m.ScopeOf(last.Stmt) != m.ScopeOf(site) {
+		return DeviceUnknown
+	}
+	kind := DeviceUnknown
+	for v := last.Value; v != nil && v.Type == "call"; {
+		if k := m.MoveKind(v); k != DeviceUnknown {
+			kind = k
+			break
+		}
+		fn := v.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" {
+			break
+		}
+		switch fn.ChildByField("attribute").Text() {
+		case "train", "eval", "half", "float", "bfloat16", "requires_grad_":
+			v = fn.ChildByField("object")
+			continue
+		}
+		break
+	}
+	// Later statements `ident.cuda()` / `ident.to(dev)` before site.
+	for _, use := range identUses(bs) {
+		if use.Start <= last.Stmt.End || use.Start >= site.Start {
+			continue
+		}
+		attr := use.Parent
+		if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != use {
+			continue
+		}
+		call := attr.Parent
+		if call == nil || call.Type != "call" || call.Parent == nil || call.Parent.Type != "expression_statement" {
+			continue
+		}
+		stmt := call.Parent
+		if stmt.Parent == nil || !stmt.Parent.Contains(site) {
+			continue
+		}
+		if k := m.MoveKind(call); k != DeviceUnknown {
+			kind = k
+		}
+	}
+	return kind
+}
+
+func identUses(bs []*Binding) []*Node {
+	seen := map[*Node]bool{}
+	var out []*Node
+	for _, b := range bs {
+		for _, u := range b.Uses {
+			if !seen[u] {
+				seen[u] = true
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+// UsesCUDA reports whether the file visibly runs on CUDA: a `.cuda()`
+// call, a "cuda" device string, or a torch.cuda.* reference.
+func (m *Model) UsesCUDA() bool {
+	found := false
+	m.File.Root.Walk(func(n *Node) bool {
+		if found {
+			return false
+		}
+		switch n.Type {
+		case "string":
+			if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA {
+				found = true
+			}
+		case "attribute":
+			if n.ChildByField("attribute").Text() == "cuda" {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// RootIdent returns the identifier at the root of an attribute chain
+// (`model` for `model.module.fc`), or nil.
+func RootIdent(n *Node) *Node {
+	for n != nil {
+		switch n.Type {
+		case "identifier":
+			return n
+		case "attribute":
+			n = n.ChildByField("object")
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// SpellAtModule returns how module-level code spells the qualified name q
+// with the file's imports (LocalName at module scope).
+func (m *Model) SpellAtModule(q string) (string, bool) {
+	return m.LocalName(m.File.Root, q)
+}
