@@ -1,0 +1,183 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/segmentio/encoding/json"
+	"go.lsp.dev/jsonrpc2"
+)
+
+// maxMessageBytes bounds one message's body; larger ones are skipped
+// instead of being read into memory.
+const maxMessageBytes = 256 << 20
+
+// stream is jsonrpc2's header-framed stream made tolerant: jsonrpc2.Conn
+// closes the connection on any read error, so a bad header or a body that is
+// not a JSON-RPC message must not surface as one. Such a message is answered
+// with a ParseError or InvalidRequest response (id null) and skipped; only
+// the end of the input ends the stream.
+type stream struct {
+	rw      io.ReadWriteCloser
+	in      *bufio.Reader
+	writeMu sync.Mutex
+	logf    func(format string, args ...any)
+}
+
+func newStream(rw io.ReadWriteCloser, logf func(string, ...any)) *stream {
+	return &stream{rw: rw, in: bufio.NewReaderSize(rw, 64<<10), logf: logf}
+}
+
+// Read implements jsonrpc2.Stream.
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, total, err
+		}
+		body, n, err := s.readFrame()
+		total += n
+		if err != nil {
+			if errors.Is(err, errBadFrame) {
+				s.logf("skipping malformed message: %v", err)
+				s.replyError(jsonrpc2.ParseError, err.Error())
+				continue
+			}
+			return nil, total, err
+		}
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
+			code := jsonrpc2.ParseError
+			if errors.Is(err, jsonrpc2.ErrInvalidRequest) || stdjson.Valid(body) {
+				code = jsonrpc2.InvalidRequest
+			}
+			s.logf("skipping malformed message: %v", err)
+			s.replyError(code, "malformed JSON-RPC message: "+err.Error())
+			continue
+		}
+		return msg, total, nil
+	}
+}
+
+var errBadFrame = errors.New("bad frame")
+
+// readFrame reads one header block and its body. A broken header block
+// yields errBadFrame (the reader then resynchronises on the next header);
+// I/O errors, io.EOF included, are returned as they are.
+func (s *stream) readFrame() ([]byte, int64, error) {
+	var total int64
+	length := int64(-1)
+	var bad string
+	sawHeader := false
+	for {
+		line, err := s.in.ReadString('\n')
+		total += int64(len(line))
+		if err != nil {
+			if err == io.EOF && total > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, total, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			if !sawHeader {
+				continue // stray blank lines between messages
+			}
+			break
+		}
+		sawHeader = true
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			bad = fmt.Sprintf("invalid header line %q", truncate(line, 80))
+			continue
+		}
+		if strings.EqualFold(strings.TrimSpace(name), jsonrpc2.HdrContentLength) {
+			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			if err != nil || n <= 0 {
+				bad = fmt.Sprintf("invalid Content-Length %q", truncate(value, 40))
+				continue
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		if bad == "" {
+			bad = "missing Content-Length header"
+		}
+		return nil, total, fmt.Errorf("%w: %s", errBadFrame, bad)
+	}
+	if length > maxMessageBytes {
+		n, err := io.CopyN(io.Discard, s.in, length)
+		total += n
+		if err != nil {
+			return nil, total, err
+		}
+		return nil, total, fmt.Errorf("%w: message of %d bytes is too large", errBadFrame, length)
+	}
+	body := make([]byte, length)
+	n, err := io.ReadFull(s.in, body)
+	total += int64(n)
+	if err != nil {
+		return nil, total, err
+	}
+	if bad != "" {
+		s.logf("ignoring header: %s", bad)
+	}
+	return body, total, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// replyError answers an unreadable message with an error response whose id
+// is null, as JSON-RPC 2.0 prescribes.
+func (s *stream) replyError(code jsonrpc2.Code, message string) {
+	data, err := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      nil,
+		"error":   map[string]any{"code": code, "message": message},
+	})
+	if err == nil {
+		s.writeRaw(data)
+	}
+}
+
+// Write implements jsonrpc2.Stream.
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	// segmentio's encoder, as jsonrpc2's own stream uses: the standard
+	// library re-scans the (already encoded) params of every message.
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return 0, fmt.Errorf("marshaling message: %w", err)
+	}
+	return s.writeRaw(data)
+}
+
+func (s *stream) writeRaw(data []byte) (int64, error) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	buf := make([]byte, 0, len(data)+32)
+	buf = append(buf, jsonrpc2.HdrContentLength+": "...)
+	buf = strconv.AppendInt(buf, int64(len(data)), 10)
+	buf = append(buf, "\r\n\r\n"...)
+	buf = append(buf, data...)
+	n, err := s.rw.Write(buf)
+	return int64(n), err
+}
+
+// Close implements jsonrpc2.Stream.
+func (s *stream) Close() error { return s.rw.Close() }
