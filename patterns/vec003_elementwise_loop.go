@@ -17,7 +17,7 @@ var ElementwiseLoop = &Rule{
 	Libraries: []string{"torch", "numpy"},
 	Check:     checkElementwiseLoop,
 	Doc: `## What it does
-Finds ` + "`for i in range(n):`" + ` (also ` + "`range(0, n)`" + ` and ` + "`range(len(x))`" + `) loops
+Finds ` + "`for i in range(n):`" + ` (also ` + "`range(0, n)`" + `, ` + "`range(len(x))`" + `, ` + "`range(x.shape[0])`" + `) loops
 whose body is one assignment ` + "`y[i] = f(x[i], w[i], ...)`" + ` (or ` + "`y[i] += ...`" + `)
 where ` + "`f`" + ` is elementwise arithmetic: ` + "`+ - * / **`" + `, numeric constants and
 elementwise ` + "`torch.*`" + ` / ` + "`np.*`" + ` functions (` + "`exp`, `log`, `sqrt`, `abs`, `sin`,\n`tanh`, `sigmoid`, `maximum`" + `, ...), every array indexed by exactly ` + "`i`" + `.
