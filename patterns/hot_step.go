@@ -4,8 +4,9 @@ import "github.com/gpuopt/gpuopt/rewrite"
 
 // perStepCallStatement returns the statement of a bare call statement
 // `f(...)` that runs on every step of a hot loop, with that loop: the
-// innermost loop around it is hot and holds no hot loop of its own (a call
-// in an epoch loop that wraps the step loop ends a phase and is cheap), and
+// innermost loop around it is hot and holds no hot loop of its own, directly
+// or in a same-file function it calls (a call in an epoch loop that wraps the
+// step loop, or calls `train(...)`, ends a phase and is cheap), and
 // no `if` / `else` / `except` / `finally` / `match` between the loop and the
 // statement makes it conditional (a periodic or OOM-recovery call is
 // deliberate). nil otherwise.
@@ -36,6 +37,9 @@ func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node
 			if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
 				nested = true
 			}
+			if n.Type == "call" && holdsHotLoop(p, p.Model.FunctionDef(n), 0) {
+				nested = true
+			}
 			return !nested
 		})
 	}
@@ -43,4 +47,27 @@ func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node
 		return nil, nil
 	}
 	return stmt, loop
+}
+
+// holdsHotLoop reports whether the same-file function def runs a hot loop
+// itself or through the same-file functions it calls (two levels deep).
+func holdsHotLoop(p *Pass, def *rewrite.Node, depth int) bool {
+	if def == nil || depth > 2 {
+		return false
+	}
+	found := false
+	def.Walk(func(n *rewrite.Node) bool {
+		if found || n != def && n.Is("function_definition", "class_definition", "lambda") {
+			return false
+		}
+		if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
+			found = true
+		} else if n.Type == "call" {
+			if inner := p.Model.FunctionDef(n); inner != def && holdsHotLoop(p, inner, depth+1) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

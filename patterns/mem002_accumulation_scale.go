@@ -194,7 +194,8 @@ func stepsOptimizer(p *Pass, block *rewrite.Node) bool {
 }
 
 // scalesGrads reports a division or in-place scaling in block (gradients
-// averaged by hand before the step).
+// averaged by hand before the step). GradScaler.unscale_ does not count: it
+// only undoes the AMP loss scale, never the accumulation.
 func scalesGrads(block *rewrite.Node) bool {
 	found := false
 	block.Walk(func(n *rewrite.Node) bool {
@@ -209,7 +210,7 @@ func scalesGrads(block *rewrite.Node) bool {
 			}
 		case "attribute":
 			switch n.ChildByField("attribute").Text() {
-			case "div_", "mul_", "unscale_":
+			case "div_", "mul_":
 				found = true
 			}
 		}
