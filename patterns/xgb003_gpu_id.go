@@ -64,7 +64,7 @@ func checkGPUID(p *Pass) {
 			var edit rewrite.Edit
 			switch e.Form {
 			case kwargForm:
-				edit = rewrite.Edit{Start: e.Item.Start, End: e.Item.End, New: "device=" + rewrite.QuoteLike(nil, dev)}
+				edit = rewrite.Edit{Start: e.Item.Start, End: e.Item.End, New: "device=" + rewrite.QuoteLike(siblingString(e.Item), dev)}
 			case dictForm:
 				edit = rewrite.Edit{Start: e.Item.Start, End: e.Item.End, New: e.render("device", dev)}
 			case subscriptForm:
@@ -75,6 +75,22 @@ func checkGPUID(p *Pass) {
 		}
 		p.Report(e.Item, msg, fix)
 	}
+}
+
+// siblingString returns the first string value among the keyword arguments
+// next to item, so a new string follows the call's quote style; nil if none.
+func siblingString(item *rewrite.Node) *rewrite.Node {
+	if item.Parent == nil {
+		return nil
+	}
+	for _, c := range item.Parent.NamedChildren() {
+		if c.Type == "keyword_argument" {
+			if v := c.ChildByField("value"); v != nil && v.Type == "string" {
+				return v
+			}
+		}
+	}
+	return nil
 }
 
 // deleteEntry removes a parameter entry in any form.
