@@ -44,7 +44,10 @@ Positional arguments become keywords because the new callable takes the device
 type first. The default dtype is float16 in both (the CUDA autocast dtype,
 unless the program changed it with ` + "`torch.set_autocast_gpu_dtype`" + `). The
 import form is rewritten only when every use of the imported name is a call;
-calls with ` + "`*args`" + ` are reported without a fix.
+calls with ` + "`*args`" + ` are reported without a fix. Spellings kept for old
+releases (in a branch of a version test such as ` + "`is_torch_version(...)`" + ` or
+` + "`hasattr(torch, ...)`" + `, after such a test that returns, or in a ` + "`try`" + ` whose
+` + "`except`" + ` catches ImportError/AttributeError) are not reported.
 
 ## Measured gain
 None: this is a deprecation fix.

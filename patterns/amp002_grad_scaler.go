@@ -36,6 +36,8 @@ Safe: the deprecated class is a thin subclass that passes its arguments to
 are the same, and positional arguments become keywords. Only fires when the
 project uses PyTorch >= 2.3. The import form is rewritten only when every use
 of the imported name is a call (an ` + "`isinstance`" + ` check is left alone).
+Spellings kept for old releases (behind a version test, or in a ` + "`try`" + ` with
+an ImportError/AttributeError fallback) are not reported.
 
 ## Measured gain
 None: this is a deprecation fix.

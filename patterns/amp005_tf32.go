@@ -44,8 +44,10 @@ Unsafe: float32 matmuls (and convolutions' matmul parts) lose mantissa bits,
 so results change slightly; most training is insensitive to it, but
 numerically delicate code (solvers, some scientific models) may not be. The
 statement is inserted after the module's imports. Silent when the file sets
-any matmul precision itself; without a known GPU it is a hint that says what
-it assumed.
+any matmul precision itself, and in test modules (test_*.py, *_test.py,
+conftest.py, files importing pytest or unittest), where a global switch would
+change every later test of the session; without a known GPU it is a hint
+that says what it assumed.
 
 ## Measured gain
 4-layer transformer encoder (d 1024, seq 512, batch 16) training step on an
@@ -58,7 +60,7 @@ func init() { Register(TF32Matmul) }
 
 func checkTF32(p *Pass) {
 	v := p.Env.Gate(Need{MinCompute: 80})
-	if v.Silent() || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() {
+	if v.Silent() || isTestModule(p) || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() {
 		return
 	}
 	for _, name := range []string{"set_float32_matmul_precision", "allow_tf32", "fp32_precision"} {

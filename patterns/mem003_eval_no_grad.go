@@ -53,6 +53,7 @@ The fix re-indents the loop with the file's indentation unit (lines inside
 multi-line strings are left alone). gpuopt stays silent when the loop mentions
 anything about gradients (` + "`requires_grad`" + `, ` + "`torch.autograd`" + `, ` + "`.grad`" + `,
 ` + "`enable_grad`" + `), contains ` + "`yield`" + ` (grad mode would leak into the consumer),
+when every forward in the loop already runs under ` + "`no_grad`/`inference_mode`" + `,
 or when the file switches grad mode globally. On torch < 1.9 the fix uses
 ` + "`torch.no_grad()`" + `.
 
@@ -84,7 +85,7 @@ func checkEvalWithoutNoGrad(p *Pass) {
 			continue
 		}
 		recv := p.Model.EvalModeBefore(loop)
-		if recv == nil || !callsReceiver(loop, recv.Text()) || touchesGrad(p, loop) || p.Model.InGradContext(loop) {
+		if recv == nil || !callsReceiver(p, loop, recv.Text()) || touchesGrad(p, loop) || p.Model.InGradContext(loop) {
 			continue
 		}
 		reported[loop] = true
@@ -104,11 +105,12 @@ func isAsync(loop *rewrite.Node) bool {
 	return len(loop.Children) > 0 && loop.Children[0].Type == "async"
 }
 
-// callsReceiver reports a call `recv(...)` in the loop body.
-func callsReceiver(loop *rewrite.Node, recv string) bool {
+// callsReceiver reports a call `recv(...)` in the loop body that is not
+// already under no_grad / inference_mode inside the loop.
+func callsReceiver(p *Pass, loop *rewrite.Node, recv string) bool {
 	found := false
 	walkLoopBody(loop, func(n *rewrite.Node) {
-		if n.Type == "call" && n.ChildByField("function").Text() == recv {
+		if n.Type == "call" && n.ChildByField("function").Text() == recv && !p.Model.InGradContext(n) {
 			found = true
 		}
 	})

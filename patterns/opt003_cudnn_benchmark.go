@@ -48,7 +48,8 @@ not bitwise reproducible, and the first step of every new input shape is
 slower (variable-shape inputs can end up slower overall). Silent when the
 file asks for determinism anywhere (` + "`torch.backends.cudnn.deterministic`" + `,
 ` + "`torch.use_deterministic_algorithms`" + `, ` + "`deterministic=`" + `,
-` + "`CUBLAS_WORKSPACE_CONFIG`" + `) or sets ` + "`benchmark`" + ` itself.
+` + "`CUBLAS_WORKSPACE_CONFIG`" + `) or sets ` + "`benchmark`" + ` itself, and in test
+modules (a global switch there affects every later test of the session).
 
 ## Measured gain
 ResNet-18, batch 128, training step on an H100: 27.5 → 27.5 ms, **1.00×**: no
@@ -60,7 +61,7 @@ priority; it can help unusual shapes and older GPUs.
 func init() { Register(CudnnBenchmark) }
 
 func checkCudnnBenchmark(p *Pass) {
-	if !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() || determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark") {
+	if isTestModule(p) || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() || determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark") {
 		return
 	}
 	conv := false

@@ -89,12 +89,13 @@ func (d ampDeprecation) callArgsEdits(call *rewrite.Node) ([]rewrite.Edit, bool)
 // checkAmpDeprecated reports the deprecated spellings of d: calls through
 // attribute chains (`torch.cuda.amp.autocast(...)`), and names imported
 // with `from torch.cuda.amp import autocast` (one finding at the import
-// whose fix rewrites the import and every call).
+// whose fix rewrites the import and every call). Spellings kept for old
+// releases behind a version test or an ImportError fallback are left alone.
 func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 	m := p.Model
 	for _, call := range torchCalls(p) {
 		fn := call.ChildByField("function")
-		if fn == nil || fn.Type != "attribute" || !d.isOld(m.CalleeName(call)) {
+		if fn == nil || fn.Type != "attribute" || !d.isOld(m.CalleeName(call)) || versionGuarded(p, call) {
 			continue
 		}
 		var fix *rewrite.Fix
@@ -108,7 +109,7 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 	}
 	for _, imp := range p.File.OfType("import_from_statement") {
 		mn := imp.ChildByField("module_name")
-		if mn == nil {
+		if mn == nil || versionGuarded(p, imp) {
 			continue
 		}
 		var names []*rewrite.Node

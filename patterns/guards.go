@@ -1,0 +1,139 @@
+package patterns
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// versionGuarded reports whether n only runs on some library versions: it
+// sits in a branch of an `if` (or `x if c else y`) whose conditions test a
+// version (a name containing "version", `__version__`) or probe torch with
+// `hasattr`, or inside a `try` that catches ImportError / AttributeError
+// (or anything broader). Code like
+//
+//	if is_torch_version(">=", "2.3"):
+//	    scaler = torch.amp.GradScaler("cuda")
+//	else:
+//	    scaler = torch.cuda.amp.GradScaler()
+//
+// keeps the old spelling on purpose for old releases: rewriting it breaks
+// them. A statement after `if <version test>: return ...` in the same block
+// counts as the else branch.
+func versionGuarded(p *Pass, n *rewrite.Node) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if afterVersionReturn(p, a) {
+			return true
+		}
+		switch a.Type {
+		case "if_statement":
+			conds := []*rewrite.Node{a.ChildByField("condition")}
+			for _, c := range a.Children {
+				if c.Type == "elif_clause" {
+					conds = append(conds, c.ChildByField("condition"))
+				}
+			}
+			for _, c := range conds {
+				if testsVersion(p, c) {
+					return true
+				}
+			}
+		case "conditional_expression":
+			for _, c := range a.NamedChildren() {
+				if !c.Contains(n) && testsVersion(p, c) {
+					return true
+				}
+			}
+		case "try_statement":
+			for _, c := range a.Children {
+				if c.Is("except_clause", "except_group_clause") && catchesImportError(c) {
+					return true
+				}
+			}
+		case "function_definition", "class_definition", "lambda":
+			return false
+		}
+	}
+	return false
+}
+
+// afterVersionReturn reports whether stmt follows, in its block, an `if`
+// that tests a version and leaves the function (return or raise) at the end
+// of its first branch.
+func afterVersionReturn(p *Pass, stmt *rewrite.Node) bool {
+	if stmt.Parent == nil || stmt.Parent.Type != "block" {
+		return false
+	}
+	for _, prev := range rewrite.Statements(stmt.Parent) {
+		if prev == stmt {
+			return false
+		}
+		if prev.Type != "if_statement" || !testsVersion(p, prev.ChildByField("condition")) {
+			continue
+		}
+		if body := rewrite.Statements(prev.ChildByField("consequence")); len(body) > 0 && body[len(body)-1].Is("return_statement", "raise_statement") {
+			return true
+		}
+	}
+	return false
+}
+
+// testsVersion reports a version test or a torch hasattr probe in cond.
+func testsVersion(p *Pass, cond *rewrite.Node) bool {
+	if cond == nil {
+		return false
+	}
+	found := false
+	cond.Walk(func(c *rewrite.Node) bool {
+		switch c.Type {
+		case "identifier":
+			if strings.Contains(strings.ToLower(c.Text()), "version") {
+				found = true
+			}
+		case "call":
+			fn := c.ChildByField("function")
+			if args := rewrite.PositionalArgs(c); fn.Type == "identifier" && fn.Text() == "hasattr" && len(args) > 0 &&
+				p.Model.Binding(fn) == nil && strings.HasPrefix(p.Model.QualifiedName(args[0])+".", "torch.") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// catchesImportError reports an except clause that catches ImportError,
+// ModuleNotFoundError, AttributeError, Exception, BaseException, or all.
+func catchesImportError(clause *rewrite.Node) bool {
+	caught := false
+	named := 0
+	for _, c := range clause.NamedChildren() {
+		if c.Type == "block" || c.Type == "comment" {
+			continue
+		}
+		named++
+		c.Walk(func(x *rewrite.Node) bool {
+			if x.Type == "identifier" {
+				switch x.Text() {
+				case "ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException":
+					caught = true
+				}
+			}
+			return !caught
+		})
+	}
+	return caught || named == 0
+}
+
+// isTestModule reports a test file: test_*.py, *_test.py or conftest.py,
+// or a module that imports pytest or unittest. A global switch written at
+// the top of such a file (TF32, cuDNN autotuning) changes the numerics of
+// every test the session runs after it.
+func isTestModule(p *Pass) bool {
+	base := filepath.Base(p.File.Src.Path)
+	if strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py" {
+		return true
+	}
+	return p.Model.Imports("pytest") || p.Model.Imports("unittest")
+}
