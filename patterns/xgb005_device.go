@@ -36,7 +36,10 @@ Unsafe: GPU and CPU hist differ in floating-point summation order, so the
 trees (and predictions) can differ slightly, and the data must fit in device
 memory. Fires only when the profile has a GPU (live via NVML, or a configured
 target); with no GPU known it is a hint that says so. Silent when parameters
-come from somewhere gpuopt cannot see (` + "`**params`" + `, a dict built elsewhere).
+come from somewhere gpuopt cannot see (` + "`**params`" + `, a dict built elsewhere),
+and in test modules (` + "`test_*.py`" + `, ` + "`*_test.py`" + `, ` + "`conftest.py`" + `, files
+importing pytest or unittest): a CPU test moved to the GPU no longer tests
+what it was written for.
 
 ## Measured gain
 Not measured by gpuopt yet (XGBoost is not installed on the project's GPU
@@ -47,7 +50,7 @@ machine); the gain depends on data size: small data can be slower on the GPU.
 func init() { Register(HistDevice) }
 
 func checkHistDevice(p *Pass) {
-	if !p.Env.Versions.XGBoost.AtLeast(2, 0) {
+	if !p.Env.Versions.XGBoost.AtLeast(2, 0) || isTestModule(p) {
 		return
 	}
 	verdict := p.Env.Gate(Need{})
