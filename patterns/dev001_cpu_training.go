@@ -166,7 +166,11 @@ func dtypeConversion(p *Pass, call *rewrite.Node) bool {
 	}
 	for _, a := range args.NamedChildren() {
 		if a.Type == "keyword_argument" {
-			switch a.ChildByField("name").Text() {
+			name := a.ChildByField("name")
+			if name == nil {
+				return false
+			}
+			switch name.Text() {
 			case "dtype", "copy", "memory_format":
 				continue
 			}
@@ -221,11 +225,17 @@ func cpuTrainingFix(p *Pass) *rewrite.Fix {
 	for _, bl := range loops {
 		var names []string
 		for _, t := range bl.Targets {
+			tensor := false
 			for _, r := range bodyReads(p, bl.Loop, t) {
-				if classifyBatchUse(p, r) == useTensor {
-					names = append(names, t.Text())
-					break
+				switch classifyBatchUse(p, r, len(bl.Targets) == 1) {
+				case useTensor:
+					tensor = true
+				case useMove, useOpaque, useStructured:
+					return nil
 				}
+			}
+			if tensor {
+				names = append(names, t.Text())
 			}
 		}
 		body := rewrite.Statements(rewrite.LoopBody(bl.Loop))

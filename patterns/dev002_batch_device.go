@@ -86,11 +86,11 @@ func checkBatchLoopDevice(p *Pass, bl batchLoop) {
 		tensor := false
 		var cpuMoves []*rewrite.Node
 		for _, r := range bodyReads(p, bl.Loop, t) {
-			switch classifyBatchUse(p, r) {
-			case useOpaque:
+			switch classifyBatchUse(p, r, len(bl.Targets) == 1) {
+			case useOpaque, useStructured:
 				return
 			case useMove:
-				call := r.Parent.Parent
+				call := moveCallOf(r)
 				if !movesToCPU(p, call) {
 					return // moved somewhere: not this rule's business
 				}

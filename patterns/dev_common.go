@@ -113,7 +113,7 @@ func isModel(p *Pass, expr *rewrite.Node) bool {
 // selfRebinding reports `name.to(...)`, `name.cuda()`, `name.train()` ...:
 // a chain of methods that return the module itself.
 func selfRebinding(v *rewrite.Node) bool {
-	for v.Type == "call" {
+	for v != nil && v.Type == "call" {
 		switch callAttr(v) {
 		case "to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_":
 			v = v.ChildByField("function").ChildByField("object")
@@ -121,7 +121,7 @@ func selfRebinding(v *rewrite.Node) bool {
 		}
 		return false
 	}
-	return v.Type == "identifier"
+	return v != nil && v.Type == "identifier"
 }
 
 // tensorChainTop climbs from a read of a tensor through method calls,
@@ -145,6 +145,30 @@ func tensorChainTop(n *rewrite.Node) *rewrite.Node {
 	return n
 }
 
+// moveCallOf returns the first move method call (`.to(...)`, `.cuda()`,
+// `.cpu()` ...) in the chain of tensor methods applied to ident
+// (`x.float().to(device)`), or nil.
+func moveCallOf(ident *rewrite.Node) *rewrite.Node {
+	top := tensorChainTop(ident)
+	var found *rewrite.Node
+	for n := top; n != ident && n != nil; {
+		switch n.Type {
+		case "call":
+			if moveMethods[callAttr(n)] {
+				found = n // keep the innermost
+			}
+			n = n.ChildByField("function").ChildByField("object")
+		case "subscript":
+			n = n.ChildByField("value")
+		case "parenthesized_expression":
+			n = n.NamedChildren()[0]
+		default:
+			return found
+		}
+	}
+	return found
+}
+
 // argumentOf returns the call that receives expr as an argument
 // (positional or keyword), or nil.
 func argumentOf(expr *rewrite.Node) *rewrite.Node {
@@ -162,10 +186,14 @@ func argumentOf(expr *rewrite.Node) *rewrite.Node {
 type batchUse int
 
 const (
-	useOther  batchUse = iota // not evidently as a tensor (print, len ...)
-	useTensor                 // with tensors: a model or torch call, an operator
+	useOther  batchUse = iota // not evidently as a tensor (print, len, x.shape ...)
+	useTensor                 // with tensors: a model or torch call, an operator, a derived tensor
 	useMove                   // moved: x.to(...), x.cuda(), x.cpu()
 	useOpaque                 // handed to code gpuopt does not know (it may move it)
+	// useStructured: the batch is a container, not a tensor: indexed by a
+	// string (or indexed at all when it is the loop's only name), splatted
+	// (`model(**batch)`), unpacked or iterated.
+	useStructured
 )
 
 // moveMethods are tensor methods that change a tensor's device.
@@ -175,20 +203,47 @@ var moveMethods = map[string]bool{"to": true, "cuda": true, "cpu": true, "xpu": 
 // lives.
 var harmlessCalls = map[string]bool{"print": true, "len": true, "isinstance": true, "type": true, "str": true, "repr": true, "id": true}
 
-// classifyBatchUse tells how ident, a read of a batch name, is used.
-func classifyBatchUse(p *Pass, ident *rewrite.Node) batchUse {
-	if par := ident.Parent; par != nil && par.Type == "attribute" && par.ChildByField("object") == ident &&
-		par.Parent != nil && par.Parent.Type == "call" && par.Parent.ChildByField("function") == par &&
-		moveMethods[par.ChildByField("attribute").Text()] {
+// classifyBatchUse tells how ident, a read of a batch name, is used; sole
+// says the name is the whole batch (`for batch in loader`).
+func classifyBatchUse(p *Pass, ident *rewrite.Node, sole bool) batchUse {
+	if moveCallOf(ident) != nil {
 		return useMove
 	}
 	top := tensorChainTop(ident)
+	for n := top; n != ident; {
+		switch n.Type {
+		case "subscript":
+			if idx := n.ChildByField("subscript"); sole || idx == nil || idx.Type == "string" {
+				return useStructured
+			}
+			n = n.ChildByField("value")
+		case "call":
+			n = n.ChildByField("function").ChildByField("object")
+		case "parenthesized_expression":
+			n = n.NamedChildren()[0]
+		default:
+			return useOpaque
+		}
+	}
 	par := top.Parent
 	if par == nil {
 		return useOther
 	}
-	if par.Is("binary_operator", "comparison_operator", "unary_operator") {
+	switch {
+	case par.Is("binary_operator", "comparison_operator", "unary_operator", "boolean_operator"):
 		return useTensor
+	case par.Is("dictionary_splat", "list_splat", "pattern_list", "expression_list", "tuple", "list"):
+		return useStructured
+	case par.Type == "for_statement" && par.ChildByField("right") == top:
+		return useStructured
+	case par.Type == "assignment" && par.ChildByField("right") == top:
+		switch l := par.ChildByField("left"); {
+		case l != nil && l.Type == "identifier" && top != ident:
+			return useTensor // x2 = x.view(-1, 784)
+		case l != nil && l.Is("pattern_list", "tuple_pattern", "list_pattern"):
+			return useStructured
+		}
+		return useOpaque
 	}
 	call := argumentOf(top)
 	if call == nil {

@@ -53,6 +53,10 @@ for epoch in range(2):
         print(step, (out.argmax(1) == y).float().mean().item())
 `,
 	}, {
+		name: "a batch reshaped into another name moves too",
+		src:  "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\nloader = DataLoader(TensorDataset(torch.randn(8, 2, 2), torch.randn(8, 1)), batch_size=2)\nmodel = torch.nn.Linear(4, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor images, target in loader:\n    flat = images.view(-1, 4)\n    torch.nn.functional.mse_loss(model(flat), target).backward()\n    opt.step()\n",
+		want: "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ndevice = torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")\n\nloader = DataLoader(TensorDataset(torch.randn(8, 2, 2), torch.randn(8, 1)), batch_size=2)\nmodel = torch.nn.Linear(4, 1)\nmodel.to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor images, target in loader:\n    images, target = images.to(device), target.to(device)\n    flat = images.view(-1, 4)\n    torch.nn.functional.mse_loss(model(flat), target).backward()\n    opt.step()\n",
+	}, {
 		name: "an unused CUDA device of the file is reused",
 		src:  "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\n\ndef main():\n\tloader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(8, 4)), batch_size=2)\n\tmodel = torch.nn.Linear(4, 1)\n\topt = torch.optim.SGD(model.parameters(), lr=0.1)\n\tfor (x,) in loader:\n\t\tmodel(x).sum().backward()\n\t\topt.step()\n",
 		want: "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\n\ndef main():\n\tloader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(8, 4)), batch_size=2)\n\tmodel = torch.nn.Linear(4, 1)\n\tmodel.to(device)\n\topt = torch.optim.SGD(model.parameters(), lr=0.1)\n\tfor (x,) in loader:\n\t\tx = x.to(device)\n\t\tmodel(x).sum().backward()\n\t\topt.step()\n",
@@ -83,6 +87,8 @@ func TestDEV001NoAction(t *testing.T) {
 		"numpy in the file":                     head + "for x, y in loader:\n    out = model(x)\n    torch.nn.functional.mse_loss(out, y).backward()\n    opt.step()\n    print(out.detach().numpy())\n",
 		"a module-level import after the model": head + loop + "import math\n",
 		"the loop body shares its header line":  head + "for x, y in loader: torch.nn.functional.mse_loss(model(x), y).backward()\n",
+		"a dictionary batch":                    head + "for batch in loader:\n    model(batch['x']).sum().backward()\n    opt.step()\n",
+		"a batch handed to a helper":            head + "def prep(t):\n    return t\n\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(prep(x)), y).backward()\n    opt.step()\n",
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -82,3 +82,14 @@ def train(model, loader, device):
     model = model.to(device)
     for x, y in loader:
         torch.nn.functional.mse_loss(model(x), y).backward()
+
+
+# Moved at the end of a chain of tensor methods.
+for x, y in loader:
+    torch.nn.functional.mse_loss(model(x.float().to(device)), y.view(-1, 1).cuda()).backward()
+
+# A dictionary batch (Hugging Face style): not this rule's shape.
+for batch in loader:
+    model(batch["x"]).sum().backward()
+for inputs, labels in loader:
+    model(**inputs).sum().backward()
