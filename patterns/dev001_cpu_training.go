@@ -71,9 +71,10 @@ import, or when the model is built in a way gpuopt does not follow.
 
 ## Measured gain
 A small CNN (two convolutions and a linear layer, CIFAR-shaped inputs,
-batch 128, fed by a ` + "`DataLoader`" + ` over a ` + "`TensorDataset`" + `): 8,242 samples/s on the
-16 CPU threads of the H100 host, 45,448 samples/s after the code action on
-the H100 (**5.5×**; ` + "`corpus/gpu/dev_placement.py`" + `, PyTorch 2.11, CUDA 13.0). The
+batch 128, fed by a ` + "`DataLoader`" + ` over a ` + "`TensorDataset`" + `): 6,452–8,242 samples/s
+on the 16 CPU threads of the H100 host, 38,346–45,448 samples/s after the
+code action on the H100 (**5.5–5.9×** over two runs;
+` + "`corpus/gpu/dev_placement.py`" + `, PyTorch 2.11, CUDA 13.0). The
 GPU side of that number is bound by the single-process loader; with LOAD001's
 workers and larger models the gap grows.
 `,
