@@ -169,9 +169,30 @@ func feedsGPUModel(p *Pass, expr *rewrite.Node) *rewrite.Node {
 	}
 	switch k, mv := p.Model.ModuleMove(fn, call); k {
 	case rewrite.DeviceCUDA, rewrite.DeviceMaybeCUDA:
-		return mv
+		if !movedElsewhere(p, fn) {
+			return mv
+		}
 	}
 	return nil
+}
+
+// movedElsewhere reports a move of the model named by ident anywhere in the
+// file to something other than CUDA (`model.cpu()`, `model.to(dev)` with an
+// unknown dev): its device at the loop is then not certain.
+func movedElsewhere(p *Pass, ident *rewrite.Node) bool {
+	for _, b := range p.Model.Bindings(ident) {
+		for _, use := range b.Uses {
+			attr := use.Parent
+			if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != use ||
+				attr.Parent == nil || attr.Parent.Type != "call" || !moveMethods[callAttr(attr.Parent)] {
+				continue
+			}
+			if k := p.Model.MoveKind(attr.Parent); k != rewrite.DeviceCUDA && k != rewrite.DeviceMaybeCUDA {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // batchDeviceFix moves the unmoved batch names at the top of the loop body

@@ -93,3 +93,9 @@ for batch in loader:
     model(batch["x"]).sum().backward()
 for inputs, labels in loader:
     model(**inputs).sum().backward()
+
+# Moved to the GPU, then back to the CPU before the loop.
+back = torch.nn.Linear(4, 1).cuda()
+back.cpu()
+for x, y in loader:
+    torch.nn.functional.mse_loss(back(x), y).backward()
