@@ -93,7 +93,7 @@ func checkBatchLoopDevice(p *Pass, bl batchLoop) {
 			case useOpaque, useStructured:
 				return
 			case useMove:
-				call := moveCallOf(r)
+				call := moveCallOf(p, r)
 				if !movesToCPU(p, call) {
 					return // moved somewhere: not this rule's business
 				}

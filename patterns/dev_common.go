@@ -147,14 +147,15 @@ func tensorChainTop(n *rewrite.Node) *rewrite.Node {
 
 // moveCallOf returns the first move method call (`.to(...)`, `.cuda()`,
 // `.cpu()` ...) in the chain of tensor methods applied to ident
-// (`x.float().to(device)`), or nil.
-func moveCallOf(ident *rewrite.Node) *rewrite.Node {
+// (`x.float().to(device)`), or nil. Dtype conversions (`.to(torch.half)`)
+// are not moves.
+func moveCallOf(p *Pass, ident *rewrite.Node) *rewrite.Node {
 	top := tensorChainTop(ident)
 	var found *rewrite.Node
 	for n := top; n != ident && n != nil; {
 		switch n.Type {
 		case "call":
-			if moveMethods[callAttr(n)] {
+			if moveMethods[callAttr(n)] && !(callAttr(n) == "to" && dtypeConversion(p, n)) {
 				found = n // keep the innermost
 			}
 			n = n.ChildByField("function").ChildByField("object")
@@ -206,7 +207,7 @@ var harmlessCalls = map[string]bool{"print": true, "len": true, "isinstance": tr
 // classifyBatchUse tells how ident, a read of a batch name, is used; sole
 // says the name is the whole batch (`for batch in loader`).
 func classifyBatchUse(p *Pass, ident *rewrite.Node, sole bool) batchUse {
-	if moveCallOf(ident) != nil {
+	if moveCallOf(p, ident) != nil {
 		return useMove
 	}
 	top := tensorChainTop(ident)

@@ -15,3 +15,8 @@ for epoch in range(2):
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
+
+# A dtype conversion does not move the batch.
+for x, y in loader:  # want: DEV002
+    loss = criterion(model(x.to(torch.float32)), y)
+    loss.backward()
