@@ -169,8 +169,15 @@ func (m *Model) MoveKind(call *Node) DeviceKind {
 // statement `ident.cuda()` / `ident.to(<cuda>)` on the path to site follows
 // it. DeviceUnknown when unsure.
 func (m *Model) ModuleDevice(ident, site *Node) DeviceKind {
+	k, _ := m.ModuleMove(ident, site)
+	return k
+}
+
+// ModuleMove is ModuleDevice that also returns the move call that decided
+// the kind (`.to(device)` / `.cuda()`), nil when the kind is unknown.
+func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 	if ident == nil || ident.Type != "identifier" {
-		return DeviceUnknown
+		return DeviceUnknown, nil
 	}
 	bs := m.Bindings(ident)
 	var last *Binding
@@ -183,17 +190,18 @@ func (m *Model) ModuleDevice(ident, site *Node) DeviceKind {
 		}
 	}
 	if last == nil || last.Kind != AssignBinding || last.Value == nil {
-		return DeviceUnknown
+		return DeviceUnknown, nil
 	}
 	// The assignment must run unconditionally before site: its statement's
 	// block is an ancestor of site.
 	if st := Statement(last.Stmt); st == nil || st.Parent == nil || !st.Parent.Contains(site) || m.ScopeOf(last.Stmt) != m.ScopeOf(site) {
-		return DeviceUnknown
+		return DeviceUnknown, nil
 	}
 	kind := DeviceUnknown
+	var move *Node
 	for v := last.Value; v != nil && v.Type == "call"; {
 		if k := m.MoveKind(v); k != DeviceUnknown {
-			kind = k
+			kind, move = k, v
 			break
 		}
 		fn := v.ChildByField("function")
@@ -225,10 +233,10 @@ func (m *Model) ModuleDevice(ident, site *Node) DeviceKind {
 			continue
 		}
 		if k := m.MoveKind(call); k != DeviceUnknown {
-			kind = k
+			kind, move = k, call
 		}
 	}
-	return kind
+	return kind, move
 }
 
 func identUses(bs []*Binding) []*Node {

@@ -1,0 +1,13 @@
+# `.to(torch.float32)` and `.to(x.dtype)` convert dtypes: still on the CPU.
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.randn(8, 4, dtype=torch.float64), torch.randn(8, 1)), batch_size=2)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+for x, y in loader:  # want: DEV001
+    x = x.to(torch.float32)
+    loss = torch.nn.functional.mse_loss(model(x), y.to(x.dtype))
+    loss.backward()
+    opt.step()

@@ -1,0 +1,11 @@
+# A star import hides what names mean: silent.
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+from helpers import *
+
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.randn(8, 4), torch.randn(8, 1)), batch_size=2)
+for x, y in loader:
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    opt.step()
