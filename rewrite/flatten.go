@@ -108,11 +108,14 @@ type symbolTable struct {
 	once    sync.Once
 	symbols []symbolInfo
 	fields  []string
+	types   []string // distinct type names; Node.tid indexes it
+	errorID uint16   // the tid of "ERROR"
 }
 
 type symbolInfo struct {
 	typ   string
 	named bool
+	tid   uint16 // the type's index in symbolTable.types
 }
 
 var pythonSymbols symbolTable
@@ -122,10 +125,22 @@ func (t *symbolTable) load() {
 		lang := python.GetLanguage()
 		n := int(lang.SymbolCount())
 		t.symbols = make([]symbolInfo, n)
+		ids := map[string]uint16{}
+		typeID := func(name string) uint16 {
+			id, ok := ids[name]
+			if !ok {
+				id = uint16(len(t.types))
+				ids[name] = id
+				t.types = append(t.types, name)
+			}
+			return id
+		}
 		for s := 0; s < n; s++ {
 			sym := sitter.Symbol(s)
-			t.symbols[s] = symbolInfo{lang.SymbolName(sym), lang.SymbolType(sym) == sitter.SymbolTypeRegular}
+			name := lang.SymbolName(sym)
+			t.symbols[s] = symbolInfo{name, lang.SymbolType(sym) == sitter.SymbolTypeRegular, typeID(name)}
 		}
+		t.errorID = typeID("ERROR")
 		t.fields = []string{""}
 		for id := 1; ; id++ {
 			name := lang.FieldName(id)
@@ -246,12 +261,12 @@ func walk(croot C.gts_node, r *reuse) *[]C.gts_flat {
 // symbolOf returns the type name and named-ness of a flat entry.
 func symbolOf(fl *C.gts_flat) symbolInfo {
 	if fl.symbol == 65535 { // ts_builtin_sym_error
-		return symbolInfo{typ: "ERROR", named: true}
+		return symbolInfo{typ: "ERROR", named: true, tid: pythonSymbols.errorID}
 	}
 	if int(fl.symbol) < len(pythonSymbols.symbols) {
 		return pythonSymbols.symbols[fl.symbol]
 	}
-	return symbolInfo{typ: "ERROR"}
+	return symbolInfo{typ: "ERROR", tid: pythonSymbols.errorID}
 }
 
 // mirror copies the tree below root into Go nodes: one slab of nodes in
@@ -306,7 +321,7 @@ func (f *File) mirror(root *sitter.Node, r *reuse) *Node {
 			at += n
 		} else {
 			info := symbolOf(fl)
-			node.Type, node.Start, node.End, node.Named, node.Missing = info.typ, int(fl.start), int(fl.end), info.named, fl.missing != 0
+			node.Type, node.Start, node.End, node.Named, node.Missing, node.tid = info.typ, int(fl.start), int(fl.end), info.named, fl.missing != 0, info.tid
 			node.file, node.idx = f, int32(at)
 			keys[at] = uint64(fl.key)
 			node.Children = children[nc : nc : nc+int(counts[i])]
@@ -336,7 +351,7 @@ func (f *File) copySubtree(nodes []Node, children []*Node, keys []uint64, at, nc
 	rebase := at - o // old slab index + rebase = new slab index
 	for k, on := range old.nodes[o : o+size] {
 		nn := &nodes[at+k]
-		nn.Type, nn.Field, nn.Start, nn.End, nn.Named, nn.Missing = on.Type, on.Field, on.Start+d, on.End+d, on.Named, on.Missing
+		nn.Type, nn.Field, nn.Start, nn.End, nn.Named, nn.Missing, nn.tid = on.Type, on.Field, on.Start+d, on.End+d, on.Named, on.Missing, on.tid
 		nn.file, nn.idx = f, int32(at+k)
 		keys[at+k] = old.keys[o+k]
 		if k > 0 {
@@ -363,14 +378,38 @@ func (f *File) index(nodes []Node) {
 			f.sizes[nodes[i].Parent.idx] += f.sizes[i]
 		}
 	}
+	// The by-type lists share one array: count the named nodes of each
+	// type, hand each type its window, then fill them in source order.
+	counts := make([]int32, len(pythonSymbols.types))
+	named := 0
+	for i := range nodes {
+		if nodes[i].Named {
+			counts[nodes[i].tid]++
+			named++
+		}
+	}
+	all := make([]*Node, named)
+	lists := make([][]*Node, len(counts))
 	f.byType = make(map[string][]*Node, 64)
+	next := 0
+	for tid, c := range counts {
+		if c > 0 {
+			lists[tid] = all[next : next : next+int(c)]
+			next += int(c)
+		}
+	}
 	for i := range nodes {
 		node := &nodes[i]
 		if node.Type == "ERROR" || node.Missing {
 			f.Errors = append(f.Errors, node)
 		}
 		if node.Named {
-			f.byType[node.Type] = append(f.byType[node.Type], node)
+			lists[node.tid] = append(lists[node.tid], node)
+		}
+	}
+	for tid, l := range lists {
+		if len(l) > 0 {
+			f.byType[pythonSymbols.types[tid]] = l
 		}
 	}
 }

@@ -3,6 +3,7 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -18,6 +19,7 @@ type Node struct {
 	End      int    // byte offset one past the last byte
 	Named    bool   // false for punctuation and keywords
 	Missing  bool   // inserted by error recovery; has no text
+	tid      uint16 // Type's index in pythonSymbols.types
 	idx      int32  // the node's index in its file's slab (pre-order)
 	Parent   *Node
 	Children []*Node
@@ -78,12 +80,35 @@ func (n *Node) Contains(m *Node) bool {
 // Walk visits n and its descendants depth-first in source order. When visit
 // returns false the node's children are skipped.
 func (n *Node) Walk(visit func(*Node) bool) {
+	if sub, sizes := n.subtree(); sub != nil {
+		// The subtree lies in pre-order in the file's slab: a loop, and a
+		// skipped node's subtree is a jump over its size.
+		for i := 0; i < len(sub); {
+			if visit(&sub[i]) {
+				i++
+			} else {
+				i += int(sizes[i])
+			}
+		}
+		return
+	}
 	if !visit(n) {
 		return
 	}
 	for _, c := range n.Children {
 		c.Walk(visit)
 	}
+}
+
+// subtree returns n and its descendants in pre-order with their subtree
+// sizes, as slices of the file's slab, or nil when n is not in one.
+func (n *Node) subtree() ([]Node, []int32) {
+	f := n.file
+	if f == nil || int(n.idx) >= len(f.nodes) || &f.nodes[n.idx] != n {
+		return nil, nil
+	}
+	end := int(n.idx) + int(f.sizes[n.idx])
+	return f.nodes[n.idx:end], f.sizes[n.idx:end]
 }
 
 // Ancestor returns the nearest proper ancestor whose type is one of types.
@@ -181,6 +206,36 @@ func parseWith(path string, b []byte, old *sitter.Tree, r *reuse) *File {
 // OfType returns the named nodes of the given type in source order (an
 // index built while parsing: rules use it instead of walking the tree).
 func (f *File) OfType(typ string) []*Node { return f.byType[typ] }
+
+// OfTypes returns the named nodes of any of the given types in source
+// order (pre-order: an outer node before the nodes inside it).
+func (f *File) OfTypes(types ...string) []*Node {
+	var lists [][]*Node
+	n := 0
+	for _, t := range types {
+		if l := f.byType[t]; len(l) > 0 {
+			lists = append(lists, l)
+			n += len(l)
+		}
+	}
+	if len(lists) == 1 {
+		return lists[0]
+	}
+	out := make([]*Node, 0, n)
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	sort.Slice(out, func(i, j int) bool { return before(out[i], out[j]) })
+	return out
+}
+
+// before reports whether a comes before b in pre-order.
+func before(a, b *Node) bool {
+	if a.file == b.file && len(a.file.nodes) > 0 {
+		return a.idx < b.idx
+	}
+	return a.Start < b.Start || a.Start == b.Start && a != b && a.Contains(b)
+}
 
 // HasSyntaxErrors reports whether the parse needed error recovery.
 func (f *File) HasSyntaxErrors() bool { return len(f.Errors) > 0 }
