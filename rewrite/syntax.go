@@ -129,9 +129,30 @@ func DeleteArgEdit(item *Node) Edit {
 		// Remove "item, " up to the next item, keeping the next item's position.
 		return Edit{Start: item.Start, End: items[idx+1].Start, New: ""}
 	default:
+		// Last item on lines of its own: remove those lines (with its comma
+		// and comment), so that the previous item's comment stays.
+		if e, ok := ownLinesEdit(item); ok {
+			return e
+		}
 		// Last item: remove from the previous item's end.
 		return Edit{Start: items[idx-1].End, End: item.End, New: ""}
 	}
+}
+
+// ownLinesEdit removes the lines item occupies when nothing but
+// indentation precedes it and nothing but a comma and a comment follows it.
+func ownLinesEdit(item *Node) (Edit, bool) {
+	src := item.file.Src
+	first, last := src.LineOf(item.Start), src.LineOf(item.End)
+	if strings.TrimSpace(src.Text(src.LineStart(first), item.Start)) != "" || last+1 >= src.LineCount() {
+		return Edit{}, false
+	}
+	rest := strings.TrimSpace(src.Text(item.End, src.LineEnd(last)))
+	rest = strings.TrimSpace(strings.TrimPrefix(rest, ","))
+	if rest != "" && !strings.HasPrefix(rest, "#") {
+		return Edit{}, false
+	}
+	return Edit{Start: src.LineStart(first), End: src.LineStart(last + 1), New: ""}, true
 }
 
 // trailingComma extends end over whitespace and one comma that follow it.

@@ -1,14 +1,19 @@
-"""Before/after equivalence of gpuopt's SYNC001, SYNC002, VEC001 and VEC002
-rewrites (issue 5). Each check runs the ORIGINAL code of a corpus case and the
-code gpuopt rewrote it into (the .golden file) on the same inputs and compares
-the results. Runs on CUDA when available, else on the CPU.
+"""Before/after equivalence of gpuopt's SYNC001, SYNC002, VEC001, VEC002 and
+VEC003 rewrites (issue 5). Each check runs the ORIGINAL code of a corpus case
+and the code gpuopt rewrote it into (the .golden file) on the same inputs and
+compares the results. The VEC003 checks read the corpus files themselves: the
+whole case and its .golden run on the same seeded inputs, then every function
+the case defines is called on the same random arguments. Runs on CUDA when
+available, else on the CPU.
 
     python3 corpus/gpu/equivalence.py
 
 Needs torch and numpy only. Exit status 1 when any check fails.
 """
 
+import os
 import sys
+import typing
 
 import numpy as np
 import torch
@@ -190,6 +195,77 @@ with torch.no_grad():
     before = torch.cat(rows, dim=0)
     after = mlp(batch)
 check("VEC002", "x[None] + torch.cat(dim=0)", before.shape == after.shape and torch.allclose(before, after, rtol=1e-5, atol=1e-6))
+
+# ---------------------------------------------------------------- VEC003
+# corpus/VEC003/*.py and their .golden files, executed as they are.
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def run_case(path):
+    """Runs a corpus file with seeded inputs and torch's default device set
+    to the checked device; returns its arrays and what each function it
+    defines leaves in its (seeded, random) arguments."""
+    torch.manual_seed(5)
+    np.random.seed(5)
+    ns = {"__name__": "vec003_case", "print": lambda *a, **k: None}
+    previous = torch.get_default_device()
+    torch.set_default_device(device)
+    try:
+        exec(compile(open(path).read(), path, "exec"), ns)
+        values = {k: v for k, v in ns.items() if isinstance(v, (torch.Tensor, np.ndarray))}
+        for name, fn in sorted(ns.items()):
+            if not callable(fn) or getattr(fn, "__module__", None) != "vec003_case":
+                continue
+            hints = typing.get_type_hints(fn)
+            args = []
+            for i, p in enumerate(fn.__code__.co_varnames[:fn.__code__.co_argcount]):
+                t = hints.get(p)
+                if t is torch.Tensor:
+                    args.append(torch.randn(37, generator=torch.Generator(device).manual_seed(i + 1), device=device))
+                elif t is np.ndarray:
+                    args.append(np.random.default_rng(i + 1).standard_normal(37))
+                else:
+                    args.append(37)
+            ret = fn(*args)
+            for i, a in enumerate(args + [ret]):
+                if isinstance(a, (torch.Tensor, np.ndarray)):
+                    values[f"{name}()[{i}]"] = a
+    finally:
+        torch.set_default_device(previous)
+    return values
+
+
+def same(a, b):
+    """Equal arrays (type, dtype, shape, device); values exactly or within a
+    last-bit tolerance (vectorised kernels may round differently)."""
+    if type(a) is not type(b) or a.dtype != b.dtype or tuple(a.shape) != tuple(b.shape):
+        return False, "type, dtype or shape differs"
+    if isinstance(a, torch.Tensor):
+        if a.device != b.device:
+            return False, "device differs"
+        if torch.equal(a, b):
+            return True, ""
+        d = (a - b).abs().max().item()
+        return torch.allclose(a, b, rtol=1e-6, atol=1e-7), f"max abs diff {d:.1e}"
+    if np.array_equal(a, b):
+        return True, ""
+    d = float(np.abs(a - b).max())
+    return np.allclose(a, b, rtol=1e-12, atol=1e-12), f"max abs diff {d:.1e}"
+
+
+for case in sorted(os.listdir(os.path.join(CORPUS, "VEC003"))):
+    if not case.endswith(".py") or not os.path.exists(os.path.join(CORPUS, "VEC003", case + ".golden")):
+        continue
+    path = os.path.join(CORPUS, "VEC003", case)
+    if "negatives" in case:
+        continue  # silent cases; some need a CUDA device and torch/NumPy mixes on purpose
+    before, after = run_case(path), run_case(path + ".golden")
+    if sorted(before) != sorted(after) or not before:
+        check("VEC003", case, False, f"arrays differ: {sorted(before)} vs {sorted(after)}")
+        continue
+    for name in sorted(before):
+        ok, detail = same(before[name], after[name])
+        check("VEC003", f"{case} {name}", ok, detail)
 
 print(f"{sum(results)}/{len(results)} checks passed on {device} (torch {torch.__version__})")
 sys.exit(0 if all(results) else 1)

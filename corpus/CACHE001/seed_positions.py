@@ -1,0 +1,17 @@
+import torch
+import torch.nn as nn
+
+
+# Seed 000, "Position Embedding Cache" / "Attention Mask Cache": the before
+# form the seed's cache replaces. gpuopt reports it; the fix is not written
+# for the user (where the cache lives is a design choice).
+class Model(nn.Module):
+    def __init__(self, d=64, max_len=1024):
+        super().__init__()
+        self.pos_embed = nn.Embedding(max_len, d)
+
+    def forward(self, x):
+        T = x.size(1)
+        positions = torch.arange(T, device=x.device)  # want: CACHE001
+        mask = torch.triu(torch.ones(T, T), diagonal=1).bool()  # want: CACHE001
+        return self.pos_embed(positions), mask.to(x.device)

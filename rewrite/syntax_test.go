@@ -1,0 +1,42 @@
+package rewrite
+
+import "testing"
+
+// TestDeleteArgEdit removes dict entries and keyword arguments with their
+// separating comma, keeping the comments of the items that stay.
+func TestDeleteArgEdit(t *testing.T) {
+	cases := []struct{ src, key, want string }{
+		{"d = {'a': 1, 'b': 2}\n", "'b'", "d = {'a': 1}\n"},
+		{"d = {'a': 1, 'b': 2}\n", "'a'", "d = {'b': 2}\n"},
+		{"d = {'b': 2}\n", "'b'", "d = {}\n"},
+		// The last entry on a line of its own: the previous entry's comment stays.
+		{"d = {\n    'a': 1,  # keep me\n    'b': 2,  # goes with b\n}\n", "'b'", "d = {\n    'a': 1,  # keep me\n}\n"},
+		{"d = {\n    'a': 1,  # keep me\n    'b': 2\n}\n", "'b'", "d = {\n    'a': 1,  # keep me\n}\n"},
+		{"f(\n    x=1,  # keep me\n    y=2,\n)\n", "y", "f(\n    x=1,  # keep me\n)\n"},
+	}
+	for _, c := range cases {
+		f := Parse("t.py", []byte(c.src))
+		var item *Node
+		for _, typ := range []string{"pair", "keyword_argument"} {
+			for _, n := range f.OfType(typ) {
+				k := n.ChildByField("key")
+				if k == nil {
+					k = n.ChildByField("name")
+				}
+				if k != nil && k.Text() == c.key {
+					item = n
+				}
+			}
+		}
+		if item == nil {
+			t.Fatalf("%q: no item %s", c.src, c.key)
+		}
+		out, err := ApplyEdits([]byte(c.src), []Edit{DeleteArgEdit(item)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != c.want {
+			t.Errorf("deleting %s from %q:\n got %q\nwant %q", c.key, c.src, out, c.want)
+		}
+	}
+}
