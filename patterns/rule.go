@@ -37,6 +37,9 @@ func (r *Rule) Family() string { return strings.TrimRight(r.Code, "0123456789") 
 
 var registry = map[string]*Rule{}
 
+// sorted is the registry sorted by code, kept up to date by Register.
+var sorted []*Rule
+
 // Register adds rules to the catalogue; each rule file calls it from init.
 func Register(rules ...*Rule) {
 	for _, r := range rules {
@@ -48,16 +51,16 @@ func Register(rules ...*Rule) {
 		}
 		registry[r.Code] = r
 	}
+	sorted = make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		sorted = append(sorted, r)
+	}
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Code < sorted[j].Code })
 }
 
 // All returns every registered rule, sorted by code.
 func All() []*Rule {
-	out := make([]*Rule, 0, len(registry))
-	for _, r := range registry {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
-	return out
+	return append([]*Rule(nil), sorted...)
 }
 
 // Lookup returns the rule with the given code (case-insensitive) or name.

@@ -84,7 +84,10 @@ func suppressed(f *rewrite.File, fd rewrite.Finding) bool {
 	first, last := f.Src.LineOf(fd.Start), f.Src.LineOf(max(fd.Start, fd.End-1))
 	for _, line := range []int{first, last} {
 		start := f.Src.LineStart(line)
-		text := f.Src.LineText(line)
+		text := f.Src.Text(start, f.Src.LineEnd(line))
+		if !strings.Contains(text, "#") {
+			continue // no comment: the regexp cannot match
+		}
 		for _, loc := range suppressionComment.FindAllStringSubmatchIndex(text, -1) {
 			if n := f.NodeAt(start+loc[0], start+loc[0]+1); n.Type != "comment" {
 				continue // a '#' inside a string

@@ -244,16 +244,18 @@ func (m *Model) constructor(expr *Node) string {
 	return m.CalleeName(expr)
 }
 
-// TrainingLoops returns every loop in the file that trains.
+// TrainingLoops returns every loop in the file that trains, in source
+// order. The slice is shared: callers must not modify it.
 func (m *Model) TrainingLoops() []*Node {
-	var out []*Node
-	m.File.Root.Walk(func(n *Node) bool {
-		if IsLoop(n) && m.Loop(n).Trains() {
-			out = append(out, n)
+	if m.trainingLoops == nil {
+		m.trainingLoops = []*Node{}
+		for _, n := range m.File.OfTypes("for_statement", "while_statement") {
+			if m.Loop(n).Trains() {
+				m.trainingLoops = append(m.trainingLoops, n)
+			}
 		}
-		return true
-	})
-	return out
+	}
+	return m.trainingLoops
 }
 
 // IsTrainingScript reports whether the module has a training loop.

@@ -68,6 +68,16 @@ type Model struct {
 	refs       map[*Node][]*Binding
 	loopInfo   map[*Node]*LoopInfo
 	defs       map[string]*Node // module-level functions by name, for call-through
+	// qnames caches QualifiedName by node slab index (qnameDone marks the
+	// computed ones): rules ask for the same callees again and again.
+	qnames    []string
+	qnameDone []bool
+	// trainingLoops caches TrainingLoops (nil: not computed yet).
+	trainingLoops []*Node
+	// importedTop caches the top-level packages the module imports.
+	importedTop map[string]bool
+	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
+	usesCUDA int8
 }
 
 // Model returns the file's semantic model, building it on first use.
@@ -79,10 +89,11 @@ func (f *File) Model() *Model {
 }
 
 func buildModel(f *File) *Model {
-	m := &Model{File: f, scopes: map[*Node]*Scope{}, refs: map[*Node][]*Binding{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
+	m := &Model{File: f, scopes: map[*Node]*Scope{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
 	m.Module = m.newScope(ModuleScope, f.Root, nil)
-	b := &binder{m: m}
+	b := &binder{m: m, loads: make([]load, 0, len(f.OfType("identifier")))}
 	b.walk(f.Root, m.Module)
+	m.refs = make(map[*Node][]*Binding, len(b.loads))
 	for _, r := range b.loads {
 		bs := m.lookup(r.scope, r.ident.Text())
 		m.refs[r.ident] = bs
@@ -128,6 +139,9 @@ func (m *Model) lookup(s *Scope, name string) []*Binding {
 // ScopeOf returns the innermost scope containing n.
 func (m *Model) ScopeOf(n *Node) *Scope {
 	for p := n; p != nil; p = p.Parent {
+		if !opensScope(p.Type) {
+			continue
+		}
 		if s, ok := m.scopes[p]; ok {
 			// A def's name, decorators and defaults live in the outer scope;
 			// only its parameters and body are inside.
@@ -138,6 +152,17 @@ func (m *Model) ScopeOf(n *Node) *Scope {
 		}
 	}
 	return m.Module
+}
+
+// opensScope reports whether nodes of type typ may open a scope (the
+// binder creates scopes only for these).
+func opensScope(typ string) bool {
+	switch typ {
+	case "module", "function_definition", "class_definition", "lambda",
+		"list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+		return true
+	}
+	return false
 }
 
 func inBody(def, n *Node) bool {
@@ -176,6 +201,20 @@ func (m *Model) Binding(ident *Node) *Binding {
 // to anything but an import, bound more than once, or hidden by a star
 // import: rules stay silent on "".
 func (m *Model) QualifiedName(n *Node) string {
+	i := int(n.idx)
+	if n.file != m.File || i >= len(m.File.nodes) || &m.File.nodes[i] != n {
+		return m.qualifiedName(n)
+	}
+	if m.qnames == nil {
+		m.qnames, m.qnameDone = make([]string, len(m.File.nodes)), make([]bool, len(m.File.nodes))
+	}
+	if !m.qnameDone[i] {
+		m.qnames[i], m.qnameDone[i] = m.qualifiedName(n), true
+	}
+	return m.qnames[i]
+}
+
+func (m *Model) qualifiedName(n *Node) string {
 	switch n.Type {
 	case "identifier":
 		bs := m.Bindings(n)
@@ -221,6 +260,20 @@ func (m *Model) CalleeName(call *Node) string {
 
 // Imports reports whether the module imports the top-level package pkg.
 func (m *Model) Imports(pkg string) bool {
+	if !strings.Contains(pkg, ".") {
+		if m.importedTop == nil {
+			m.importedTop = map[string]bool{}
+			for _, bs := range m.Module.Bindings {
+				for _, b := range bs {
+					if b.Kind == ImportBinding && b.Qualified != "" {
+						top, _, _ := strings.Cut(b.Qualified, ".")
+						m.importedTop[top] = true
+					}
+				}
+			}
+		}
+		return m.importedTop[pkg]
+	}
 	for _, bs := range m.Module.Bindings {
 		for _, b := range bs {
 			if b.Kind == ImportBinding && (b.Qualified == pkg || strings.HasPrefix(b.Qualified, pkg+".")) {

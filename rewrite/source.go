@@ -18,6 +18,7 @@ import (
 type Source struct {
 	Path       string
 	Bytes      []byte
+	text       string // Bytes as a string, so that Text does not allocate
 	lineStarts []int
 	// LineEnding is "\r\n" when the file's first line ends that way, else "\n".
 	LineEnding string
@@ -25,9 +26,10 @@ type Source struct {
 	IndentUnit string
 }
 
-// NewSource indexes b. It does not copy b.
+// NewSource indexes b. It keeps b as Bytes and a string copy of it for
+// Text: b must not change afterwards.
 func NewSource(path string, b []byte) *Source {
-	s := &Source{Path: path, Bytes: b, LineEnding: "\n", IndentUnit: "    "}
+	s := &Source{Path: path, Bytes: b, text: string(b), LineEnding: "\n", IndentUnit: "    "}
 	s.lineStarts = append(s.lineStarts, 0)
 	for i, c := range b {
 		if c == '\n' {
@@ -146,5 +148,11 @@ func (s *Source) IndentOf(off int) string {
 	return string(s.Bytes[start:end])
 }
 
-// Text returns the bytes [start, end) as a string.
-func (s *Source) Text(start, end int) string { return string(s.Bytes[start:end]) }
+// Text returns the bytes [start, end) as a string, without allocating
+// (a Source built without NewSource falls back to a copy).
+func (s *Source) Text(start, end int) string {
+	if len(s.text) != len(s.Bytes) {
+		return string(s.Bytes[start:end])
+	}
+	return s.text[start:end]
+}

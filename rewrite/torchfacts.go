@@ -256,6 +256,16 @@ func identUses(bs []*Binding) []*Node {
 // UsesCUDA reports whether the file visibly runs on CUDA: a `.cuda()`
 // call, a "cuda" device string, or a torch.cuda.* reference.
 func (m *Model) UsesCUDA() bool {
+	if m.usesCUDA == 0 {
+		m.usesCUDA = 1
+		if m.usesCUDAScan() {
+			m.usesCUDA = 2
+		}
+	}
+	return m.usesCUDA == 2
+}
+
+func (m *Model) usesCUDAScan() bool {
 	found := false
 	m.File.Root.Walk(func(n *Node) bool {
 		if found {

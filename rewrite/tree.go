@@ -3,6 +3,7 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -18,13 +19,15 @@ type Node struct {
 	End      int    // byte offset one past the last byte
 	Named    bool   // false for punctuation and keywords
 	Missing  bool   // inserted by error recovery; has no text
+	tid      uint16 // Type's index in pythonSymbols.types
+	idx      int32  // the node's index in its file's slab (pre-order)
 	Parent   *Node
 	Children []*Node
 	file     *File
 }
 
-// Text returns the node's source text.
-func (n *Node) Text() string { return string(n.file.Src.Bytes[n.Start:n.End]) }
+// Text returns the node's source text. It does not allocate.
+func (n *Node) Text() string { return n.file.Src.Text(n.Start, n.End) }
 
 // File returns the file the node belongs to.
 func (n *Node) File() *File { return n.file }
@@ -77,12 +80,35 @@ func (n *Node) Contains(m *Node) bool {
 // Walk visits n and its descendants depth-first in source order. When visit
 // returns false the node's children are skipped.
 func (n *Node) Walk(visit func(*Node) bool) {
+	if sub, sizes := n.subtree(); sub != nil {
+		// The subtree lies in pre-order in the file's slab: a loop, and a
+		// skipped node's subtree is a jump over its size.
+		for i := 0; i < len(sub); {
+			if visit(&sub[i]) {
+				i++
+			} else {
+				i += int(sizes[i])
+			}
+		}
+		return
+	}
 	if !visit(n) {
 		return
 	}
 	for _, c := range n.Children {
 		c.Walk(visit)
 	}
+}
+
+// subtree returns n and its descendants in pre-order with their subtree
+// sizes, as slices of the file's slab, or nil when n is not in one.
+func (n *Node) subtree() ([]Node, []int32) {
+	f := n.file
+	if f == nil || int(n.idx) >= len(f.nodes) || &f.nodes[n.idx] != n {
+		return nil, nil
+	}
+	end := int(n.idx) + int(f.sizes[n.idx])
+	return f.nodes[n.idx:end], f.sizes[n.idx:end]
 }
 
 // Ancestor returns the nearest proper ancestor whose type is one of types.
@@ -105,52 +131,60 @@ type File struct {
 	tree   *sitter.Tree
 	model  *Model
 	byType map[string][]*Node
+	// nodes is the mirror: every node in pre-order (source order); sizes
+	// holds each node's subtree size, so node i's subtree is
+	// nodes[i:i+sizes[i]].
+	nodes []Node
+	sizes []int32
+	keys  []uint64 // per node, its tree-sitter subtree (see gts_key)
 }
 
 // Parse parses b as Python. It never fails on bad syntax: the tree then
 // carries ERROR nodes, listed in File.Errors.
 func Parse(path string, b []byte) *File {
-	return parseWith(path, b, nil)
+	return parseWith(path, b, nil, nil)
 }
 
 // Reparse parses b reusing old's tree-sitter tree after recording the edit
-// that turned old's bytes into b (incremental parsing for editors).
+// that turned old's bytes into b (incremental parsing for editors). The Go
+// mirror of the subtrees the edit left alone is copied from old rather
+// than walked again.
 func Reparse(old *File, b []byte, e Edit) *File {
 	if old == nil || old.tree == nil {
 		return Parse("", b)
 	}
 	oldSrc := old.Src
 	newEnd := e.Start + len(e.New)
+	start := point(oldSrc, e.Start)
 	tree := old.tree.Copy()
 	tree.Edit(sitter.EditInput{
 		StartIndex:  uint32(e.Start),
 		OldEndIndex: uint32(e.End),
 		NewEndIndex: uint32(newEnd),
-		StartPoint:  point(oldSrc.Bytes, oldSrc, e.Start),
-		OldEndPoint: point(oldSrc.Bytes, oldSrc, e.End),
-		NewEndPoint: pointIn(b, newEnd),
+		StartPoint:  start,
+		OldEndPoint: point(oldSrc, e.End),
+		NewEndPoint: pointAfter(start, e.New),
 	})
-	return parseWith(oldSrc.Path, b, tree)
+	r := &reuse{old: old, editEnd: newEnd, delta: newEnd - e.End, dirty: []uint32{uint32(e.Start), uint32(newEnd)}}
+	return parseWith(oldSrc.Path, b, tree, r)
 }
 
-func point(b []byte, s *Source, off int) sitter.Point {
+func point(s *Source, off int) sitter.Point {
 	line := s.LineOf(off)
 	return sitter.Point{Row: uint32(line), Column: uint32(off - s.LineStart(line))}
 }
 
-func pointIn(b []byte, off int) sitter.Point {
-	row, col := 0, 0
-	for i := 0; i < off && i < len(b); i++ {
-		if b[i] == '\n' {
-			row, col = row+1, 0
-		} else {
-			col++
-		}
+// pointAfter returns the point where text inserted at p ends.
+func pointAfter(p sitter.Point, text string) sitter.Point {
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		return sitter.Point{Row: p.Row + uint32(strings.Count(text, "\n")), Column: uint32(len(text) - i - 1)}
 	}
-	return sitter.Point{Row: uint32(row), Column: uint32(col)}
+	return sitter.Point{Row: p.Row, Column: p.Column + uint32(len(text))}
 }
 
-func parseWith(path string, b []byte, old *sitter.Tree) *File {
+// parseWith parses b, incrementally when old (an edited tree) is given;
+// r, when given, lets the mirror reuse the old file's unchanged subtrees.
+func parseWith(path string, b []byte, old *sitter.Tree, r *reuse) *File {
 	parser := sitter.NewParser()
 	defer parser.Close()
 	parser.SetLanguage(python.GetLanguage())
@@ -164,13 +198,44 @@ func parseWith(path string, b []byte, old *sitter.Tree) *File {
 		return f
 	}
 	f.tree = tree
-	f.Root = f.flatten(tree.RootNode())
+	root := tree.RootNode()
+	f.Root = f.mirror(root, r)
 	return f
 }
 
 // OfType returns the named nodes of the given type in source order (an
 // index built while parsing: rules use it instead of walking the tree).
 func (f *File) OfType(typ string) []*Node { return f.byType[typ] }
+
+// OfTypes returns the named nodes of any of the given types in source
+// order (pre-order: an outer node before the nodes inside it).
+func (f *File) OfTypes(types ...string) []*Node {
+	var lists [][]*Node
+	n := 0
+	for _, t := range types {
+		if l := f.byType[t]; len(l) > 0 {
+			lists = append(lists, l)
+			n += len(l)
+		}
+	}
+	if len(lists) == 1 {
+		return lists[0]
+	}
+	out := make([]*Node, 0, n)
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	sort.Slice(out, func(i, j int) bool { return before(out[i], out[j]) })
+	return out
+}
+
+// before reports whether a comes before b in pre-order.
+func before(a, b *Node) bool {
+	if a.file == b.file && len(a.file.nodes) > 0 {
+		return a.idx < b.idx
+	}
+	return a.Start < b.Start || a.Start == b.Start && a != b && a.Contains(b)
+}
 
 // HasSyntaxErrors reports whether the parse needed error recovery.
 func (f *File) HasSyntaxErrors() bool { return len(f.Errors) > 0 }
