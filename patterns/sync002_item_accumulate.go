@@ -62,17 +62,19 @@ count integers) or the value is not known to be a torch tensor, the finding
 is a hint without a fix.
 
 ## Measured gain
-On an NVIDIA H100 (PyTorch 2.11): ResNet-50 training, batch 32, with about
-1 ms of CPU work per step: 583 → 485 ms (1.20×), because that CPU work now
-overlaps with the GPU. A tiny launch-bound MLP step got slower: 190 → 250 ms
-(0.76×), the extra add kernel costing more than the sync it saves. Apply it
-where steps are long enough for the GPU to be the bottleneck.
+Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
+medians, before → after; .notes/gains-h100.txt has every run): a conv net training at batch 32 with about 1 ms of CPU work per
+step: **1.04–1.15×** across three runs, the last two alternating before and after (109–127 → 98–115 ms per 20 steps),
+because that CPU work now overlaps with the GPU. A tiny launch-bound MLP step
+got slower, **0.79–0.96×** (192–217 → 225–258 ms per 200 steps): the extra add
+kernel costs more than the sync it saves. Apply it where steps are long
+enough for the GPU to be the bottleneck.
 `,
 }
 
 func init() { Register(DeviceAccumulate) }
 
-const sync002Pays = " Pays when the loop does CPU work per step (1.20× measured on an H100); a tiny launch-bound step got slower (0.76×)."
+const sync002Pays = " Pays when the loop does CPU work per step (1.04–1.15× measured on an H100); a tiny launch-bound step got slower (0.79–0.96×)."
 
 func checkDeviceAccumulate(p *Pass) {
 	m := p.Model

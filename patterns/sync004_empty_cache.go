@@ -53,8 +53,12 @@ cheap). If you need the memory released for another phase, call it once after
 the loop.
 
 ## Measured gain
-H100, PyTorch 2.11: an MLP training step with ` + "`empty_cache()`" + ` every step took
-27.7 ms per 20 steps, 23.8 ms without (1.16×).
+Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
+medians, before → after; .notes/gains-h100.txt has every run): a tiny MLP, 100 training
+steps with and without ` + "`empty_cache()`" + ` per step: 0.76–1.02× across runs, within the
+noise of that workload (the catalogue's run measured 1.16× on an MLP step).
+Its cost grows with the memory the caching allocator must give back and take
+again, so larger models pay more.
 `,
 }
 

@@ -46,8 +46,10 @@ has ` + "`device=`, `out=`, `requires_grad=`, `pin_memory=`, `generator=`" + ` o
 ` + "`**kwargs`" + `, or when ` + "`.to(...)`" + ` gets anything but a device.
 
 ## Measured gain
-4096×4096 on an H100: ` + "`zeros`" + ` then ` + "`.to`" + ` 26.8 ms → ` + "`device=`" + ` 0.04 ms;
-` + "`randn`" + ` 162 ms → 0.06 ms (**>700×** for that line).
+Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
+medians, before → after; .notes/gains-h100.txt has every run): 4096×4096
+` + "`zeros`" + ` then ` + "`.to`" + ` 18.5 ms → ` + "`device=`" + ` 0.041 ms (**450×**); ` + "`randn`" + ` 142.5 ms →
+0.065 ms (**2,190×**) for that line.
 `,
 }
 
