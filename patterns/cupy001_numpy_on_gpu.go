@@ -118,8 +118,8 @@ var cupyFunctions = map[string]bool{
 	"random.rand": true, "random.randn": true, "random.random": true, "random.random_sample": true,
 	"random.standard_normal": true, "random.uniform": true, "random.normal": true,
 	"random.randint": true,
-	"histogram":      false, "linalg.svd": false, "linalg.qr": false, "linalg.eigh": false,
-	"meshgrid": false,
+	// Tuples of arrays.
+	"histogram": false, "linalg.svd": false, "linalg.qr": false, "linalg.eigh": false, "meshgrid": false,
 }
 
 // cupyMethods are ndarray methods that return an array in both libraries.
