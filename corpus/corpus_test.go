@@ -7,6 +7,8 @@
 //   - corpus/<CODE>/<name>.py.golden is the file after
 //     `gpuopt fix --unsafe-fixes` restricted to the rules the folder names;
 //     without a golden file the fix must leave the file unchanged.
+//   - corpus/<CODE>/<name>.py.hint.golden, where it exists, is the file with
+//     every code action applied, hints included (hint rules' actions).
 //
 // A case may set the environment on its first lines with
 // `# gpuopt-env: target-gpu=h100 xgboost=1.7 torch=2.1` (a target GPU of

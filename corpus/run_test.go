@@ -118,12 +118,17 @@ func runCase(t *testing.T, code, path string) {
 	}
 	res := fixAll(f)
 	golden := path + ".golden"
+	hintFixAll := func(file *rewrite.File) rewrite.FixResult {
+		return rewrite.FixFile(file, func(ff *rewrite.File) []rewrite.Finding { return patterns.Run(ff, sel, env) },
+			func(fd rewrite.Finding) bool { return fd.Fix != nil })
+	}
 	if *update {
 		if string(res.Output) != string(src) {
 			os.WriteFile(golden, res.Output, 0o644)
 		} else {
 			os.Remove(golden)
 		}
+		checkHints(t, path, f, res.Output, hintFixAll)
 		return
 	}
 	wantOut, err := os.ReadFile(golden)
@@ -142,6 +147,37 @@ func runCase(t *testing.T, code, path string) {
 	}
 	if again := fixAll(fixed); string(again.Output) != string(res.Output) {
 		t.Errorf("%s: fix is not idempotent:\n%s", path, rewrite.UnifiedDiff(path, res.Output, again.Output))
+	}
+	compilePython(t, golden, res.Output)
+	checkHints(t, path, f, res.Output, hintFixAll)
+}
+
+// checkHints compares the file with every code action applied, hints
+// included, to <case>.py.hint.golden when that file exists (-update writes
+// it wherever the hints change the file beyond the fixes).
+func checkHints(t *testing.T, path string, f *rewrite.File, fixed []byte, fixAll func(*rewrite.File) rewrite.FixResult) {
+	res := fixAll(f)
+	golden := path + ".hint.golden"
+	if *update {
+		if string(res.Output) != string(fixed) {
+			os.WriteFile(golden, res.Output, 0o644)
+		} else {
+			os.Remove(golden)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if os.IsNotExist(err) {
+		return
+	}
+	if string(res.Output) != string(want) {
+		t.Errorf("%s: output with hints applied differs from %s:\n%s", path, golden, rewrite.UnifiedDiff(path, want, res.Output))
+	}
+	if res.Dropped > 0 {
+		t.Errorf("%s: %d code actions were dropped because they broke the file", path, res.Dropped)
+	}
+	if again := fixAll(rewrite.Parse(path, res.Output)); string(again.Output) != string(res.Output) {
+		t.Errorf("%s: code actions are not idempotent:\n%s", path, rewrite.UnifiedDiff(path, res.Output, again.Output))
 	}
 	compilePython(t, golden, res.Output)
 }

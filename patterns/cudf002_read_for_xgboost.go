@@ -1,0 +1,133 @@
+package patterns
+
+import (
+	"fmt"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// CudfReadForXGBoost is CUDF002.
+var CudfReadForXGBoost = &Rule{
+	Code:      "CUDF002",
+	Name:      "cudf-read-for-xgboost",
+	Title:     "Read XGBoost's training data with cudf.read_*",
+	Fix:       rewrite.Hint,
+	Severity:  rewrite.Information,
+	Libraries: []string{"pandas"},
+	Check:     checkCudfReadForXGBoost,
+	Doc: `## What it does
+Finds a ` + "`pd.read_csv`" + ` / ` + "`pd.read_parquet`" + ` / ` + "`pd.read_orc`" + ` whose frame (or
+columns selected from it) is passed to XGBoost: ` + "`xgb.DMatrix`" + `,
+` + "`xgb.QuantileDMatrix`" + `, or an XGBoost estimator's ` + "`fit`" + ` / ` + "`predict`" + `, and
+suggests reading it with ` + "`cudf.read_*`" + ` instead.
+
+## Why is this bad?
+pandas parses the file on one CPU core into host memory; XGBoost training on
+the GPU then copies the whole frame to the device. ` + "`cudf.read_csv`" + ` parses
+on the GPU and the frame stays there: XGBoost (with ` + "`device=\"cuda\"`" + `) reads a
+cuDF frame in place.
+
+## Example
+` + "```python" + `
+import pandas as pd
+import xgboost as xgb
+
+df = pd.read_csv("train.csv")
+X = df[feature_cols]
+y = df["target"]
+dtrain = xgb.DMatrix(X, label=y)
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+import cudf
+import xgboost as xgb
+
+df = cudf.read_csv("train.csv")
+X = df[feature_cols]
+y = df["target"]
+dtrain = xgb.DMatrix(X, label=y)
+` + "```" + `
+
+## Fix safety
+Hint: the frame becomes a cuDF DataFrame, which supports much but not all of
+pandas' API, and the script then needs the ` + "`cudf`" + ` package (RAPIDS) and a
+GPU. A code action (` + "`cudf.read_*`" + ` and ` + "`import cudf`" + `) is offered when every
+use of the frame is one cuDF supports the same way: column selection,
+` + "`drop`" + ` / ` + "`fillna`" + `-style methods, ` + "`len`" + `, ` + "`.columns`" + `, ` + "`.shape`" + ` and the XGBoost
+calls, and when the reader's keywords are ones cuDF's reader accepts too.
+Training on the CPU would copy the frame back to the host: add
+` + "`device=\"cuda\"`" + ` (XGB005). Files that already install ` + "`cudf.pandas`" + ` are left
+alone (their pandas reads already run on the GPU).
+
+## Measured gain
+Not measured by gpuopt yet (cuDF is not installed on its benchmark machine).
+`,
+}
+
+func init() { Register(CudfReadForXGBoost) }
+
+// cudfReaderKeywords are keywords that cudf.read_* take as pandas does.
+var cudfReaderKeywords = map[string]bool{
+	"sep": true, "delimiter": true, "header": true, "names": true, "usecols": true, "dtype": true,
+	"nrows": true, "skiprows": true, "index_col": true, "na_values": true, "parse_dates": true,
+	"compression": true, "columns": true, "filters": true, "filepath_or_buffer": true, "path": true,
+}
+
+func checkCudfReadForXGBoost(p *Pass) {
+	m := p.Model
+	if !m.Imports("xgboost") || cudfPandasInstalled(p) {
+		return
+	}
+	for _, call := range p.File.OfType("call") {
+		reader, ok := pandasReader(m, call)
+		if !ok || (reader != "read_csv" && reader != "read_parquet" && reader != "read_orc") {
+			continue
+		}
+		ff := followFrame(p, call)
+		if len(ff.XGBoost) == 0 {
+			continue
+		}
+		first := ff.XGBoost[0]
+		msg := fmt.Sprintf("this frame feeds XGBoost (%s, line %d): read it with cudf.%s so it is parsed and kept in GPU memory, and XGBoost with device=\"cuda\" reads it without a host copy",
+			first.ChildByField("function").Text(), p.File.Src.LineOf(first.Start)+1, reader)
+		fix, why := cudfReadFix(p, call, reader, ff)
+		if fix == nil {
+			msg += " (no code action: " + why + ")"
+		}
+		p.Report(call, msg, fix)
+	}
+}
+
+// cudfReadFix returns the code action that reads with cudf.<reader>, or
+// nil and why not.
+func cudfReadFix(p *Pass, call *rewrite.Node, reader string, ff *frameFlow) (*rewrite.Fix, string) {
+	if ff.Plain != "" {
+		return nil, "the frame is also used in " + ff.Plain
+	}
+	for _, a := range call.ChildByField("arguments").NamedChildren() {
+		switch a.Type {
+		case "keyword_argument":
+			if !cudfReaderKeywords[a.ChildByField("name").Text()] {
+				return nil, "cudf." + reader + " may not take " + a.ChildByField("name").Text() + "="
+			}
+		case "list_splat", "dictionary_splat":
+			return nil, "arguments are passed with * or **"
+		}
+	}
+	m := p.Model
+	fn := call.ChildByField("function")
+	var edits []rewrite.Edit
+	name, ok := m.LocalName(call, "cudf")
+	if !ok {
+		for _, id := range p.File.OfType("identifier") {
+			if id.Text() == "cudf" {
+				return nil, "the name cudf is taken"
+			}
+		}
+		name = "cudf"
+		edits = append(edits, m.InsertAfterImports("import cudf"))
+	}
+	edits = append(edits, rewrite.Edit{Start: fn.Start, End: fn.End, New: name + "." + reader})
+	return Fix(rewrite.Hint, "Read with cudf."+reader, edits...), ""
+}
