@@ -3,6 +3,7 @@ package lsp
 import (
 	"fmt"
 	"net"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
@@ -111,6 +112,9 @@ func benchDoc(b *testing.B) (*testClient, string, protocol.Position, protocol.Ra
 // 5,000-line training file until its diagnostics are published (debounce
 // off): the incremental reparse, the analysis and the protocol round trip.
 func BenchmarkDidChangeDiagnostics(b *testing.B) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	TuneRuntime() // as gpuopt lsp does
 	c, _, pos, _ := benchDoc(b)
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()

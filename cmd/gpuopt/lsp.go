@@ -39,6 +39,7 @@ shutdown or closes the stream.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			lsp.TuneRuntime()
 			srv := lsp.NewServer(lsp.Options{
 				Debounce: debounce,
 				Hardware: lspHardware,
