@@ -1,6 +1,9 @@
 package rewrite
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Dataflow helpers for rules that move work across statements: who reads a
 // variable inside or after a loop, what a loop body writes, whether a value
@@ -54,27 +57,55 @@ func (m *Model) isBindingIdent(ident *Node) bool {
 // Occurrences returns every identifier in region (nested scopes included)
 // that reads or binds the variable name of scope s, in source order.
 func (m *Model) Occurrences(s *Scope, name string, region *Node) []*Node {
-	var out []*Node
 	if region == nil {
 		return nil
 	}
-	region.Walk(func(n *Node) bool {
-		if n.Type == "identifier" && n.Text() == name && (m.IsRead(n) || m.isBindingIdent(n)) && m.VarScope(n) == s {
+	var out []*Node
+	for _, n := range m.identsIn(name, region) {
+		if (m.IsRead(n) || m.isBindingIdent(n)) && m.VarScope(n) == s {
 			out = append(out, n)
 		}
-		return true
-	})
+	}
 	return out
 }
 
+// identsIn returns the identifiers spelled name inside region, in source
+// order: a binary search into the per-name index instead of a tree walk.
+func (m *Model) identsIn(name string, region *Node) []*Node {
+	if m.identsByName == nil {
+		m.identsByName = map[string][]*Node{}
+		for _, id := range m.File.OfType("identifier") {
+			t := id.Text()
+			m.identsByName[t] = append(m.identsByName[t], id)
+		}
+	}
+	ids := m.identsByName[name]
+	lo := sort.Search(len(ids), func(i int) bool { return ids[i].Start >= region.Start })
+	hi := lo
+	for hi < len(ids) && ids[hi].End <= region.End {
+		hi++
+	}
+	return ids[lo:hi]
+}
+
 // Reads returns the reads of variable name of scope s inside region.
+// The result is shared between callers: append to it, never assign into it.
 func (m *Model) Reads(s *Scope, name string, region *Node) []*Node {
+	key := readsKey{s, name, region}
+	if out, ok := m.reads[key]; ok {
+		return out
+	}
 	var out []*Node
 	for _, id := range m.Occurrences(s, name, region) {
 		if m.IsRead(id) {
 			out = append(out, id)
 		}
 	}
+	out = out[:len(out):len(out)] // an append by a caller copies
+	if m.reads == nil {
+		m.reads = map[readsKey][]*Node{}
+	}
+	m.reads[key] = out
 	return out
 }
 

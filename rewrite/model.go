@@ -78,6 +78,20 @@ type Model struct {
 	importedTop map[string]bool
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
+	// identsByName indexes identifier nodes by spelling, in source order
+	// (nil: not built yet), so that Occurrences costs the occurrences of a
+	// name rather than a walk of its region.
+	identsByName map[string][]*Node
+	// reads caches Reads: rules ask for the reads of one accumulator in
+	// one loop once per finding.
+	reads map[readsKey][]*Node
+}
+
+// readsKey identifies a Reads query.
+type readsKey struct {
+	scope  *Scope
+	name   string
+	region *Node
 }
 
 // Model returns the file's semantic model, building it on first use.
