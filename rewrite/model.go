@@ -108,11 +108,28 @@ func buildModel(f *File) *Model {
 	b := &binder{m: m, loads: make([]load, 0, len(f.OfType("identifier")))}
 	b.walk(f.Root, m.Module)
 	m.refs = make(map[*Node][]*Binding, len(b.loads))
+	// A lookup answers with all bindings of a name in one scope, and each
+	// of them is credited with the use: collect the uses once per binding
+	// list and share the slice, so a name bound n times and read n times
+	// costs n, not n².
+	uses := map[*Binding][]*Node{}
+	var lists [][]*Binding
 	for _, r := range b.loads {
 		bs := m.lookup(r.scope, r.ident.Text())
 		m.refs[r.ident] = bs
+		if len(bs) == 0 {
+			continue
+		}
+		if _, seen := uses[bs[0]]; !seen {
+			lists = append(lists, bs)
+		}
+		uses[bs[0]] = append(uses[bs[0]], r.ident)
+	}
+	for _, bs := range lists {
+		u := uses[bs[0]]
+		u = u[:len(u):len(u)] // shared: an append by a caller copies
 		for _, bd := range bs {
-			bd.Uses = append(bd.Uses, r.ident)
+			bd.Uses = u
 		}
 	}
 	for _, bd := range m.Module.Bindings {
