@@ -58,12 +58,11 @@ func (m *Model) Occurrences(s *Scope, name string, region *Node) []*Node {
 	if region == nil {
 		return nil
 	}
-	region.Walk(func(n *Node) bool {
-		if n.Type == "identifier" && n.Text() == name && (m.IsRead(n) || m.isBindingIdent(n)) && m.VarScope(n) == s {
+	for _, n := range m.File.OfTypeIn("identifier", region) {
+		if n.Text() == name && (m.IsRead(n) || m.isBindingIdent(n)) && m.VarScope(n) == s {
 			out = append(out, n)
 		}
-		return true
-	})
+	}
 	return out
 }
 

@@ -266,24 +266,17 @@ func (m *Model) UsesCUDA() bool {
 }
 
 func (m *Model) usesCUDAScan() bool {
-	found := false
-	m.File.Root.Walk(func(n *Node) bool {
-		if found {
-			return false
+	for _, n := range m.File.OfType("string") {
+		if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA {
+			return true
 		}
-		switch n.Type {
-		case "string":
-			if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA {
-				found = true
-			}
-		case "attribute":
-			if n.ChildByField("attribute").Text() == "cuda" {
-				found = true
-			}
+	}
+	for _, n := range m.File.OfType("attribute") {
+		if n.ChildByField("attribute").Text() == "cuda" {
+			return true
 		}
-		return true
-	})
-	return found
+	}
+	return false
 }
 
 // RootIdent returns the identifier at the root of an attribute chain
