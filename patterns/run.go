@@ -37,11 +37,14 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 	m := f.Model()
 	var out []rewrite.Finding
 	memo := map[string]any{}
-	for _, r := range All() {
+	rules := All()
+	passes := make([]Pass, len(rules)) // one allocation for all the rules' passes
+	for i, r := range rules {
 		if !sel.Enabled(r.Code) || !importsAny(m, r.Libraries) {
 			continue
 		}
-		pass := &Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
+		pass := &passes[i]
+		*pass = Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
 		r.Check(pass)
 	}
 	kept := out[:0]

@@ -74,8 +74,10 @@ type Model struct {
 	qnameDone []bool
 	// trainingLoops caches TrainingLoops (nil: not computed yet).
 	trainingLoops []*Node
-	// importedTop caches the top-level packages the module imports.
+	// importedTop caches the top-level packages the module imports, and
+	// imported the qualified names of its import bindings.
 	importedTop map[string]bool
+	imported    []string
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
 }
@@ -260,25 +262,24 @@ func (m *Model) CalleeName(call *Node) string {
 
 // Imports reports whether the module imports the top-level package pkg.
 func (m *Model) Imports(pkg string) bool {
-	if !strings.Contains(pkg, ".") {
-		if m.importedTop == nil {
-			m.importedTop = map[string]bool{}
-			for _, bs := range m.Module.Bindings {
-				for _, b := range bs {
-					if b.Kind == ImportBinding && b.Qualified != "" {
-						top, _, _ := strings.Cut(b.Qualified, ".")
-						m.importedTop[top] = true
-					}
+	if m.importedTop == nil {
+		m.importedTop = map[string]bool{}
+		for _, bs := range m.Module.Bindings {
+			for _, b := range bs {
+				if b.Kind == ImportBinding && b.Qualified != "" {
+					top, _, _ := strings.Cut(b.Qualified, ".")
+					m.importedTop[top] = true
+					m.imported = append(m.imported, b.Qualified)
 				}
 			}
 		}
+	}
+	if !strings.Contains(pkg, ".") {
 		return m.importedTop[pkg]
 	}
-	for _, bs := range m.Module.Bindings {
-		for _, b := range bs {
-			if b.Kind == ImportBinding && (b.Qualified == pkg || strings.HasPrefix(b.Qualified, pkg+".")) {
-				return true
-			}
+	for _, q := range m.imported {
+		if q == pkg || len(q) > len(pkg) && q[len(pkg)] == '.' && strings.HasPrefix(q, pkg) {
+			return true
 		}
 	}
 	return false

@@ -120,16 +120,24 @@ func deviceLikeName(name string) bool {
 // the object moved. `.to(...)` counts only when its one positional
 // argument (or device=) is a device expression.
 func (m *Model) MoveTarget(call *Node) (dev *Node, ok bool, obj *Node) {
-	if call == nil || call.Type != "call" || HasSplat(call) {
+	if call == nil || call.Type != "call" {
 		return nil, false, nil
 	}
 	fn := call.ChildByField("function")
 	if fn == nil || fn.Type != "attribute" {
 		return nil, false, nil
 	}
+	attr := fn.ChildByField("attribute")
+	if attr == nil {
+		return nil, false, nil
+	}
+	method := attr.Text()
+	if (method != "cuda" && method != "to") || HasSplat(call) {
+		return nil, false, nil
+	}
 	obj = fn.ChildByField("object")
 	pos := PositionalArgs(call)
-	switch fn.ChildByField("attribute").Text() {
+	switch method {
 	case "cuda":
 		if len(pos) == 0 && KeywordArg(call, "device") == nil {
 			return nil, true, obj

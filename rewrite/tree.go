@@ -45,14 +45,28 @@ func (n *Node) ChildByField(name string) *Node {
 // NamedChildren returns the named children (no punctuation or keywords, no
 // comments).
 func (n *Node) NamedChildren() []*Node {
-	var out []*Node
+	count := 0
 	for _, c := range n.Children {
-		if c.Named && c.Type != "comment" {
+		if c.isNamedChild() {
+			count++
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	out := make([]*Node, 0, count)
+	for _, c := range n.Children {
+		if c.isNamedChild() {
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// isNamedChild reports whether NamedChildren lists n: named and not a
+// comment. Hot helpers loop over Children with it instead of allocating
+// the NamedChildren slice.
+func (n *Node) isNamedChild() bool { return n.Named && n.Type != "comment" }
 
 // Is reports whether the node's type is one of types.
 func (n *Node) Is(types ...string) bool {
