@@ -180,6 +180,9 @@ func (b *binder) walk(n *Node, s *Scope) {
 	case "global_statement", "nonlocal_statement":
 		for _, c := range n.NamedChildren() {
 			if c.Type == "identifier" {
+				if s.global == nil {
+					s.global = map[string]bool{}
+				}
 				s.global[c.Text()] = n.Type == "global_statement"
 			}
 		}

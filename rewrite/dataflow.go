@@ -19,8 +19,7 @@ func LoopBody(loop *Node) *Node {
 // IsRead reports whether ident is a read of a variable (not an attribute
 // name, a keyword name or a binding target).
 func (m *Model) IsRead(ident *Node) bool {
-	_, ok := m.refs[ident]
-	return ok
+	return m.readOf(ident) >= 0
 }
 
 // VarScope returns the scope owning the variable ident names, or nil when

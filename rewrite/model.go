@@ -21,7 +21,7 @@ type Scope struct {
 	Node     *Node // the module, class_definition, function_definition, ...
 	Parent   *Scope
 	Bindings map[string][]*Binding
-	global   map[string]bool // names declared global or nonlocal here
+	global   map[string]bool // names declared global or nonlocal here (nil: none)
 }
 
 // BindingKind tells how a name got bound.
@@ -55,6 +55,8 @@ type Binding struct {
 	Qualified string
 	// Uses are the identifiers that read this binding.
 	Uses []*Node
+	// nUses counts Uses while the model is built.
+	nUses int
 }
 
 // Model is the semantic model of a file: scopes, bindings and their uses.
@@ -65,7 +67,12 @@ type Model struct {
 	// names are then unknown rather than builtins.
 	StarImport bool
 	scopes     map[*Node]*Scope
-	refs       map[*Node][]*Binding
+	// reads are the identifiers that read a variable, with the bindings
+	// each resolves to; readAt maps a node's slab index to 1 + its index in
+	// reads (0: not a read), strayReads does so for nodes outside the slab.
+	reads      []read
+	readAt     []int32
+	strayReads map[*Node]int
 	loopInfo   map[*Node]*LoopInfo
 	defs       map[string]*Node // module-level functions by name, for call-through
 	// qnames caches QualifiedName by node slab index (qnameDone marks the
@@ -95,11 +102,32 @@ func buildModel(f *File) *Model {
 	m.Module = m.newScope(ModuleScope, f.Root, nil)
 	b := &binder{m: m, loads: make([]load, 0, len(f.OfType("identifier")))}
 	b.walk(f.Root, m.Module)
-	m.refs = make(map[*Node][]*Binding, len(b.loads))
-	for _, r := range b.loads {
+	m.reads = make([]read, len(b.loads))
+	m.readAt = make([]int32, len(f.nodes))
+	uses := 0
+	for i, r := range b.loads {
 		bs := m.lookup(r.scope, r.ident.Text())
-		m.refs[r.ident] = bs
+		m.reads[i] = read{r.ident, bs}
+		if f.inSlab(r.ident) {
+			m.readAt[r.ident.idx] = int32(i + 1)
+		} else {
+			if m.strayReads == nil {
+				m.strayReads = map[*Node]int{}
+			}
+			m.strayReads[r.ident] = i
+		}
 		for _, bd := range bs {
+			bd.nUses++
+			uses++
+		}
+	}
+	// Every binding's Uses is a window of one array, in read order.
+	all := make([]*Node, uses)
+	for _, r := range m.reads {
+		for _, bd := range r.bindings {
+			if bd.Uses == nil {
+				bd.Uses, all = all[:0:bd.nUses], all[bd.nUses:]
+			}
 			bd.Uses = append(bd.Uses, r.ident)
 		}
 	}
@@ -113,8 +141,27 @@ func buildModel(f *File) *Model {
 	return m
 }
 
+// read is an identifier that reads a variable and the bindings it
+// resolves to.
+type read struct {
+	ident    *Node
+	bindings []*Binding
+}
+
+// readOf returns the index in m.reads of the read at ident, or -1 when
+// ident reads no variable.
+func (m *Model) readOf(ident *Node) int {
+	if m.File.inSlab(ident) {
+		return int(m.readAt[ident.idx]) - 1
+	}
+	if k, ok := m.strayReads[ident]; ok {
+		return k
+	}
+	return -1
+}
+
 func (m *Model) newScope(k ScopeKind, n *Node, parent *Scope) *Scope {
-	s := &Scope{Kind: k, Node: n, Parent: parent, Bindings: map[string][]*Binding{}, global: map[string]bool{}}
+	s := &Scope{Kind: k, Node: n, Parent: parent, Bindings: map[string][]*Binding{}}
 	m.scopes[n] = s
 	return s
 }
@@ -178,8 +225,8 @@ func inBody(def, n *Node) bool {
 
 // Bindings returns the bindings a name read at ident resolves to.
 func (m *Model) Bindings(ident *Node) []*Binding {
-	if bs, ok := m.refs[ident]; ok {
-		return bs
+	if k := m.readOf(ident); k >= 0 {
+		return m.reads[k].bindings
 	}
 	if ident.Type != "identifier" {
 		return nil
