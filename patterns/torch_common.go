@@ -245,8 +245,23 @@ func autocastCalls(p *Pass) []autocastCall {
 // through names the model cannot resolve, or a decorator).
 func mentionsAutocast(p *Pass) bool {
 	for _, n := range p.File.OfType("identifier") {
-		if strings.Contains(strings.ToLower(n.Text()), "autocast") {
+		if containsAutocast(n.Text()) {
 			return true
+		}
+	}
+	return false
+}
+
+// containsAutocast is strings.Contains(strings.ToLower(s), "autocast"),
+// without lower-casing (allocating) when s has no upper-case or non-ASCII
+// byte, which is most identifiers.
+func containsAutocast(s string) bool {
+	if strings.Contains(s, "autocast") {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
+			return strings.Contains(strings.ToLower(s), "autocast")
 		}
 	}
 	return false

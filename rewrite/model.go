@@ -75,10 +75,12 @@ type Model struct {
 	strayReads map[*Node]int
 	loopInfo   map[*Node]*LoopInfo
 	defs       map[string]*Node // module-level functions by name, for call-through
-	// qnames caches QualifiedName by node slab index (qnameDone marks the
-	// computed ones): rules ask for the same callees again and again.
-	qnames    []string
-	qnameDone []bool
+	// qnames caches QualifiedName: qnameAt maps a node's slab index to 1 +
+	// the index of its name in qnames (0: not computed yet). Rules ask for
+	// the same callees again and again; the pointer-free index is cheap to
+	// allocate even for large files.
+	qnames  []string
+	qnameAt []int32
 	// trainingLoops caches TrainingLoops (nil: not computed yet).
 	trainingLoops []*Node
 	// importedTop caches the top-level packages the module imports, and
@@ -254,13 +256,16 @@ func (m *Model) QualifiedName(n *Node) string {
 	if n.file != m.File || i >= len(m.File.nodes) || &m.File.nodes[i] != n {
 		return m.qualifiedName(n)
 	}
-	if m.qnames == nil {
-		m.qnames, m.qnameDone = make([]string, len(m.File.nodes)), make([]bool, len(m.File.nodes))
+	if m.qnameAt == nil {
+		m.qnameAt = make([]int32, len(m.File.nodes))
 	}
-	if !m.qnameDone[i] {
-		m.qnames[i], m.qnameDone[i] = m.qualifiedName(n), true
+	if k := m.qnameAt[i]; k > 0 {
+		return m.qnames[k-1]
 	}
-	return m.qnames[i]
+	q := m.qualifiedName(n)
+	m.qnames = append(m.qnames, q)
+	m.qnameAt[i] = int32(len(m.qnames))
+	return q
 }
 
 func (m *Model) qualifiedName(n *Node) string {
