@@ -5,7 +5,15 @@ package rewrite
 type binder struct {
 	m     *Model
 	loads []load
+	// bindings and lists are chunks that bind carves its Binding objects
+	// and the first slot of each name's binding list from: one allocation
+	// per chunk instead of two per binding.
+	bindings []Binding
+	lists    []*Binding
 }
+
+// bindingChunk is how many bindings one chunk allocation holds.
+const bindingChunk = 32
 
 type load struct {
 	ident *Node
@@ -18,8 +26,21 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 	if s.global[name] {
 		owner = b.m.Module
 	}
-	bd := &Binding{Name: name, Kind: kind, Ident: ident, Stmt: stmt, Scope: owner, Value: value, Qualified: qualified}
-	owner.Bindings[name] = append(owner.Bindings[name], bd)
+	if len(b.bindings) == 0 {
+		b.bindings = make([]Binding, bindingChunk)
+	}
+	bd := &b.bindings[0]
+	b.bindings = b.bindings[1:]
+	*bd = Binding{Name: name, Kind: kind, Ident: ident, Stmt: stmt, Scope: owner, Value: value, Qualified: qualified}
+	list := owner.Bindings[name]
+	if list == nil {
+		if len(b.lists) == 0 {
+			b.lists = make([]*Binding, bindingChunk)
+		}
+		list = b.lists[:0:1] // a longer list reallocates, as append does
+		b.lists = b.lists[1:]
+	}
+	owner.Bindings[name] = append(list, bd)
 }
 
 func (b *binder) walkAll(ns []*Node, s *Scope) {
