@@ -10,10 +10,15 @@ type binder struct {
 	// per chunk instead of two per binding.
 	bindings []Binding
 	lists    []*Binding
+	chunk    int // size of the next chunk: doubles, so at most half is unused
 }
 
-// bindingChunk is how many bindings one chunk allocation holds.
-const bindingChunk = 32
+// nextChunk returns the size of the next chunk of bindings: 8 at first,
+// then as many as allocated so far, up to 256.
+func (b *binder) nextChunk() int {
+	b.chunk = min(max(8, 2*b.chunk), 256)
+	return b.chunk
+}
 
 type load struct {
 	ident *Node
@@ -27,7 +32,7 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 		owner = b.m.Module
 	}
 	if len(b.bindings) == 0 {
-		b.bindings = make([]Binding, bindingChunk)
+		b.bindings = make([]Binding, b.nextChunk())
 	}
 	bd := &b.bindings[0]
 	b.bindings = b.bindings[1:]
@@ -35,7 +40,7 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 	list := owner.Bindings[name]
 	if list == nil {
 		if len(b.lists) == 0 {
-			b.lists = make([]*Binding, bindingChunk)
+			b.lists = make([]*Binding, b.chunk)
 		}
 		list = b.lists[:0:1] // a longer list reallocates, as append does
 		b.lists = b.lists[1:]
