@@ -46,6 +46,9 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 		b.lists = b.lists[1:]
 	}
 	owner.Bindings[name] = append(list, bd)
+	if kind == ImportBinding && qualified != "" && owner == b.m.Module {
+		b.m.imported = append(b.m.imported, qualified)
+	}
 }
 
 func (b *binder) walkAll(ns []*Node, s *Scope) {

@@ -83,10 +83,9 @@ type Model struct {
 	qnameAt []int32
 	// trainingLoops caches TrainingLoops (nil: not computed yet).
 	trainingLoops []*Node
-	// importedTop caches the top-level packages the module imports, and
-	// imported the qualified names of its import bindings.
-	importedTop map[string]bool
-	imported    []string
+	// imported are the qualified names of the module scope's import
+	// bindings, collected by the binder.
+	imported []string
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
 }
@@ -314,21 +313,6 @@ func (m *Model) CalleeName(call *Node) string {
 
 // Imports reports whether the module imports the top-level package pkg.
 func (m *Model) Imports(pkg string) bool {
-	if m.importedTop == nil {
-		m.importedTop = map[string]bool{}
-		for _, bs := range m.Module.Bindings {
-			for _, b := range bs {
-				if b.Kind == ImportBinding && b.Qualified != "" {
-					top, _, _ := strings.Cut(b.Qualified, ".")
-					m.importedTop[top] = true
-					m.imported = append(m.imported, b.Qualified)
-				}
-			}
-		}
-	}
-	if !strings.Contains(pkg, ".") {
-		return m.importedTop[pkg]
-	}
 	for _, q := range m.imported {
 		if q == pkg || len(q) > len(pkg) && q[len(pkg)] == '.' && strings.HasPrefix(q, pkg) {
 			return true
