@@ -206,10 +206,19 @@ func bufferSafe(p *Pass, cls, asg *rewrite.Node, name string) bool {
 func moduleCastInFile(p *Pass) bool {
 	for _, call := range p.File.OfType("call") {
 		fn := call.ChildByField("function")
-		if fn.Type != "attribute" || !mayBeModule(p, fn.ChildByField("object")) {
+		if fn.Type != "attribute" {
 			continue
 		}
-		switch fn.ChildByField("attribute").Text() {
+		method := fn.ChildByField("attribute").Text()
+		switch method {
+		case "half", "double", "bfloat16", "float", "type", "to":
+		default:
+			continue // not a cast: no need to ask what the object is
+		}
+		if !mayBeModule(p, fn.ChildByField("object")) {
+			continue
+		}
+		switch method {
 		case "half", "double", "bfloat16", "float", "type":
 			return true
 		case "to":

@@ -322,6 +322,11 @@ func moveStatement(names []string, move string) string {
 // DataParallel, DistributedDataParallel, the Hugging Face Trainer ...): the
 // DEV rules stay silent in such files.
 func placingFramework(p *Pass) bool {
+	return p.Memo("dev.placingFramework", func() any { return placingFrameworkScan(p) }).(bool)
+}
+
+// placingFrameworkScan computes placingFramework (once per file).
+func placingFrameworkScan(p *Pass) bool {
 	for _, pkg := range []string{"accelerate", "lightning", "pytorch_lightning", "lightning_fabric", "deepspeed",
 		"fastai", "ignite", "composer", "horovod", "colossalai", "torch_xla", "intel_extension_for_pytorch",
 		"torch_directml", "habana_frameworks", "ray", "trl", "skorch", "catalyst", "mmengine", "detectron2",

@@ -70,8 +70,11 @@ func checkKeptLoss(p *Pass) {
 			switch n.Type {
 			case "call":
 				fn := n.ChildByField("function")
+				if fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "append" {
+					return
+				}
 				args := rewrite.PositionalArgs(n)
-				if fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "append" || len(args) != 1 || rewrite.HasSplat(n) {
+				if len(args) != 1 || rewrite.HasSplat(n) {
 					return
 				}
 				kept, container = args[0], fn.ChildByField("object")

@@ -3,6 +3,7 @@ package patterns
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,11 +38,15 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 	m := f.Model()
 	var out []rewrite.Finding
 	memo := map[string]any{}
-	for _, r := range All() {
-		if !sel.Enabled(r.Code) || !importsAny(m, r.Libraries) {
+	libs := libraryCache{model: m}
+	rules := All()
+	passes := make([]Pass, len(rules)) // one allocation for all the rules' passes
+	for i, r := range rules {
+		if !sel.Enabled(r.Code) || !libs.importsAny(r.Libraries) {
 			continue
 		}
-		pass := &Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
+		pass := &passes[i]
+		*pass = Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
 		r.Check(pass)
 	}
 	kept := out[:0]
@@ -60,6 +65,26 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 		return kept[i].Code < kept[j].Code
 	})
 	return kept
+}
+
+// libraryCache answers importsAny for one file, remembering the answer
+// per library list: most rules name the same one (torch), and comparing a
+// short list beats asking the model again for every rule.
+type libraryCache struct {
+	model   *rewrite.Model
+	lists   [][]string
+	answers []bool
+}
+
+func (c *libraryCache) importsAny(libs []string) bool {
+	for i, l := range c.lists {
+		if slices.Equal(l, libs) {
+			return c.answers[i]
+		}
+	}
+	ok := importsAny(c.model, libs)
+	c.lists, c.answers = append(c.lists, libs), append(c.answers, ok)
+	return ok
 }
 
 func importsAny(m *rewrite.Model, libs []string) bool {

@@ -110,15 +110,15 @@ func sync5LoggingCall(m *rewrite.Model, call *rewrite.Node) string {
 	if fn == nil {
 		return ""
 	}
-	name := strings.Join(strings.Fields(fn.Text()), "") + "(...)"
+	name := func() string { return strings.Join(strings.Fields(fn.Text()), "") + "(...)" }
 	q := m.CalleeName(call)
 	switch {
 	case q == "print", q == "wandb.log":
-		return name
+		return name()
 	case strings.HasPrefix(q, "logging.") && strings.Count(q, ".") == 1 && sync5LogLevels[q[len("logging."):]]:
-		return name
+		return name()
 	case strings.HasPrefix(q, "loguru.logger.") && sync5LogLevels[q[len("loguru.logger."):]]:
-		return name
+		return name()
 	}
 	if fn.Type != "attribute" {
 		return ""
@@ -134,12 +134,12 @@ func sync5LoggingCall(m *rewrite.Model, call *rewrite.Node) string {
 	}
 	switch cq := m.CalleeName(ctor); {
 	case cq == "logging.getLogger" && sync5LogLevels[method] && method != "success" && method != "trace":
-		return name
+		return name()
 	case cq == "wandb.init" && method == "log":
-		return name
+		return name()
 	case (strings.HasSuffix(cq, ".SummaryWriter") && (strings.HasPrefix(cq, "torch.utils.tensorboard") || strings.HasPrefix(cq, "tensorboardX"))) &&
 		(method == "add_scalar" || method == "add_scalars"):
-		return name
+		return name()
 	}
 	return ""
 }

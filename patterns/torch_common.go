@@ -244,17 +244,27 @@ func autocastCalls(p *Pass) []autocastCall {
 // mentionsAutocast reports any autocast reference in the file (also
 // through names the model cannot resolve, or a decorator).
 func mentionsAutocast(p *Pass) bool {
-	found := false
-	p.File.Root.Walk(func(n *rewrite.Node) bool {
-		if found {
-			return false
+	for _, n := range p.File.OfType("identifier") {
+		if containsAutocast(n.Text()) {
+			return true
 		}
-		if n.Type == "identifier" && strings.Contains(strings.ToLower(n.Text()), "autocast") {
-			found = true
-		}
+	}
+	return false
+}
+
+// containsAutocast is strings.Contains(strings.ToLower(s), "autocast"),
+// without lower-casing (allocating) when s has no upper-case or non-ASCII
+// byte, which is most identifiers.
+func containsAutocast(s string) bool {
+	if strings.Contains(s, "autocast") {
 		return true
-	})
-	return found
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
+			return strings.Contains(strings.ToLower(s), "autocast")
+		}
+	}
+	return false
 }
 
 // determinismRequested reports that the file asks for deterministic
@@ -262,55 +272,46 @@ func mentionsAutocast(p *Pass) bool {
 // `torch.use_deterministic_algorithms(...)`, a `deterministic=` keyword
 // (Lightning's Trainer), or CUBLAS_WORKSPACE_CONFIG.
 func determinismRequested(p *Pass) bool {
-	found := false
-	p.File.Root.Walk(func(n *rewrite.Node) bool {
-		if found {
-			return false
+	for _, n := range p.File.OfType("attribute") {
+		if a := n.ChildByField("attribute").Text(); a == "deterministic" || a == "use_deterministic_algorithms" {
+			return true
 		}
-		switch n.Type {
-		case "attribute":
-			a := n.ChildByField("attribute").Text()
-			if a == "deterministic" || a == "use_deterministic_algorithms" {
-				found = true
-			}
-		case "identifier":
-			if n.Text() == "use_deterministic_algorithms" {
-				found = true
-			}
-		case "keyword_argument":
-			if k := n.ChildByField("name"); k != nil && k.Text() == "deterministic" {
-				found = true
-			}
-		case "string":
-			if strings.Contains(n.Text(), "CUBLAS_WORKSPACE_CONFIG") {
-				found = true
-			}
+	}
+	for _, n := range p.File.OfType("identifier") {
+		if n.Text() == "use_deterministic_algorithms" {
+			return true
 		}
-		return true
-	})
-	return found
+	}
+	for _, n := range p.File.OfType("keyword_argument") {
+		if k := n.ChildByField("name"); k != nil && k.Text() == "deterministic" {
+			return true
+		}
+	}
+	for _, n := range p.File.OfType("string") {
+		if strings.Contains(n.Text(), "CUBLAS_WORKSPACE_CONFIG") {
+			return true
+		}
+	}
+	return false
 }
 
 // assignsAttribute reports whether the file assigns (or reads) the
 // qualified attribute q (`torch.backends.cudnn.benchmark`).
 func mentionsQualified(p *Pass, q string) bool {
 	last := q[strings.LastIndex(q, ".")+1:]
-	found := false
-	p.File.Root.Walk(func(n *rewrite.Node) bool {
-		if found {
-			return false
+	for _, n := range p.File.OfType("identifier") {
+		if n.Text() == last {
+			return true
 		}
-		if n.Type == "attribute" && n.ChildByField("attribute").Text() == last {
+	}
+	for _, n := range p.File.OfType("attribute") {
+		if n.ChildByField("attribute").Text() == last {
 			if qn := p.Model.QualifiedName(n); qn == q || qn == "" {
-				found = true
+				return true
 			}
 		}
-		if n.Type == "identifier" && n.Text() == last {
-			found = true
-		}
-		return true
-	})
-	return found
+	}
+	return false
 }
 
 // firstTrainingLoopHeader returns the byte range of the first training

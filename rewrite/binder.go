@@ -5,6 +5,19 @@ package rewrite
 type binder struct {
 	m     *Model
 	loads []load
+	// bindings and lists are chunks that bind carves its Binding objects
+	// and the first slot of each name's binding list from: one allocation
+	// per chunk instead of two per binding.
+	bindings []Binding
+	lists    []*Binding
+	chunk    int // size of the next chunk: doubles, so at most half is unused
+}
+
+// nextChunk returns the size of the next chunk of bindings: 8 at first,
+// then as many as allocated so far, up to 256.
+func (b *binder) nextChunk() int {
+	b.chunk = min(max(8, 2*b.chunk), 256)
+	return b.chunk
 }
 
 type load struct {
@@ -18,8 +31,24 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 	if s.global[name] {
 		owner = b.m.Module
 	}
-	bd := &Binding{Name: name, Kind: kind, Ident: ident, Stmt: stmt, Scope: owner, Value: value, Qualified: qualified}
-	owner.Bindings[name] = append(owner.Bindings[name], bd)
+	if len(b.bindings) == 0 {
+		b.bindings = make([]Binding, b.nextChunk())
+	}
+	bd := &b.bindings[0]
+	b.bindings = b.bindings[1:]
+	*bd = Binding{Name: name, Kind: kind, Ident: ident, Stmt: stmt, Scope: owner, Value: value, Qualified: qualified}
+	list := owner.Bindings[name]
+	if list == nil {
+		if len(b.lists) == 0 {
+			b.lists = make([]*Binding, b.chunk)
+		}
+		list = b.lists[:0:1] // a longer list reallocates, as append does
+		b.lists = b.lists[1:]
+	}
+	owner.Bindings[name] = append(list, bd)
+	if kind == ImportBinding && qualified != "" && owner == b.m.Module {
+		b.m.imported = append(b.m.imported, qualified)
+	}
 }
 
 func (b *binder) walkAll(ns []*Node, s *Scope) {
@@ -180,6 +209,9 @@ func (b *binder) walk(n *Node, s *Scope) {
 	case "global_statement", "nonlocal_statement":
 		for _, c := range n.NamedChildren() {
 			if c.Type == "identifier" {
+				if s.global == nil {
+					s.global = map[string]bool{}
+				}
 				s.global[c.Text()] = n.Type == "global_statement"
 			}
 		}

@@ -22,8 +22,7 @@ func LoopBody(loop *Node) *Node {
 // IsRead reports whether ident is a read of a variable (not an attribute
 // name, a keyword name or a binding target).
 func (m *Model) IsRead(ident *Node) bool {
-	_, ok := m.refs[ident]
-	return ok
+	return m.readOf(ident) >= 0
 }
 
 // VarScope returns the scope owning the variable ident names, or nil when
@@ -92,7 +91,7 @@ func (m *Model) identsIn(name string, region *Node) []*Node {
 // The result is shared between callers: append to it, never assign into it.
 func (m *Model) Reads(s *Scope, name string, region *Node) []*Node {
 	key := readsKey{s, name, region}
-	if out, ok := m.reads[key]; ok {
+	if out, ok := m.readsCache[key]; ok {
 		return out
 	}
 	var out []*Node
@@ -102,10 +101,10 @@ func (m *Model) Reads(s *Scope, name string, region *Node) []*Node {
 		}
 	}
 	out = out[:len(out):len(out)] // an append by a caller copies
-	if m.reads == nil {
-		m.reads = map[readsKey][]*Node{}
+	if m.readsCache == nil {
+		m.readsCache = map[readsKey][]*Node{}
 	}
-	m.reads[key] = out
+	m.readsCache[key] = out
 	return out
 }
 

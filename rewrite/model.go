@@ -21,7 +21,7 @@ type Scope struct {
 	Node     *Node // the module, class_definition, function_definition, ...
 	Parent   *Scope
 	Bindings map[string][]*Binding
-	global   map[string]bool // names declared global or nonlocal here
+	global   map[string]bool // names declared global or nonlocal here (nil: none)
 }
 
 // BindingKind tells how a name got bound.
@@ -65,26 +65,34 @@ type Model struct {
 	// names are then unknown rather than builtins.
 	StarImport bool
 	scopes     map[*Node]*Scope
-	refs       map[*Node][]*Binding
+	// reads are the identifiers that read a variable, with the bindings
+	// each resolves to; readAt maps a node's slab index to 1 + its index in
+	// reads (0: not a read), strayReads does so for nodes outside the slab.
+	reads      []read
+	readAt     []int32
+	strayReads map[*Node]int
 	loopInfo   map[*Node]*LoopInfo
 	defs       map[string]*Node // module-level functions by name, for call-through
-	// qnames caches QualifiedName by node slab index (qnameDone marks the
-	// computed ones): rules ask for the same callees again and again.
-	qnames    []string
-	qnameDone []bool
+	// qnames caches QualifiedName: qnameAt maps a node's slab index to 1 +
+	// the index of its name in qnames (0: not computed yet). Rules ask for
+	// the same callees again and again; the pointer-free index is cheap to
+	// allocate even for large files.
+	qnames  []string
+	qnameAt []int32
 	// trainingLoops caches TrainingLoops (nil: not computed yet).
 	trainingLoops []*Node
-	// importedTop caches the top-level packages the module imports.
-	importedTop map[string]bool
+	// imported are the qualified names of the module scope's import
+	// bindings, collected by the binder.
+	imported []string
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
 	// identsByName indexes identifier nodes by spelling, in source order
 	// (nil: not built yet), so that Occurrences costs the occurrences of a
 	// name rather than a walk of its region.
 	identsByName map[string][]*Node
-	// reads caches Reads: rules ask for the reads of one accumulator in
-	// one loop once per finding.
-	reads map[readsKey][]*Node
+	// readsCache caches Reads: rules ask for the reads of one accumulator
+	// in one loop once per finding.
+	readsCache map[readsKey][]*Node
 }
 
 // readsKey identifies a Reads query.
@@ -107,16 +115,25 @@ func buildModel(f *File) *Model {
 	m.Module = m.newScope(ModuleScope, f.Root, nil)
 	b := &binder{m: m, loads: make([]load, 0, len(f.OfType("identifier")))}
 	b.walk(f.Root, m.Module)
-	m.refs = make(map[*Node][]*Binding, len(b.loads))
+	m.reads = make([]read, len(b.loads))
+	m.readAt = make([]int32, len(f.nodes))
 	// A lookup answers with all bindings of a name in one scope, and each
 	// of them is credited with the use: collect the uses once per binding
 	// list and share the slice, so a name bound n times and read n times
 	// costs n, not n².
 	uses := map[*Binding][]*Node{}
 	var lists [][]*Binding
-	for _, r := range b.loads {
+	for i, r := range b.loads {
 		bs := m.lookup(r.scope, r.ident.Text())
-		m.refs[r.ident] = bs
+		m.reads[i] = read{r.ident, bs}
+		if f.inSlab(r.ident) {
+			m.readAt[r.ident.idx] = int32(i + 1)
+		} else {
+			if m.strayReads == nil {
+				m.strayReads = map[*Node]int{}
+			}
+			m.strayReads[r.ident] = i
+		}
 		if len(bs) == 0 {
 			continue
 		}
@@ -142,8 +159,27 @@ func buildModel(f *File) *Model {
 	return m
 }
 
+// read is an identifier that reads a variable and the bindings it
+// resolves to.
+type read struct {
+	ident    *Node
+	bindings []*Binding
+}
+
+// readOf returns the index in m.reads of the read at ident, or -1 when
+// ident reads no variable.
+func (m *Model) readOf(ident *Node) int {
+	if m.File.inSlab(ident) {
+		return int(m.readAt[ident.idx]) - 1
+	}
+	if k, ok := m.strayReads[ident]; ok {
+		return k
+	}
+	return -1
+}
+
 func (m *Model) newScope(k ScopeKind, n *Node, parent *Scope) *Scope {
-	s := &Scope{Kind: k, Node: n, Parent: parent, Bindings: map[string][]*Binding{}, global: map[string]bool{}}
+	s := &Scope{Kind: k, Node: n, Parent: parent, Bindings: map[string][]*Binding{}}
 	m.scopes[n] = s
 	return s
 }
@@ -207,8 +243,8 @@ func inBody(def, n *Node) bool {
 
 // Bindings returns the bindings a name read at ident resolves to.
 func (m *Model) Bindings(ident *Node) []*Binding {
-	if bs, ok := m.refs[ident]; ok {
-		return bs
+	if k := m.readOf(ident); k >= 0 {
+		return m.reads[k].bindings
 	}
 	if ident.Type != "identifier" {
 		return nil
@@ -236,13 +272,16 @@ func (m *Model) QualifiedName(n *Node) string {
 	if n.file != m.File || i >= len(m.File.nodes) || &m.File.nodes[i] != n {
 		return m.qualifiedName(n)
 	}
-	if m.qnames == nil {
-		m.qnames, m.qnameDone = make([]string, len(m.File.nodes)), make([]bool, len(m.File.nodes))
+	if m.qnameAt == nil {
+		m.qnameAt = make([]int32, len(m.File.nodes))
 	}
-	if !m.qnameDone[i] {
-		m.qnames[i], m.qnameDone[i] = m.qualifiedName(n), true
+	if k := m.qnameAt[i]; k > 0 {
+		return m.qnames[k-1]
 	}
-	return m.qnames[i]
+	q := m.qualifiedName(n)
+	m.qnames = append(m.qnames, q)
+	m.qnameAt[i] = int32(len(m.qnames))
+	return q
 }
 
 func (m *Model) qualifiedName(n *Node) string {
@@ -291,25 +330,9 @@ func (m *Model) CalleeName(call *Node) string {
 
 // Imports reports whether the module imports the top-level package pkg.
 func (m *Model) Imports(pkg string) bool {
-	if !strings.Contains(pkg, ".") {
-		if m.importedTop == nil {
-			m.importedTop = map[string]bool{}
-			for _, bs := range m.Module.Bindings {
-				for _, b := range bs {
-					if b.Kind == ImportBinding && b.Qualified != "" {
-						top, _, _ := strings.Cut(b.Qualified, ".")
-						m.importedTop[top] = true
-					}
-				}
-			}
-		}
-		return m.importedTop[pkg]
-	}
-	for _, bs := range m.Module.Bindings {
-		for _, b := range bs {
-			if b.Kind == ImportBinding && (b.Qualified == pkg || strings.HasPrefix(b.Qualified, pkg+".")) {
-				return true
-			}
+	for _, q := range m.imported {
+		if q == pkg || len(q) > len(pkg) && q[len(pkg)] == '.' && strings.HasPrefix(q, pkg) {
+			return true
 		}
 	}
 	return false

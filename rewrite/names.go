@@ -12,8 +12,8 @@ func (m *Model) NameFree(name string) bool {
 			return false
 		}
 	}
-	for ident := range m.refs {
-		if ident.Text() == name {
+	for _, r := range m.reads {
+		if r.ident.Text() == name {
 			return false
 		}
 	}

@@ -8,9 +8,21 @@ func PositionalArgs(call *Node) []*Node {
 	if args == nil || args.Type != "argument_list" {
 		return nil
 	}
-	var out []*Node
-	for _, a := range args.NamedChildren() {
-		if !a.Is("keyword_argument", "list_splat", "dictionary_splat") {
+	positional := func(a *Node) bool {
+		return a.isNamedChild() && !a.Is("keyword_argument", "list_splat", "dictionary_splat")
+	}
+	count := 0
+	for _, a := range args.Children {
+		if positional(a) {
+			count++
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	out := make([]*Node, 0, count)
+	for _, a := range args.Children {
+		if positional(a) {
 			out = append(out, a)
 		}
 	}
@@ -23,8 +35,8 @@ func KeywordArg(call *Node, name string) *Node {
 	if args == nil {
 		return nil
 	}
-	for _, a := range args.NamedChildren() {
-		if a.Type == "keyword_argument" {
+	for _, a := range args.Children {
+		if a.Named && a.Type == "keyword_argument" {
 			if n := a.ChildByField("name"); n != nil && n.Text() == name {
 				return a
 			}
@@ -48,8 +60,8 @@ func HasSplat(call *Node) bool {
 	if args == nil {
 		return false
 	}
-	for _, a := range args.NamedChildren() {
-		if a.Is("list_splat", "dictionary_splat") {
+	for _, a := range args.Children {
+		if a.Named && a.Is("list_splat", "dictionary_splat") {
 			return true
 		}
 	}

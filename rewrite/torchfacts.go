@@ -120,16 +120,24 @@ func deviceLikeName(name string) bool {
 // the object moved. `.to(...)` counts only when its one positional
 // argument (or device=) is a device expression.
 func (m *Model) MoveTarget(call *Node) (dev *Node, ok bool, obj *Node) {
-	if call == nil || call.Type != "call" || HasSplat(call) {
+	if call == nil || call.Type != "call" {
 		return nil, false, nil
 	}
 	fn := call.ChildByField("function")
 	if fn == nil || fn.Type != "attribute" {
 		return nil, false, nil
 	}
+	attr := fn.ChildByField("attribute")
+	if attr == nil {
+		return nil, false, nil
+	}
+	method := attr.Text()
+	if (method != "cuda" && method != "to") || HasSplat(call) {
+		return nil, false, nil
+	}
 	obj = fn.ChildByField("object")
 	pos := PositionalArgs(call)
-	switch fn.ChildByField("attribute").Text() {
+	switch method {
 	case "cuda":
 		if len(pos) == 0 && KeywordArg(call, "device") == nil {
 			return nil, true, obj
@@ -266,24 +274,17 @@ func (m *Model) UsesCUDA() bool {
 }
 
 func (m *Model) usesCUDAScan() bool {
-	found := false
-	m.File.Root.Walk(func(n *Node) bool {
-		if found {
-			return false
+	for _, n := range m.File.OfType("string") {
+		if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA {
+			return true
 		}
-		switch n.Type {
-		case "string":
-			if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA {
-				found = true
-			}
-		case "attribute":
-			if n.ChildByField("attribute").Text() == "cuda" {
-				found = true
-			}
+	}
+	for _, n := range m.File.OfType("attribute") {
+		if n.ChildByField("attribute").Text() == "cuda" {
+			return true
 		}
-		return true
-	})
-	return found
+	}
+	return false
 }
 
 // RootIdent returns the identifier at the root of an attribute chain

@@ -45,14 +45,28 @@ func (n *Node) ChildByField(name string) *Node {
 // NamedChildren returns the named children (no punctuation or keywords, no
 // comments).
 func (n *Node) NamedChildren() []*Node {
-	var out []*Node
+	count := 0
 	for _, c := range n.Children {
-		if c.Named && c.Type != "comment" {
+		if c.isNamedChild() {
+			count++
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	out := make([]*Node, 0, count)
+	for _, c := range n.Children {
+		if c.isNamedChild() {
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// isNamedChild reports whether NamedChildren lists n: named and not a
+// comment. Hot helpers loop over Children with it instead of allocating
+// the NamedChildren slice.
+func (n *Node) isNamedChild() bool { return n.Named && n.Type != "comment" }
 
 // Is reports whether the node's type is one of types.
 func (n *Node) Is(types ...string) bool {
@@ -98,6 +112,12 @@ func (n *Node) Walk(visit func(*Node) bool) {
 	for _, c := range n.Children {
 		c.Walk(visit)
 	}
+}
+
+// inSlab reports whether n is one of f's slab nodes (every node of a
+// parsed file is; hand-built ones are not).
+func (f *File) inSlab(n *Node) bool {
+	return n.file == f && int(n.idx) < len(f.nodes) && &f.nodes[n.idx] == n
 }
 
 // subtree returns n and its descendants in pre-order with their subtree
@@ -206,6 +226,30 @@ func parseWith(path string, b []byte, old *sitter.Tree, r *reuse) *File {
 // OfType returns the named nodes of the given type in source order (an
 // index built while parsing: rules use it instead of walking the tree).
 func (f *File) OfType(typ string) []*Node { return f.byType[typ] }
+
+// OfTypeIn returns the named nodes of type typ in n's subtree (n itself
+// included), in pre-order: a window of the file's by-type index, found by
+// binary search, so scanning a region for one node type does not walk it.
+func (f *File) OfTypeIn(typ string, n *Node) []*Node {
+	all := f.byType[typ]
+	if n == nil || len(all) == 0 {
+		return nil
+	}
+	if n.file != f || int(n.idx) >= len(f.nodes) || &f.nodes[n.idx] != n {
+		var out []*Node // not in the slab: walk
+		n.Walk(func(c *Node) bool {
+			if c.Named && c.Type == typ {
+				out = append(out, c)
+			}
+			return true
+		})
+		return out
+	}
+	lo, hi := n.idx, n.idx+f.sizes[n.idx]
+	i := sort.Search(len(all), func(i int) bool { return all[i].idx >= lo })
+	j := i + sort.Search(len(all)-i, func(k int) bool { return all[i+k].idx >= hi })
+	return all[i:j:j]
+}
 
 // OfTypes returns the named nodes of any of the given types in source
 // order (pre-order: an outer node before the nodes inside it).
