@@ -227,30 +227,6 @@ func parseWith(path string, b []byte, old *sitter.Tree, r *reuse) *File {
 // index built while parsing: rules use it instead of walking the tree).
 func (f *File) OfType(typ string) []*Node { return f.byType[typ] }
 
-// OfTypeIn returns the named nodes of type typ in n's subtree (n itself
-// included), in pre-order: a window of the file's by-type index, found by
-// binary search, so scanning a region for one node type does not walk it.
-func (f *File) OfTypeIn(typ string, n *Node) []*Node {
-	all := f.byType[typ]
-	if n == nil || len(all) == 0 {
-		return nil
-	}
-	if n.file != f || int(n.idx) >= len(f.nodes) || &f.nodes[n.idx] != n {
-		var out []*Node // not in the slab: walk
-		n.Walk(func(c *Node) bool {
-			if c.Named && c.Type == typ {
-				out = append(out, c)
-			}
-			return true
-		})
-		return out
-	}
-	lo, hi := n.idx, n.idx+f.sizes[n.idx]
-	i := sort.Search(len(all), func(i int) bool { return all[i].idx >= lo })
-	j := i + sort.Search(len(all)-i, func(k int) bool { return all[i+k].idx >= hi })
-	return all[i:j:j]
-}
-
 // OfTypes returns the named nodes of any of the given types in source
 // order (pre-order: an outer node before the nodes inside it).
 func (f *File) OfTypes(types ...string) []*Node {
