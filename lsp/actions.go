@@ -329,7 +329,7 @@ func findingMarkdown(fd rewrite.Finding) string {
 	// Keep the rule's headings below the hover's own level.
 	doc = strings.Replace(doc, "# ", "### ", 1)
 	doc = strings.ReplaceAll(doc, "\n## ", "\n#### ")
-	return head + "\n\n" + doc + fmt.Sprintf("\n[%s documentation](%s)", fd.Code, ruleURL(fd.Code))
+	return head + "\n\n" + doc + fmt.Sprintf("\n[%s documentation](%s)", fd.Code, patterns.DocURL(fd.Code))
 }
 
 func describeGPU(g patterns.GPU) string {

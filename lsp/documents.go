@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -13,10 +12,6 @@ import (
 	"github.com/gpuopt/gpuopt/patterns"
 	"github.com/gpuopt/gpuopt/rewrite"
 )
-
-// RulesURL is where each rule's documentation lives; the code's lower-case
-// form is the anchor.
-const RulesURL = "https://github.com/gpuopt/gpuopt/blob/main/patterns/RULES.md"
 
 // document is one open text document.
 type document struct {
@@ -339,8 +334,13 @@ func severity(fd rewrite.Finding) protocol.DiagnosticSeverity {
 	}
 }
 
-func ruleURL(code string) protocol.URI {
-	return protocol.URI(RulesURL + "#" + strings.ToLower(code))
+// codeDescription links a diagnostic to its rule's documentation (nil
+// for codes that are not rules).
+func codeDescription(code string) *protocol.CodeDescription {
+	if u := patterns.DocURL(code); u != "" {
+		return &protocol.CodeDescription{Href: protocol.URI(u)}
+	}
+	return nil
 }
 
 func toDiagnostic(src *rewrite.Source, version int32, index int, fd rewrite.Finding) protocol.Diagnostic {
@@ -352,7 +352,7 @@ func toDiagnostic(src *rewrite.Source, version int32, index int, fd rewrite.Find
 		Range:           toRange(src, fd.Start, fd.End),
 		Severity:        severity(fd),
 		Code:            fd.Code,
-		CodeDescription: &protocol.CodeDescription{Href: ruleURL(fd.Code)},
+		CodeDescription: codeDescription(fd.Code),
 		Source:          "gpuopt",
 		Message:         fd.Message,
 		Data:            data,

@@ -153,7 +153,7 @@ func (ff *frameFlow) consumer(p *Pass, e, call *rewrite.Node, values bool, notPl
 		if xgbMatrixOnGPU(p, call) && ff.GPUTraining == "" {
 			ff.GPUTraining = `XGBoost training with device="cuda"`
 		}
-	case fn.Type == "attribute" && (fn.ChildByField("attribute").Text() == "fit" || fn.ChildByField("attribute").Text() == "predict"):
+	case fn != nil && fn.Type == "attribute" && (fn.ChildByField("attribute").Text() == "fit" || fn.ChildByField("attribute").Text() == "predict"):
 		est := xgbEstimatorOf(m, fn.ChildByField("object"))
 		if est == nil {
 			notPlain(call)

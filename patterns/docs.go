@@ -35,3 +35,15 @@ func RulesDocument() string {
 	}
 	return sb.String()
 }
+
+// RulesURL is where the rule documentation (RULES.md) is published.
+const RulesURL = "https://github.com/gpuopt/gpuopt/blob/main/patterns/RULES.md"
+
+// DocURL links a rule code to its section of RULES.md; "" for codes that
+// are not rules (E998, E999).
+func DocURL(code string) string {
+	if Lookup(code) == nil {
+		return ""
+	}
+	return RulesURL + "#" + strings.ToLower(code)
+}

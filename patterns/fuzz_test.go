@@ -23,7 +23,11 @@ func FuzzCheckAndFix(f *testing.F) {
 	env := &Env{Versions: DefaultVersions, GPU: GPU{Name: "H100", ComputeMajor: 9, VRAMGB: 80, Source: "target"}, CPUCount: 8}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file := rewrite.Parse("fuzz.py", src)
-		Run(file, Selection{}, env)
+		for _, fd := range Run(file, Selection{}, env) {
+			if fd.Code == InternalErrorCode {
+				t.Fatal(fd.Message)
+			}
+		}
 		res := rewrite.FixFile(file, func(ff *rewrite.File) []rewrite.Finding { return Run(ff, Selection{}, env) },
 			func(fd rewrite.Finding) bool { return fd.Fix != nil && fd.Fix.Applicability != rewrite.Hint })
 		if file.HasSyntaxErrors() {

@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -47,7 +48,7 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 		}
 		pass := &passes[i]
 		*pass = Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
-		r.Check(pass)
+		runIsolated(pass)
 	}
 	kept := out[:0]
 	for _, fd := range out {
@@ -65,6 +66,27 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 		return kept[i].Code < kept[j].Code
 	})
 	return kept
+}
+
+// InternalErrorCode is the code of the finding that stands for a rule that
+// crashed on a file: the other rules' findings are still reported, and the
+// user gets a message to report rather than a stack trace.
+const InternalErrorCode = "E998"
+
+// runIsolated runs one rule; a panic in it drops that rule's findings on
+// this file and reports an InternalErrorCode finding instead.
+func runIsolated(p *Pass) {
+	before := len(*p.out)
+	defer func() {
+		if r := recover(); r != nil {
+			*p.out = append((*p.out)[:before], rewrite.Finding{
+				Code:     InternalErrorCode,
+				Message:  fmt.Sprintf("internal error in rule %s: %v (its findings on this file are skipped; please report it with the file)", p.Rule.Code, r),
+				Severity: rewrite.Error,
+			})
+		}
+	}()
+	p.Rule.Check(p)
 }
 
 // libraryCache answers importsAny for one file, remembering the answer

@@ -27,13 +27,23 @@ type Node struct {
 }
 
 // Text returns the node's source text. It does not allocate.
-func (n *Node) Text() string { return n.file.Src.Text(n.Start, n.End) }
+// A nil node (a field error recovery left empty) has no text.
+func (n *Node) Text() string {
+	if n == nil {
+		return ""
+	}
+	return n.file.Src.Text(n.Start, n.End)
+}
 
 // File returns the file the node belongs to.
 func (n *Node) File() *File { return n.file }
 
 // ChildByField returns the first child filling field name, or nil.
+// A nil node has no children.
 func (n *Node) ChildByField(name string) *Node {
+	if n == nil {
+		return nil
+	}
 	for _, c := range n.Children {
 		if c.Field == name {
 			return c

@@ -57,11 +57,6 @@ func severityName(s rewrite.Severity) string {
 	}
 }
 
-// ruleURL points at the rule's documentation in the repository.
-func ruleURL(code string) string {
-	return "https://github.com/gpuopt/gpuopt/blob/main/patterns/RULES.md#" + strings.ToLower(code)
-}
-
 // flatten turns reports into JSON findings; syntax errors become findings
 // with code "E999" so that every format carries them.
 func flatten(reports []fileReport) []jsonFinding {
@@ -73,7 +68,7 @@ func flatten(reports []fileReport) []jsonFinding {
 		for _, fd := range r.Findings {
 			start, end := locate(r.Src, fd.Start), locate(r.Src, fd.End)
 			jf := jsonFinding{Code: fd.Code, Message: fd.Message, Path: r.Path, Line: start.Line, Column: start.Column,
-				EndLine: end.Line, EndColumn: end.Column, Severity: severityName(fd.Severity), URL: ruleURL(fd.Code)}
+				EndLine: end.Line, EndColumn: end.Column, Severity: severityName(fd.Severity), URL: patterns.DocURL(fd.Code)}
 			if fd.Fix != nil {
 				fx := &jsonFix{Applicability: fd.Fix.Applicability.String(), Message: fd.Fix.Message, Edits: []jsonEdit{}}
 				for _, e := range fd.Fix.Edits {
@@ -189,7 +184,7 @@ func writeSARIF(w io.Writer, findings []jsonFinding) error {
 	}
 	var rules []rule
 	for _, r := range patterns.All() {
-		rules = append(rules, rule{ID: r.Code, Name: r.Name, ShortDescription: msg{r.Title}, FullDescription: msg{r.Doc}, HelpURI: ruleURL(r.Code)})
+		rules = append(rules, rule{ID: r.Code, Name: r.Name, ShortDescription: msg{r.Title}, FullDescription: msg{r.Doc}, HelpURI: patterns.DocURL(r.Code)})
 	}
 	results := []result{}
 	for _, f := range findings {
