@@ -111,7 +111,7 @@ func checkCPUTraining(p *Pass) {
 // callsModel reports a direct call of a recognised model in the loop body.
 func callsModel(p *Pass, loop *rewrite.Node) bool {
 	found := false
-	walkTorchLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(loop, func(n *rewrite.Node) {
 		if n.Type == "call" && isModel(p, n.ChildByField("function")) {
 			found = true
 		}
@@ -350,7 +350,7 @@ func enclosingBatchLoop(p *Pass, n *rewrite.Node) (batchLoop, bool) {
 // move, nothing else in the loop is left on the CPU.
 func loopTensorsFollow(p *Pass, loop *rewrite.Node) bool {
 	ok := true
-	walkTorchLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(loop, func(n *rewrite.Node) {
 		if !ok {
 			return
 		}

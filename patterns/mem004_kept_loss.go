@@ -101,23 +101,6 @@ func checkKeptLoss(p *Pass) {
 	}
 }
 
-// walkLoopBody visits the nodes of a loop's body, not entering nested
-// function or class definitions.
-func walkLoopBody(loop *rewrite.Node, visit func(*rewrite.Node)) {
-	for _, c := range loop.Children {
-		if c.Field != "body" {
-			continue
-		}
-		c.Walk(func(n *rewrite.Node) bool {
-			if n.Is("function_definition", "class_definition", "lambda") {
-				return false
-			}
-			visit(n)
-			return true
-		})
-	}
-}
-
 // sameStepLoop reports whether every loop between n and loop is not itself
 // a training loop (n then runs once per step of loop, or more often).
 func sameStepLoop(p *Pass, n, loop *rewrite.Node) bool {

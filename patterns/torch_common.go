@@ -467,9 +467,9 @@ func hasKeywordTrue(p *Pass, name string) bool {
 	return false
 }
 
-// walkTorchLoopBody visits the nodes of a loop's body, not entering nested
+// walkLoopBody visits the nodes of a loop's body, not entering nested
 // function, class or lambda definitions.
-func walkTorchLoopBody(loop *rewrite.Node, visit func(*rewrite.Node)) {
+func walkLoopBody(loop *rewrite.Node, visit func(*rewrite.Node)) {
 	for _, c := range loop.Children {
 		if c.Field != "body" {
 			continue

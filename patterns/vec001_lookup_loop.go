@@ -184,28 +184,7 @@ func checkVectorizedLookup(p *Pass) {
 		expr := vecRenderLookup(last, tv, ids.Text(), temps)
 		newText := out.Text() + "[:len(" + ids.Text() + ")] = " + expr
 		msg := "this loop looks up one element per iteration: index once with the whole id tensor (" + newText + ")"
-		headerLine := p.File.Src.LineOf(loop.Start)
-		var kept []string
-		commentsInside := false
-		loop.Walk(func(n *rewrite.Node) bool {
-			if n.Type == "comment" {
-				if p.File.Src.LineOf(n.Start) == headerLine {
-					kept = append(kept, n.Text())
-				} else {
-					commentsInside = true
-				}
-			}
-			return true
-		})
-		if commentsInside {
-			p.ReportRange(loop.Start, right.End, msg, nil)
-			continue
-		}
-		if len(kept) > 0 {
-			newText += "  " + strings.Join(kept, " ")
-		}
-		p.ReportRange(loop.Start, right.End, msg,
-			Fix(rewrite.Unsafe, "Vectorise the lookup", rewrite.Edit{Start: loop.Start, End: loop.End, New: newText}))
+		vecReplaceLoop(p, loop, right, msg, "Vectorise the lookup", newText)
 	}
 }
 
@@ -264,4 +243,33 @@ func vecRenderLookup(n *rewrite.Node, tv, ids string, temps map[string]*rewrite.
 		return n.ChildByField("value").Text() + "[" + vecRenderLookup(idx[1], tv, ids, temps) + "]"
 	}
 	return n.Text()
+}
+
+// vecReplaceLoop reports loop (up to right, the end of its header) with a
+// fix that replaces the whole loop by newText. Comments on the header line
+// are kept after newText; a comment anywhere inside the loop would be lost,
+// so then the finding comes without a fix.
+func vecReplaceLoop(p *Pass, loop, right *rewrite.Node, msg, title, newText string) {
+	headerLine := p.File.Src.LineOf(loop.Start)
+	var kept []string
+	commentsInside := false
+	loop.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "comment" {
+			if p.File.Src.LineOf(n.Start) == headerLine {
+				kept = append(kept, n.Text())
+			} else {
+				commentsInside = true
+			}
+		}
+		return true
+	})
+	if commentsInside {
+		p.ReportRange(loop.Start, right.End, msg, nil)
+		return
+	}
+	if len(kept) > 0 {
+		newText += "  " + strings.Join(kept, " ")
+	}
+	p.ReportRange(loop.Start, right.End, msg,
+		Fix(rewrite.Unsafe, title, rewrite.Edit{Start: loop.Start, End: loop.End, New: newText}))
 }

@@ -300,28 +300,7 @@ func checkElementwiseLoop(p *Pass) {
 		}
 		newText := vecRenderElementwise(p.File, a, bound, iv)
 		msg := "this loop computes one element per iteration: compute all of them at once (" + newText + ")"
-		headerLine := p.File.Src.LineOf(loop.Start)
-		var kept []string
-		commentsInside := false
-		loop.Walk(func(n *rewrite.Node) bool {
-			if n.Type == "comment" {
-				if p.File.Src.LineOf(n.Start) == headerLine {
-					kept = append(kept, n.Text())
-				} else {
-					commentsInside = true
-				}
-			}
-			return true
-		})
-		if commentsInside {
-			p.ReportRange(loop.Start, right.End, msg, nil)
-			continue
-		}
-		if len(kept) > 0 {
-			newText += "  " + strings.Join(kept, " ")
-		}
-		p.ReportRange(loop.Start, right.End, msg,
-			Fix(rewrite.Unsafe, "Vectorise the elementwise loop", rewrite.Edit{Start: loop.Start, End: loop.End, New: newText}))
+		vecReplaceLoop(p, loop, right, msg, "Vectorise the elementwise loop", newText)
 	}
 }
 

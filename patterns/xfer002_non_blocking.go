@@ -96,7 +96,7 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node) {
 		}
 		return true
 	})
-	walkTorchLoopBody(loop, func(call *rewrite.Node) {
+	walkLoopBody(loop, func(call *rewrite.Node) {
 		if call.Type != "call" {
 			return
 		}
@@ -150,7 +150,7 @@ func sourceDoneAfter(p *Pass, src, call, loop *rewrite.Node) bool {
 		}
 	}
 	later := false
-	walkTorchLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(loop, func(n *rewrite.Node) {
 		if n.Type == "identifier" && n.Text() == src.Text() && n.Start > call.End {
 			later = true
 		}
