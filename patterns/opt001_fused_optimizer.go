@@ -45,7 +45,9 @@ the flag when the parameters are certainly on a CUDA device when the optimizer
 is created (fused kernels need them there on PyTorch < 2.4); it stays silent
 when the device is conditional (` + "`\"cuda\" if torch.cuda.is_available() else \"cpu\"`" + `),
 unknown (a function parameter), or when the model is wrapped (DDP) first.
-Silent when ` + "`foreach`, `differentiable` or `capturable`" + ` is given (they conflict
+Silent when the file makes complex tensors (` + "`torch.cfloat`" + `, ` + "`view_as_complex`" + `, ...:
+fused kernels reject complex parameters), and when
+` + "`foreach`, `differentiable` or `capturable`" + ` is given (they conflict
 or change the implementation on purpose), and with ` + "`**kwargs`" + `. Needs
 PyTorch >= 2.0 (SGD: >= 2.3).
 
@@ -67,6 +69,9 @@ func checkFusedOptimizer(p *Pass) {
 	}
 	if hasKeywordTrue(p, "sparse") {
 		return // sparse gradients (nn.Embedding(sparse=True)) have no fused kernel
+	}
+	if mentionsComplex(p) {
+		return // fused=True rejects complex parameters at the first step
 	}
 	for _, call := range torchCalls(p) {
 		q := p.Model.CalleeName(call)
@@ -107,4 +112,19 @@ func checkFusedOptimizer(p *Pass) {
 		p.Report(call, name+" over CUDA parameters without fused=True: the fused kernel does the whole update in one pass (2.0–2.15× faster than the default foreach step on an H100)",
 			Fix(rewrite.Safe, "Pass fused=True", e))
 	}
+}
+
+// complexNames are the torch names that make complex tensors: a model
+// with complex parameters (spectral layers) fails under fused=True.
+var complexNames = []string{"torch.cfloat", "torch.cdouble", "torch.chalf", "torch.complex32", "torch.complex64",
+	"torch.complex128", "torch.complex", "torch.view_as_complex", "torch.polar"}
+
+// mentionsComplex reports a file that may create complex tensors.
+func mentionsComplex(p *Pass) bool {
+	for _, q := range complexNames {
+		if mentionsQualified(p, q) {
+			return true
+		}
+	}
+	return false
 }

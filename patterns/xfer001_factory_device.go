@@ -37,9 +37,12 @@ noise = torch.randn(b, d, device="cuda")
 ` + "```" + `
 
 ## Fix safety
-Safe for ` + "`zeros`, `ones`, `full`, `empty`, `arange`, `eye`, `linspace`, `tensor`" + `:
-the values are the same wherever they are computed (` + "`empty`" + `'s are undefined
-either way). Unsafe for ` + "`rand`, `randn`, `randint`, `normal`" + `: the numbers
+Safe for ` + "`zeros`, `ones`, `full`, `empty`, `eye`, `linspace`, `tensor`" + ` and
+` + "`arange`" + ` with integer literal arguments: the values are the same wherever
+they are computed (` + "`empty`" + `'s are undefined either way). Unsafe for an
+` + "`arange`" + ` with other arguments (` + "`torch.arange(0, 1, 0.1)`" + `: the CPU kernel steps
+in double and the CUDA one in float, so element 9 is 0.89999998 on one and
+0.90000004 on the other, measured on an H100). Unsafe for ` + "`rand`, `randn`, `randint`, `normal`" + `: the numbers
 come from the CUDA generator instead of the CPU one, so the values (and the
 CPU random stream seen by later code) change. Silent when the factory already
 has ` + "`device=`, `out=`, `requires_grad=`, `pin_memory=`, `generator=`" + ` or
@@ -114,8 +117,21 @@ func checkFactoryDevice(p *Pass) {
 		app, what := rewrite.Safe, "same values"
 		if random {
 			app, what = rewrite.Unsafe, "the numbers then come from the CUDA generator, not the CPU one"
+		} else if name == "arange" && !integerArange(obj) {
+			app, what = rewrite.Unsafe, "a non-integer arange can differ in the last bit: the CPU kernel steps in double, the CUDA one in float"
 		}
 		p.Report(move, "torch."+name+"(...) is built on the CPU and then copied to the device: pass device="+devText+" ("+what+")",
 			Fix(app, "Create it with device="+devText, edits...))
 	}
+}
+
+// integerArange reports a torch.arange whose positional arguments are all
+// integer literals: its values are exact on every device.
+func integerArange(call *rewrite.Node) bool {
+	for _, a := range rewrite.PositionalArgs(call) {
+		if a.Type != "integer" {
+			return false
+		}
+	}
+	return true
 }

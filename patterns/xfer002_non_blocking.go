@@ -41,6 +41,8 @@ reads the result, and reading it on the host (` + "`.item()`, `.cpu()`" + `) wai
 it. The only hazard is writing to the pinned source tensor on the host while
 the copy is in flight; gpuopt requires that the source name is not read again
 after the copy in the loop (or is rebound by it: ` + "`x = x.to(device)`" + `).
+Silent for loaders with a ` + "`collate_fn`" + `: the batch may then be an object
+whose ` + "`.to()`" + ` has no ` + "`non_blocking`" + ` parameter.
 
 ## Measured gain
 Not measured alone; part of the LOAD001 measurement (ResNet-18 on a
@@ -54,6 +56,11 @@ func init() { Register(NonBlockingCopy) }
 func checkNonBlocking(p *Pass) {
 	for _, b := range dataLoaderBindings(p) {
 		if !isTrueLit(rewrite.KeywordValue(b.Value, "pin_memory")) {
+			continue
+		}
+		if rewrite.KeywordArg(b.Value, "collate_fn") != nil || rewrite.HasSplat(b.Value) {
+			// A custom collate_fn (a Hugging Face data collator, a batch
+			// class) may return objects whose .to() takes no non_blocking.
 			continue
 		}
 		for _, use := range b.Uses {
