@@ -7,7 +7,7 @@ var LoaderPersistentWorkers = &Rule{
 	Code:      "LOAD003",
 	Name:      "dataloader-persistent-workers",
 	Title:     "Keep DataLoader workers alive across epochs (persistent_workers=True)",
-	Fix:       rewrite.Safe,
+	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
 	Check:     checkLoaderPersistent,
@@ -35,8 +35,13 @@ loader = DataLoader(dataset, batch_size=64, num_workers=8, pin_memory=True, pers
 ` + "```" + `
 
 ## Fix safety
-Safe for the batches the workers produce, with one caveat gpuopt checks for:
-persistent workers keep the copy of the dataset they received at the first
+Unsafe (the catalogue calls it safe): random augmentations change. Without
+persistent workers the loader draws a fresh base seed from the main process's
+generator every epoch; with them the workers keep their random state across
+epochs and the main generator is no longer advanced, so from the second epoch
+on the workers' random numbers differ, and so do later draws in the main
+process (checked on an H100: epoch 1 identical, epochs 2 and 3 not). Batches
+are otherwise the same. Also: persistent workers keep the copy of the dataset they received at the first
 epoch, so changes the main process makes to the dataset object between
 epochs (` + "`dataset.set_epoch(epoch)`" + `, reassigning a transform) would no
 longer reach them. The rule is silent when the dataset's name is used inside
@@ -65,7 +70,7 @@ func checkLoaderPersistent(p *Pass) {
 			continue
 		}
 		p.Report(gl.Call, "this DataLoader's workers are restarted every epoch: pass persistent_workers=True",
-			Fix(rewrite.Safe, "Pass persistent_workers=True", e))
+			Fix(rewrite.Unsafe, "Pass persistent_workers=True", e))
 	}
 }
 

@@ -7,7 +7,7 @@ var ZeroGradSetToNone = &Rule{
 	Code:      "OPT002",
 	Name:      "zero-grad-set-to-none",
 	Title:     "Call zero_grad(set_to_none=True) on PyTorch < 2.0",
-	Fix:       rewrite.Safe,
+	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
 	Check:     checkZeroGrad,
@@ -32,10 +32,14 @@ optimizer.zero_grad(set_to_none=True)
 ` + "```" + `
 
 ## Fix safety
-Safe for the usual loop (zero, backward, step), which is exactly what PyTorch
-2.0 made the default. Code that reads ` + "`p.grad`" + ` between ` + "`zero_grad()`" + ` and
+Unsafe (the catalogue calls it safe; it is not, exactly). It is what PyTorch
+2.0 made the default, and for the usual loop (zero, backward, step) where
+every parameter gets a gradient each step nothing changes. But code that reads ` + "`p.grad`" + ` between ` + "`zero_grad()`" + ` and
 the backward sees ` + "`None`" + ` instead of zeros, and optimizers skip parameters
-whose gradient is ` + "`None`" + ` (weight decay is not applied to them that step).
+whose gradient is ` + "`None`" + `: a parameter unused in a step (a head trained
+only on some batches) then gets no weight decay and no momentum update that
+step, so with SGD momentum its weights drift apart from the old behaviour.
+Only fires for PyTorch 1.7 to 1.x (` + "`set_to_none`" + ` appeared in 1.7).
 
 ## Measured gain
 Not measured (PyTorch < 2.0 only; the project's GPU machine runs 2.11).
@@ -45,8 +49,8 @@ Not measured (PyTorch < 2.0 only; the project's GPU machine runs 2.11).
 func init() { Register(ZeroGradSetToNone) }
 
 func checkZeroGrad(p *Pass) {
-	if p.Env.Versions.Torch.AtLeast(2, 0) {
-		return
+	if v := p.Env.Versions.Torch; v.AtLeast(2, 0) || !v.AtLeast(1, 7) {
+		return // the default since 2.0; the argument does not exist before 1.7
 	}
 	for _, call := range torchCalls(p) {
 		if callAttr(call) != "zero_grad" || len(call.ChildByField("arguments").NamedChildren()) != 0 {
@@ -61,6 +65,6 @@ func checkZeroGrad(p *Pass) {
 			continue
 		}
 		p.Report(call, "zero_grad() writes zeros into every gradient before PyTorch 2.0: pass set_to_none=True (the default since 2.0)",
-			Fix(rewrite.Safe, "Pass set_to_none=True", e))
+			Fix(rewrite.Unsafe, "Pass set_to_none=True", e))
 	}
 }

@@ -34,7 +34,10 @@ params = {"tree_method": "hist", "device": "cuda", "max_depth": 6}
 ## Fix safety
 Safe: XGBoost >= 2.0 maps ` + "`gpu_hist`" + ` to exactly this pair, so training
 is unchanged. When the same parameters already name a device, or carry
-` + "`gpu_id`" + ` (XGB003 turns it into the device), only the tree method changes.
+` + "`gpu_id=N`" + ` with a literal N >= 0 (XGB003 turns it into the device), only the
+tree method changes. With any other ` + "`gpu_id`" + ` (` + "`-1`" + `, a variable) the finding
+has no fix: XGBoost 2 maps ` + "`gpu_id=-1`" + ` to the CPU, so dropping ` + "`gpu_hist`" + ` would
+move training off the GPU.
 Silent when the project pins XGBoost < 2.0.
 
 ## Measured gain
@@ -59,7 +62,14 @@ func checkGPUHist(p *Pass) {
 		edits := []rewrite.Edit{e.replaceValue("hist")}
 		msg := `tree_method="gpu_hist" is deprecated since XGBoost 2.0: use tree_method="hist" with device="cuda"`
 		switch {
-		case g.get("device") != nil || g.get("gpu_id") != nil:
+		case g.get("device") != nil:
+		case g.get("gpu_id") != nil:
+			if id := g.get("gpu_id").Value; id == nil || id.Type != "integer" {
+				// gpu_id=-1 or a computed id: XGBoost 2 may map it to the
+				// CPU, where gpu_hist trained on the GPU. Leave it to the user.
+				p.Report(e.Value, msg+" (set device yourself: gpu_id here is not a plain GPU number)", nil)
+				continue
+			}
 		case e.Form == setParamForm:
 			// set_param("tree_method", "gpu_hist") -> set_param({...}) with both keys.
 			args := e.Item.ChildByField("arguments")
