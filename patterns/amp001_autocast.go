@@ -41,8 +41,11 @@ with autocast("cuda", enabled=use_amp):
 Safe: ` + "`torch.cuda.amp.autocast(...)`" + ` is implemented as
 ` + "`torch.autocast(\"cuda\", ...)`" + ` with the same keywords (` + "`enabled`, `dtype`, `cache_enabled`" + `).
 Positional arguments become keywords because the new callable takes the device
-type first. The default dtype is float16 in both (the CUDA autocast dtype,
-unless the program changed it with ` + "`torch.set_autocast_gpu_dtype`" + `). The
+type first. A call without a dtype gets ` + "`dtype=torch.float16`" + ` spelled out:
+the old callable defaults to float16, while ` + "`torch.autocast(\"cuda\")`" + ` takes
+the dtype of an enclosing autocast region (a decorated forward called inside
+a bf16 region would switch from fp16 to bf16); where ` + "`torch`" + ` is not imported
+the finding has no fix. The
 import form is rewritten only when every use of the imported name is a call;
 calls with ` + "`*args`" + ` are reported without a fix. Spellings kept for old
 releases (in a branch of a version test such as ` + "`is_torch_version(...)`" + ` or
@@ -63,6 +66,9 @@ var autocastDeprecation = ampDeprecation{
 	name:      "autocast",
 	params:    []string{"enabled", "dtype", "cache_enabled"},
 	msg:       `torch.cuda.amp.autocast is deprecated: use torch.autocast("cuda", ...)`,
+	// torch.cuda.amp.autocast() means float16; torch.autocast("cuda")
+	// means the enclosing region's dtype (bf16 inside a bf16 region).
+	dtypeDefault: "torch.float16",
 }
 
 func checkCudaAmpAutocast(p *Pass) {

@@ -29,6 +29,11 @@ type ampDeprecation struct {
 	name      string   // the callable's name in both modules
 	params    []string // positional parameters of the old callable, in order
 	msg       string
+	// dtypeDefault, when set, is the qualified dtype the old callable
+	// defaulted to ("torch.float16") and the new one does not: a call
+	// without a dtype gets it spelled out, because torch.autocast's
+	// default is the surrounding region's dtype, not float16.
+	dtypeDefault string
 }
 
 func (d ampDeprecation) isOld(q string) bool {
@@ -43,7 +48,7 @@ func (d ampDeprecation) isOld(q string) bool {
 // callArgsEdits turns a call's positional arguments into keywords (the new
 // callable's second positional is not the old one's first) and prepends
 // the "cuda" device type. ok is false when the call cannot be converted.
-func (d ampDeprecation) callArgsEdits(call *rewrite.Node) ([]rewrite.Edit, bool) {
+func (d ampDeprecation) callArgsEdits(m *rewrite.Model, call *rewrite.Node) ([]rewrite.Edit, bool) {
 	args := call.ChildByField("arguments")
 	if args == nil || args.Type != "argument_list" {
 		return nil, false
@@ -83,6 +88,21 @@ func (d ampDeprecation) callArgsEdits(call *rewrite.Node) ([]rewrite.Edit, bool)
 		}
 		edits = append(edits, rewrite.Edit{Start: a.Start, End: a.Start, New: d.params[i] + "="})
 	}
+	if d.dtypeDefault != "" && len(pos) < 2 && rewrite.KeywordArg(call, "dtype") == nil {
+		dtype, ok := m.LocalName(call, d.dtypeDefault)
+		if !ok {
+			return nil, false // cannot spell the dtype here: no fix
+		}
+		if first == nil {
+			edits[0].New += ", dtype=" + dtype
+		} else {
+			e, ok := rewrite.AppendItem(args, "dtype="+dtype)
+			if !ok {
+				return nil, false
+			}
+			edits = append(edits, e)
+		}
+	}
 	return edits, true
 }
 
@@ -100,7 +120,7 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 		}
 		var fix *rewrite.Fix
 		if name, ok := m.LocalName(call, d.newQ); ok {
-			if edits, ok := d.callArgsEdits(call); ok {
+			if edits, ok := d.callArgsEdits(m, call); ok {
 				edits = append([]rewrite.Edit{{Start: fn.Start, End: fn.End, New: name}}, edits...)
 				fix = Fix(rewrite.Safe, "Use "+d.newQ+`("cuda", ...)`, edits...)
 			}
@@ -151,7 +171,7 @@ func (d ampDeprecation) importFix(p *Pass, imp, mn *rewrite.Node, names []*rewri
 		if bs := p.Model.Bindings(use); len(bs) != 1 || bs[0] != b {
 			return nil
 		}
-		more, ok := d.callArgsEdits(call)
+		more, ok := d.callArgsEdits(p.Model, call)
 		if !ok {
 			return nil
 		}
