@@ -35,7 +35,10 @@ Safe: the deprecated class is a thin subclass that passes its arguments to
 ` + "`torch.amp.GradScaler(\"cuda\", ...)`" + `; the keywords (` + "`init_scale`, `growth_factor`, `backoff_factor`, `growth_interval`, `enabled`" + `)
 are the same, and positional arguments become keywords. Only fires when the
 project uses PyTorch >= 2.3. The import form is rewritten only when every use
-of the imported name is a call (an ` + "`isinstance`" + ` check is left alone).
+of the imported name is a call, and the ` + "`torch.cuda.amp.GradScaler(...)`" + ` form
+only when the file never uses that name other than to call it: an
+` + "`isinstance(s, torch.cuda.amp.GradScaler)`" + ` check would be False for the new
+class, so such files get the finding without a fix.
 Spellings kept for old releases (behind a version test, or in a ` + "`try`" + ` with
 an ImportError/AttributeError fallback) are not reported.
 

@@ -113,13 +113,17 @@ func (d ampDeprecation) callArgsEdits(m *rewrite.Model, call *rewrite.Node) ([]r
 // releases behind a version test or an ImportError fallback are left alone.
 func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 	m := p.Model
+	// isinstance(s, torch.cuda.amp.GradScaler) is False for the new class
+	// (the old one is its subclass): with such a use in the file, renaming
+	// the constructor calls would change behaviour.
+	renameable := !d.usedAsValue(p)
 	for _, call := range torchCalls(p) {
 		fn := call.ChildByField("function")
 		if fn == nil || fn.Type != "attribute" || !d.isOld(m.CalleeName(call)) || versionGuarded(p, call) {
 			continue
 		}
 		var fix *rewrite.Fix
-		if name, ok := m.LocalName(call, d.newQ); ok {
+		if name, ok := m.LocalName(call, d.newQ); ok && renameable {
 			if edits, ok := d.callArgsEdits(m, call); ok {
 				edits = append([]rewrite.Edit{{Start: fn.Start, End: fn.End, New: name}}, edits...)
 				fix = Fix(rewrite.Safe, "Use "+d.newQ+`("cuda", ...)`, edits...)
@@ -158,6 +162,20 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 			p.Report(item, d.msg, d.importFix(p, imp, mn, names, i, b))
 		}
 	}
+}
+
+// usedAsValue reports an attribute spelling of the old callable that is not
+// called (isinstance, annotations, a reference passed around).
+func (d ampDeprecation) usedAsValue(p *Pass) bool {
+	for _, a := range p.File.OfType("attribute") {
+		if !d.isOld(p.Model.QualifiedName(a)) {
+			continue
+		}
+		if call := a.Parent; call == nil || call.Type != "call" || call.ChildByField("function") != a {
+			return true
+		}
+	}
+	return false
 }
 
 // importFix rewrites `from torch.cuda.amp import X` and every call of X.
