@@ -52,7 +52,8 @@ could change results or fail: the class is not a subclass of ` + "`nn.Module`" +
 in the file; the assignment comes before ` + "`super().__init__()`" + `; the attribute is
 assigned anywhere else in the file (a buffer only accepts tensors or
 ` + "`None`" + `) or named by the class body; the tensor ` + "`requires_grad`" + `; the
-module is cast with ` + "`.half()`/`.double()`/`.bfloat16()`/`.float()`/`.to(dtype)`" + `
+module is cast with ` + "`.half()`/`.double()`/`.bfloat16()`/`.float()`/`.apply(...)`" + `, or moved with
+` + "`.to(...)`" + ` given anything but a device (` + "`.to(dtype)`, `.to(other_tensor)`" + `)
 anywhere in the file (casts convert floating-point buffers); or the attribute is
 turned into NumPy (` + "`.numpy()`" + ` fails on a CUDA tensor). Needs torch >= 1.6.
 
@@ -202,36 +203,53 @@ func bufferSafe(p *Pass, cls, asg *rewrite.Node, name string) bool {
 
 // moduleCastInFile reports a dtype cast of something that may be a module
 // (it would convert floating-point buffers): `.half()`, `.double()`,
-// `.bfloat16()`, `.float()`, `.type(...)`, or `.to(...)` given a dtype.
+// `.bfloat16()`, `.float()`, `.type(...)`, `.apply(...)` (which may cast),
+// or `.to(...)` given anything but a device (a dtype, or a tensor whose
+// dtype it takes).
 func moduleCastInFile(p *Pass) bool {
 	for _, call := range p.File.OfType("call") {
 		fn := call.ChildByField("function")
-		if fn.Type != "attribute" {
+		if fn == nil || fn.Type != "attribute" {
 			continue
 		}
 		method := fn.ChildByField("attribute").Text()
 		switch method {
-		case "half", "double", "bfloat16", "float", "type", "to":
+		case "half", "double", "bfloat16", "float", "type", "apply", "to":
 		default:
 			continue // not a cast: no need to ask what the object is
 		}
 		if !mayBeModule(p, fn.ChildByField("object")) {
 			continue
 		}
-		switch method {
-		case "half", "double", "bfloat16", "float", "type":
+		if method != "to" {
 			return true
-		case "to":
-			if rewrite.KeywordArg(call, "dtype") != nil || rewrite.HasSplat(call) {
+		}
+		if rewrite.KeywordArg(call, "dtype") != nil || rewrite.HasSplat(call) {
+			return true
+		}
+		for _, a := range rewrite.PositionalArgs(call) {
+			if !deviceLike(p, a) {
 				return true
 			}
-			for _, a := range rewrite.PositionalArgs(call) {
-				q := p.Model.QualifiedName(a)
-				if strings.HasPrefix(q, "torch.") && q != "torch.device" || strings.Contains(strings.ToLower(a.Text()), "dtype") {
-					return true
-				}
-			}
 		}
+	}
+	return false
+}
+
+// deviceLike reports an argument of .to() that names a device: a string or
+// integer literal, torch.device(...), or a name that says device.
+func deviceLike(p *Pass, a *rewrite.Node) bool {
+	switch a.Type {
+	case "string", "integer":
+		return true
+	case "call":
+		return p.Model.CalleeName(a) == "torch.device"
+	case "identifier", "attribute":
+		name := strings.ToLower(a.Text())
+		if a.Type == "attribute" {
+			name = strings.ToLower(a.ChildByField("attribute").Text())
+		}
+		return strings.Contains(name, "device") || name == "dev" || name == "cuda" || name == "cpu"
 	}
 	return false
 }
