@@ -55,6 +55,9 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 		if fd.Fix != nil && f.InError(fd.Start, fd.End) {
 			fd.Fix = nil // never rewrite inside a syntax error
 		}
+		if f.DropsComment(fd.Fix) {
+			fd.Fix = nil // never lose a comment: the finding stays, without a fix
+		}
 		if !suppressed(f, fd) {
 			kept = append(kept, fd)
 		}

@@ -100,7 +100,7 @@ func deleteEntry(e *xgbParam) rewrite.Edit {
 		src := e.File().Src
 		line := src.LineOf(e.Item.Start)
 		start, end := src.LineStart(line), src.LineStart(line+1)
-		return rewrite.Edit{Start: start, End: end}
+		return rewrite.KeepTrailingComment(e.Item, rewrite.Edit{Start: start, End: end})
 	default:
 		return rewrite.DeleteArgEdit(e.Item)
 	}

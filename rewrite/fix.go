@@ -3,6 +3,7 @@ package rewrite
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Applicability says how sure a fix is, ruff's three levels.
@@ -230,4 +231,36 @@ func applyAll(f *File, fixes []*Fix) (*File, bool) {
 
 func fixKey(fx *Fix) string {
 	return fmt.Sprint(fx.Edits)
+}
+
+// DropsComment reports whether applying fx would delete a comment: a
+// comment inside a replaced range whose text none of the fix's new texts
+// carries. Such fixes are withheld (gpuopt keeps every comment).
+func (f *File) DropsComment(fx *Fix) bool {
+	if fx == nil {
+		return false
+	}
+	comments := f.OfType("comment")
+	for _, e := range fx.Edits {
+		if e.End <= e.Start {
+			continue
+		}
+		i := sort.Search(len(comments), func(i int) bool { return comments[i].End > e.Start })
+		for ; i < len(comments) && comments[i].Start < e.End; i++ {
+			if !fixCarries(fx, comments[i].Text()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fixCarries reports whether one of fx's edits writes text.
+func fixCarries(fx *Fix, text string) bool {
+	for _, e := range fx.Edits {
+		if strings.Contains(e.New, text) {
+			return true
+		}
+	}
+	return false
 }

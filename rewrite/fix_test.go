@@ -183,3 +183,18 @@ func TestUnifiedDiff(t *testing.T) {
 		t.Error("diff of equal inputs is not empty")
 	}
 }
+
+// A fix that deletes a comment without writing it back is detected, one that
+// carries the comment in its new text is not.
+func TestDropsComment(t *testing.T) {
+	src := "x = f(a,  # why a\n      b)\ny = 2\n"
+	f := Parse("t.py", []byte(src))
+	at := strings.Index(src, "a,")
+	end := strings.Index(src, "b)")
+	drop := &Fix{Edits: []Edit{{Start: at, End: end}}}
+	keep := &Fix{Edits: []Edit{{Start: at, End: end, New: "# why a\n      "}}}
+	outside := &Fix{Edits: []Edit{{Start: strings.Index(src, "y = 2"), End: len(src) - 1, New: "y = 3"}}}
+	if !f.DropsComment(drop) || f.DropsComment(keep) || f.DropsComment(outside) || f.DropsComment(nil) {
+		t.Errorf("drop %v keep %v outside %v", f.DropsComment(drop), f.DropsComment(keep), f.DropsComment(outside))
+	}
+}

@@ -34,7 +34,7 @@ func ownsLines(stmt *Node) bool {
 }
 
 // RemoveStatementEdit returns the edit that deletes a statement: its lines
-// (with a trailing comment on its last line) when the block keeps other
+// (a trailing comment on its last line stays, on its own line) when the block keeps other
 // statements, `pass` in its place when it is the block's only statement.
 // ok is false when the statement shares a line with another one.
 func RemoveStatementEdit(stmt *Node) (Edit, bool) {
@@ -49,7 +49,7 @@ func RemoveStatementEdit(stmt *Node) (Edit, bool) {
 	}
 	src := stmt.file.Src
 	first, last := src.LineOf(stmt.Start), src.LineOf(stmt.End)
-	return Edit{Start: src.LineStart(first), End: src.LineStart(last + 1)}, true
+	return KeepTrailingComment(stmt, Edit{Start: src.LineStart(first), End: src.LineStart(last + 1)}), true
 }
 
 // InsertBeforeEdit returns the edit that inserts line (without indentation

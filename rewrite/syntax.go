@@ -138,7 +138,12 @@ func DeleteArgEdit(item *Node) Edit {
 	case len(items) == 1:
 		return Edit{Start: item.Start, End: trailingComma(src, item.End), New: ""}
 	case idx < len(items)-1:
-		// Remove "item, " up to the next item, keeping the next item's position.
+		// An item on lines of its own: remove those lines (keeping its
+		// trailing comment). Otherwise remove "item, " up to the next item,
+		// keeping the next item's position.
+		if e, ok := ownLinesEdit(item); ok {
+			return e
+		}
 		return Edit{Start: item.Start, End: items[idx+1].Start, New: ""}
 	default:
 		// Last item on lines of its own: remove those lines (with its comma
@@ -164,7 +169,24 @@ func ownLinesEdit(item *Node) (Edit, bool) {
 	if rest != "" && !strings.HasPrefix(rest, "#") {
 		return Edit{}, false
 	}
-	return Edit{Start: src.LineStart(first), End: src.LineStart(last + 1), New: ""}, true
+	return KeepTrailingComment(item, Edit{Start: src.LineStart(first), End: src.LineStart(last + 1), New: ""}), true
+}
+
+// KeepTrailingComment narrows a whole-line deletion of node so that a
+// comment after node on its last line stays where it was, on a line of its
+// own: `x = 1  # why` becomes `# why` at x's indentation.
+func KeepTrailingComment(node *Node, e Edit) Edit {
+	src := node.file.Src
+	last := src.LineOf(node.End)
+	for _, c := range node.file.OfType("comment") {
+		if c.Start >= node.End && src.LineOf(c.Start) == last {
+			return Edit{Start: node.Start, End: c.Start}
+		}
+		if c.Start > src.LineEnd(last) {
+			break
+		}
+	}
+	return e
 }
 
 // trailingComma extends end over whitespace and one comma that follow it.

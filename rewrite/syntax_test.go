@@ -9,8 +9,11 @@ func TestDeleteArgEdit(t *testing.T) {
 		{"d = {'a': 1, 'b': 2}\n", "'b'", "d = {'a': 1}\n"},
 		{"d = {'a': 1, 'b': 2}\n", "'a'", "d = {'b': 2}\n"},
 		{"d = {'b': 2}\n", "'b'", "d = {}\n"},
-		// The last entry on a line of its own: the previous entry's comment stays.
-		{"d = {\n    'a': 1,  # keep me\n    'b': 2,  # goes with b\n}\n", "'b'", "d = {\n    'a': 1,  # keep me\n}\n"},
+		// The last entry on a line of its own: the previous entry's comment
+		// stays, and so does its own (gpuopt never deletes a comment).
+		{"d = {\n    'a': 1,  # keep me\n    'b': 2,  # about b\n}\n", "'b'", "d = {\n    'a': 1,  # keep me\n    # about b\n}\n"},
+		// A middle entry on its own line likewise.
+		{"d = {\n    'a': 1,  # about a\n    'b': 2,\n}\n", "'a'", "d = {\n    # about a\n    'b': 2,\n}\n"},
 		{"d = {\n    'a': 1,  # keep me\n    'b': 2\n}\n", "'b'", "d = {\n    'a': 1,  # keep me\n}\n"},
 		{"f(\n    x=1,  # keep me\n    y=2,\n)\n", "y", "f(\n    x=1,  # keep me\n)\n"},
 	}
