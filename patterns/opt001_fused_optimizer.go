@@ -130,10 +130,5 @@ var complexNames = []string{"torch.cfloat", "torch.cdouble", "torch.chalf", "tor
 
 // mentionsComplex reports a file that may create complex tensors.
 func mentionsComplex(p *Pass) bool {
-	for _, q := range complexNames {
-		if mentionsQualified(p, q) {
-			return true
-		}
-	}
-	return false
+	return mentionsQualified(p, complexNames...)
 }

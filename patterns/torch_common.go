@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -333,20 +334,29 @@ func determinismRequested(p *Pass) bool {
 	return false
 }
 
-// assignsAttribute reports whether the file assigns (or reads) the
-// qualified attribute q (`torch.backends.cudnn.benchmark`).
-func mentionsQualified(p *Pass, q string) bool {
-	last := q[strings.LastIndex(q, ".")+1:]
+// mentionsQualified reports whether the file mentions any of the qualified
+// names qs (`torch.backends.cudnn.benchmark`): an identifier spelled like a
+// name's last part, or an attribute resolving to it (or to nothing known).
+// One pass over the file, however many names are asked for.
+func mentionsQualified(p *Pass, qs ...string) bool {
+	byLast := make(map[string][]string, len(qs))
+	for _, q := range qs {
+		last := q[strings.LastIndex(q, ".")+1:]
+		byLast[last] = append(byLast[last], q)
+	}
 	for _, n := range p.File.OfType("identifier") {
-		if n.Text() == last {
+		if _, ok := byLast[n.Text()]; ok {
 			return true
 		}
 	}
 	for _, n := range p.File.OfType("attribute") {
-		if n.ChildByField("attribute").Text() == last {
-			if qn := p.Model.QualifiedName(n); qn == q || qn == "" {
-				return true
-			}
+		names, ok := byLast[n.ChildByField("attribute").Text()]
+		if !ok {
+			continue
+		}
+		qn := p.Model.QualifiedName(n)
+		if qn == "" || slices.Contains(names, qn) {
+			return true
 		}
 	}
 	return false

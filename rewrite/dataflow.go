@@ -171,21 +171,32 @@ func (m *Model) LoopVarEscapes(loop *Node) bool {
 
 // StoreBase returns the variable at the root of an assignment target such
 // as `out[i]`, `out[i][j]` or `self.buf[i]` ("out", "self"), or nil.
-func StoreBase(target *Node) *Node {
-	for target != nil {
-		switch target.Type {
-		case "identifier":
-			return target
-		case "subscript":
-			target = target.ChildByField("value")
-		case "attribute":
-			target = target.ChildByField("object")
-		case "parenthesized_expression":
-			nc := target.NamedChildren()
+func StoreBase(target *Node) *Node { return rootVariable(target, true, false) }
+
+// rootVariable walks from n down attribute chains (and, when asked,
+// subscripts and parentheses, and method calls) to the identifier at the
+// root, or returns nil at anything else.
+func rootVariable(n *Node, subscripts, methodCalls bool) *Node {
+	for n != nil {
+		switch {
+		case n.Type == "identifier":
+			return n
+		case n.Type == "attribute":
+			n = n.ChildByField("object")
+		case subscripts && n.Type == "subscript":
+			n = n.ChildByField("value")
+		case subscripts && n.Type == "parenthesized_expression":
+			nc := n.NamedChildren()
 			if len(nc) != 1 {
 				return nil
 			}
-			target = nc[0]
+			n = nc[0]
+		case methodCalls && n.Type == "call":
+			fn := n.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" {
+				return nil
+			}
+			n = fn.ChildByField("object")
 		default:
 			return nil
 		}
@@ -564,33 +575,7 @@ func InPlaceMutated(region *Node, name string) bool {
 // RootName returns the variable an expression is computed from through a
 // chain of method calls, attributes and subscripts (`outputs` for
 // `outputs.logits[:, 0].float()`), or nil.
-func RootName(expr *Node) *Node {
-	for expr != nil {
-		switch expr.Type {
-		case "identifier":
-			return expr
-		case "call":
-			fn := expr.ChildByField("function")
-			if fn == nil || fn.Type != "attribute" {
-				return nil
-			}
-			expr = fn.ChildByField("object")
-		case "attribute":
-			expr = expr.ChildByField("object")
-		case "subscript":
-			expr = expr.ChildByField("value")
-		case "parenthesized_expression":
-			nc := expr.NamedChildren()
-			if len(nc) != 1 {
-				return nil
-			}
-			expr = nc[0]
-		default:
-			return nil
-		}
-	}
-	return nil
-}
+func RootName(expr *Node) *Node { return rootVariable(expr, true, true) }
 
 // FreshPerIteration reports whether the variable ident names is bound anew
 // in every iteration of loop: it is the loop's own target, or every binding

@@ -289,19 +289,7 @@ func (m *Model) usesCUDAScan() bool {
 
 // RootIdent returns the identifier at the root of an attribute chain
 // (`model` for `model.module.fc`), or nil.
-func RootIdent(n *Node) *Node {
-	for n != nil {
-		switch n.Type {
-		case "identifier":
-			return n
-		case "attribute":
-			n = n.ChildByField("object")
-		default:
-			return nil
-		}
-	}
-	return nil
-}
+func RootIdent(n *Node) *Node { return rootVariable(n, false, false) }
 
 // SpellAtModule returns how module-level code spells the qualified name q
 // with the file's imports (LocalName at module scope).
