@@ -11,52 +11,16 @@ documentation and the README come from this script (see .notes/gains-h100.txt).
 
 import argparse
 import json
-import statistics
 import sys
-import time
 
 import numpy as np
 import torch
 from torch import nn
 
+from timing import cpu_work, pair, timed
+
 dev = torch.device("cuda")
 rows = []
-
-
-def sync():
-    torch.cuda.synchronize()
-
-
-def timed(fn, reps, warmup=2):
-    """Median seconds of fn() over reps runs, the device synchronised around each."""
-    for _ in range(warmup):
-        fn()
-    sync()
-    samples = []
-    for _ in range(reps):
-        sync()
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
-
-
-def pair(before, after, reps, warmup=2):
-    """Median seconds of before() and after(), run alternately so that drift
-    (clocks, caches, other tenants) falls on both sides alike."""
-    for _ in range(warmup):
-        before()
-        after()
-    samples = ([], [])
-    for _ in range(reps):
-        for fn, out in ((before, samples[0]), (after, samples[1])):
-            sync()
-            t0 = time.perf_counter()
-            fn()
-            sync()
-            out.append(time.perf_counter() - t0)
-    return statistics.median(samples[0]), statistics.median(samples[1])
 
 
 def report(rule, workload, before, after, unit="ms", note=""):
@@ -65,13 +29,6 @@ def report(rule, workload, before, after, unit="ms", note=""):
                      gain=gain, note=note))
     print(f"{rule:8} {workload:58} {before * 1e3:10.3f} -> {after * 1e3:10.3f} ms  {gain:8.2f}x  {note}",
           flush=True)
-
-
-def cpu_work(ms):
-    """Busy CPU work standing in for per-step host code (logging, metrics, decoding)."""
-    end = time.perf_counter() + ms / 1e3
-    while time.perf_counter() < end:
-        pass
 
 
 def mlp(width, depth):

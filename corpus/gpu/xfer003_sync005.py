@@ -11,13 +11,13 @@ equivalence check fails.
 """
 
 import io
-import statistics
 import sys
-import time
 
 import numpy as np
 import torch
 from torch import nn
+
+from timing import cpu_work, pair
 
 dev = torch.device("cuda")
 failed = []
@@ -29,24 +29,9 @@ def check(case, ok, detail=""):
     print(f"{'PASS' if ok else 'FAIL'} {case}{': ' + detail if detail else ''}")
 
 
-def pair(before, after, reps, warmup=2):
-    """Median seconds of before() and after(), run alternately."""
-    for _ in range(warmup):
-        before()
-        after()
-    samples = ([], [])
-    for _ in range(reps):
-        for fn, out in ((before, samples[0]), (after, samples[1])):
-            torch.cuda.synchronize()
-            t0 = time.perf_counter()
-            fn()
-            torch.cuda.synchronize()
-            out.append(time.perf_counter() - t0)
-    b, a = statistics.median(samples[0]) * 1e3, statistics.median(samples[1]) * 1e3
-    return b, a
-
-
-def report(rule, workload, b, a):
+def report(rule, workload, before, after):
+    """Print one row; before and after are seconds."""
+    b, a = before * 1e3, after * 1e3
     print(f"   {rule:8} {workload:62} {b:10.3f} -> {a:10.3f} ms {b / a:9.2f}x")
 
 
@@ -111,11 +96,6 @@ def sync005():
             nn.Conv2d(64, 128, 3, stride=2, padding=1), nn.BatchNorm2d(128), nn.ReLU(),
             nn.Conv2d(128, 256, 3, stride=2, padding=1), nn.BatchNorm2d(256), nn.ReLU(),
             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(256, 1000)).to(dev)
-
-    def cpu_work(ms):
-        end = time.perf_counter() + ms / 1e3
-        while time.perf_counter() < end:
-            pass
 
     sink = io.StringIO()
     for name, net, batch, work in (("conv net bs32 128px + 1 ms CPU work/step", convnet(), 32, 1.0),
