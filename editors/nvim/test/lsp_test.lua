@@ -23,12 +23,10 @@ local function say(msg)
   io.stderr:write("nvim-test: " .. msg .. "\n")
 end
 
-local colon_methods = vim.fn.has("nvim-0.11") == 1
+-- Client method calls go through the module's helper (dot or colon calls
+-- depending on the Neovim version).
 local function call(client, method, ...)
-  if colon_methods then
-    return client[method](client, ...)
-  end
-  return client[method](...)
+  return require("gpuopt")._call(client, method, ...)
 end
 
 local state = {
