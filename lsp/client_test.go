@@ -104,6 +104,17 @@ func (c *testClient) mustCall(method string, params, result any) {
 	}
 }
 
+// actionsFor asks for the code actions of diagnostic d in testURI.
+func (c *testClient) actionsFor(d protocol.Diagnostic) []protocol.CodeAction {
+	var actions []protocol.CodeAction
+	c.mustCall("textDocument/codeAction", protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: testURI},
+		Range:        d.Range,
+		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}},
+	}, &actions)
+	return actions
+}
+
 func (c *testClient) notify(method string, params any) {
 	c.t.Helper()
 	if err := c.conn.Notify(context.Background(), method, params); err != nil {

@@ -82,12 +82,7 @@ func TestDiagnosticAndQuickFix(t *testing.T) {
 		t.Errorf("data = %v", d.Data)
 	}
 
-	var actions []protocol.CodeAction
-	c.mustCall("textDocument/codeAction", protocol.CodeActionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: testURI},
-		Range:        d.Range,
-		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}},
-	}, &actions)
+	actions := c.actionsFor(*d)
 	fix := findAction(actions, func(a protocol.CodeAction) bool {
 		return a.Kind == protocol.QuickFix && strings.Contains(a.Title, "XGB002") && a.Edit != nil && !strings.HasPrefix(a.Title, "Disable")
 	})

@@ -167,12 +167,7 @@ func TestBinaryStdio(t *testing.T) {
 	if d == nil || d.Source != "gpuopt" {
 		t.Fatalf("diagnostics: %+v", p.Diagnostics)
 	}
-	var actions []protocol.CodeAction
-	c.mustCall("textDocument/codeAction", protocol.CodeActionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: testURI},
-		Range:        d.Range,
-		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}},
-	}, &actions)
+	actions := c.actionsFor(*d)
 	fix := findAction(actions, func(a protocol.CodeAction) bool {
 		return a.Kind == protocol.QuickFix && a.IsPreferred && strings.Contains(a.Title, "XGB002")
 	})
