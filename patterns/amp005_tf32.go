@@ -4,13 +4,14 @@ import "github.com/gpuopt/gpuopt/rewrite"
 
 // TF32Matmul is AMP005.
 var TF32Matmul = &Rule{
-	Code:      "AMP005",
-	Name:      "enable-tf32",
-	Title:     `Enable TF32 matmuls: torch.set_float32_matmul_precision("high")`,
-	Fix:       rewrite.Unsafe,
-	Severity:  rewrite.Information,
-	Libraries: []string{"torch"},
-	Check:     checkTF32,
+	Code:            "AMP005",
+	Name:            "enable-tf32",
+	Title:           `Enable TF32 matmuls: torch.set_float32_matmul_precision("high")`,
+	Fix:             rewrite.Unsafe,
+	Severity:        rewrite.Information,
+	Libraries:       []string{"torch"},
+	SkipTestModules: true,
+	Check:           checkTF32,
 	Doc: `## What it does
 Finds a training script (a loop that runs ` + "`.backward()`" + ` or an optimizer step)
 that never chooses a float32 matmul precision: no
@@ -61,7 +62,7 @@ func init() { Register(TF32Matmul) }
 
 func checkTF32(p *Pass) {
 	v := p.Env.Gate(Need{MinCompute: 80})
-	if v.Silent() || isTestModule(p) || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() {
+	if v.Silent() || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() {
 		return
 	}
 	for _, name := range []string{"set_float32_matmul_precision", "allow_tf32", "fp32_precision"} {

@@ -127,9 +127,7 @@ func catchesImportError(clause *rewrite.Node) bool {
 }
 
 // isTestModule reports a test file: test_*.py, *_test.py or conftest.py,
-// or a module that imports pytest or unittest. A global switch written at
-// the top of such a file (TF32, cuDNN autotuning) changes the numerics of
-// every test the session runs after it.
+// or a module that imports pytest or unittest (Rule.SkipTestModules).
 func isTestModule(p *Pass) bool {
 	base := filepath.Base(p.File.Src.Path)
 	if strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py" {

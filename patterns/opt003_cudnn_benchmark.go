@@ -8,13 +8,14 @@ import (
 
 // CudnnBenchmark is OPT003.
 var CudnnBenchmark = &Rule{
-	Code:      "OPT003",
-	Name:      "cudnn-benchmark",
-	Title:     "Set torch.backends.cudnn.benchmark = True in convolutional training",
-	Fix:       rewrite.Unsafe,
-	Severity:  rewrite.Information,
-	Libraries: []string{"torch"},
-	Check:     checkCudnnBenchmark,
+	Code:            "OPT003",
+	Name:            "cudnn-benchmark",
+	Title:           "Set torch.backends.cudnn.benchmark = True in convolutional training",
+	Fix:             rewrite.Unsafe,
+	Severity:        rewrite.Information,
+	Libraries:       []string{"torch"},
+	SkipTestModules: true,
+	Check:           checkCudnnBenchmark,
 	Doc: `## What it does
 Finds a training script on CUDA whose model uses convolutions (` + "`nn.Conv1d/2d/3d`" + `,
 their transposed forms, or a ` + "`torchvision.models`" + ` network) and that never
@@ -61,7 +62,7 @@ priority; it can help unusual shapes and older GPUs.
 func init() { Register(CudnnBenchmark) }
 
 func checkCudnnBenchmark(p *Pass) {
-	if isTestModule(p) || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() || determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark") {
+	if !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() || determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark") {
 		return
 	}
 	conv := false

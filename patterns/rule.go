@@ -28,6 +28,11 @@ type Rule struct {
 	// Libraries the file must import (top-level package names) for the rule
 	// to run at all; files importing none of them are skipped cheaply.
 	Libraries []string
+	// SkipTestModules keeps the rule out of test files (test_*.py,
+	// *_test.py, conftest.py, modules importing pytest or unittest): for
+	// rules whose rewrite would change what a test tests or every test
+	// after it (a global switch, CPU tests moved to the GPU).
+	SkipTestModules bool
 	// Check reports the rule's findings on pass.File.
 	Check func(*Pass)
 }

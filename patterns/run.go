@@ -48,6 +48,9 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 		}
 		pass := &passes[i]
 		*pass = Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
+		if r.SkipTestModules && isTestModule(pass) {
+			continue
+		}
 		runIsolated(pass)
 	}
 	kept := out[:0]

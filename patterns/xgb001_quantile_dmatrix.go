@@ -8,13 +8,14 @@ import (
 
 // QuantileDMatrix is XGB001.
 var QuantileDMatrix = &Rule{
-	Code:      "XGB001",
-	Name:      "xgboost-quantile-dmatrix",
-	Title:     "Train on QuantileDMatrix, not DMatrix",
-	Fix:       rewrite.Unsafe,
-	Severity:  rewrite.Warning,
-	Libraries: []string{"xgboost"},
-	Check:     checkQuantileDMatrix,
+	Code:            "XGB001",
+	Name:            "xgboost-quantile-dmatrix",
+	Title:           "Train on QuantileDMatrix, not DMatrix",
+	Fix:             rewrite.Unsafe,
+	Severity:        rewrite.Warning,
+	Libraries:       []string{"xgboost"},
+	SkipTestModules: true,
+	Check:           checkQuantileDMatrix,
 	Doc: `## What it does
 Finds an ` + "`xgboost.DMatrix`" + ` that is the training matrix of
 ` + "`xgb.train`" + ` (or ` + "`xgb.cv`" + `) with the hist tree method (set, or unset:
@@ -66,7 +67,7 @@ the type exists; treat speed as workload dependent.
 func init() { Register(QuantileDMatrix) }
 
 func checkQuantileDMatrix(p *Pass) {
-	if !p.Env.Versions.XGBoost.AtLeast(2, 0) || isTestModule(p) {
+	if !p.Env.Versions.XGBoost.AtLeast(2, 0) {
 		return
 	}
 	reported := map[*rewrite.Binding]bool{} // a matrix trained on twice is one finding

@@ -4,13 +4,14 @@ import "github.com/gpuopt/gpuopt/rewrite"
 
 // HistDevice is XGB005.
 var HistDevice = &Rule{
-	Code:      "XGB005",
-	Name:      "xgboost-hist-without-device",
-	Title:     `Train hist on the GPU: add device="cuda"`,
-	Fix:       rewrite.Unsafe,
-	Severity:  rewrite.Information,
-	Libraries: []string{"xgboost"},
-	Check:     checkHistDevice,
+	Code:            "XGB005",
+	Name:            "xgboost-hist-without-device",
+	Title:           `Train hist on the GPU: add device="cuda"`,
+	Fix:             rewrite.Unsafe,
+	Severity:        rewrite.Information,
+	Libraries:       []string{"xgboost"},
+	SkipTestModules: true,
+	Check:           checkHistDevice,
 	Doc: `## What it does
 Finds XGBoost training with the hist tree method (set, or unset: the default
 since XGBoost 2.0) that never names a ` + "`device`" + `: the parameters of
@@ -50,7 +51,7 @@ machine); the gain depends on data size: small data can be slower on the GPU.
 func init() { Register(HistDevice) }
 
 func checkHistDevice(p *Pass) {
-	if !p.Env.Versions.XGBoost.AtLeast(2, 0) || isTestModule(p) {
+	if !p.Env.Versions.XGBoost.AtLeast(2, 0) {
 		return
 	}
 	verdict := p.Env.Gate(Need{})
