@@ -26,23 +26,15 @@ func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node
 		}
 	}
 	nested := false
-	for _, c := range loop.Children {
-		if c.Field != "body" {
-			continue
+	walkLoopBodyUntil(loop, func(n *rewrite.Node) bool {
+		if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
+			nested = true
 		}
-		c.Walk(func(n *rewrite.Node) bool {
-			if n.Is("function_definition", "class_definition", "lambda") {
-				return false
-			}
-			if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
-				nested = true
-			}
-			if n.Type == "call" && holdsHotLoop(p, p.Model.FunctionDef(n), 0) {
-				nested = true
-			}
-			return !nested
-		})
-	}
+		if n.Type == "call" && holdsHotLoop(p, p.Model.FunctionDef(n), 0) {
+			nested = true
+		}
+		return !nested
+	})
 	if nested {
 		return nil, nil
 	}

@@ -518,16 +518,23 @@ func hasKeywordTrue(p *Pass, name string) bool {
 // walkLoopBody visits the nodes of a loop's body, not entering nested
 // function, class or lambda definitions.
 func walkLoopBody(loop *rewrite.Node, visit func(*rewrite.Node)) {
+	walkLoopBodyUntil(loop, func(n *rewrite.Node) bool { visit(n); return true })
+}
+
+// walkLoopBodyUntil is walkLoopBody that stops as soon as visit returns
+// false.
+func walkLoopBodyUntil(loop *rewrite.Node, visit func(*rewrite.Node) bool) {
+	more := true
 	for _, c := range loop.Children {
-		if c.Field != "body" {
+		if c.Field != "body" || !more {
 			continue
 		}
 		c.Walk(func(n *rewrite.Node) bool {
-			if n.Is("function_definition", "class_definition", "lambda") {
+			if !more || n.Is("function_definition", "class_definition", "lambda") {
 				return false
 			}
-			visit(n)
-			return true
+			more = visit(n)
+			return more
 		})
 	}
 }
