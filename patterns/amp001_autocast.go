@@ -10,6 +10,7 @@ var CudaAmpAutocast = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"autocast"}, // every spelling of the deprecated callable ends in it
 	Check:     checkCudaAmpAutocast,
 	Doc: `## What it does
 Finds the deprecated ` + "`torch.cuda.amp.autocast`" + ` in every form: a call, a

@@ -10,6 +10,7 @@ var CudaAmpGradScaler = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"GradScaler"}, // every spelling of the deprecated callable ends in it
 	Check:     checkCudaAmpGradScaler,
 	Doc: `## What it does
 Finds the deprecated ` + "`torch.cuda.amp.GradScaler(...)`" + `, called through the

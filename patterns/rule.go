@@ -28,6 +28,13 @@ type Rule struct {
 	// Libraries the file must import (top-level package names) for the rule
 	// to run at all; files importing none of them are skipped cheaply.
 	Libraries []string
+	// Names are identifier spellings of which the file must have at least
+	// one (as a variable, attribute, keyword or parameter name) for the rule
+	// to run: the names every finding of the rule needs, such as the last
+	// part of the calls it looks for. Empty means the rule always runs.
+	// TestNamesGateOnlySilentRules checks, on every corpus file, that a rule
+	// skipped this way would have found nothing.
+	Names []string
 	// SkipTestModules keeps the rule out of test files (test_*.py,
 	// *_test.py, conftest.py, modules importing pytest or unittest): for
 	// rules whose rewrite would change what a test tests or every test
@@ -67,6 +74,9 @@ func Register(rules ...*Rule) {
 func All() []*Rule {
 	return append([]*Rule(nil), sorted...)
 }
+
+// allRules is All without the copy, for Run.
+func allRules() []*Rule { return sorted }
 
 // Lookup returns the rule with the given code (case-insensitive) or name.
 func Lookup(code string) *Rule {

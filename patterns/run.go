@@ -33,6 +33,12 @@ func Relevant(src []byte) bool {
 // Run applies the selected rules to f and returns their findings in source
 // order, without the ones suppressed by a comment.
 func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
+	return run(f, sel, env, true)
+}
+
+// run is Run; gateNames false runs the rules whose Rule.Names the file
+// lacks too, for the test that checks that gate.
+func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Finding {
 	if env == nil {
 		env = &Env{Versions: DefaultVersions}
 	}
@@ -40,10 +46,13 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 	var out []rewrite.Finding
 	memo := map[string]any{}
 	libs := libraryCache{model: m}
-	rules := All()
+	rules := allRules()
 	passes := make([]Pass, len(rules)) // one allocation for all the rules' passes
 	for i, r := range rules {
 		if !sel.Enabled(r.Code) || !libs.importsAny(r.Libraries) {
+			continue
+		}
+		if len(r.Names) > 0 && gateNames && !f.SpellsAny(r.Names) {
 			continue
 		}
 		pass := &passes[i]

@@ -71,14 +71,7 @@ func (m *Model) Occurrences(s *Scope, name string, region *Node) []*Node {
 // identsIn returns the identifiers spelled name inside region, in source
 // order: a binary search into the per-name index instead of a tree walk.
 func (m *Model) identsIn(name string, region *Node) []*Node {
-	if m.identsByName == nil {
-		m.identsByName = map[string][]*Node{}
-		for _, id := range m.File.OfType("identifier") {
-			t := id.Text()
-			m.identsByName[t] = append(m.identsByName[t], id)
-		}
-	}
-	ids := m.identsByName[name]
+	ids := m.File.Identifiers(name)
 	lo := sort.Search(len(ids), func(i int) bool { return ids[i].Start >= region.Start })
 	hi := lo
 	for hi < len(ids) && ids[hi].End <= region.End {

@@ -86,10 +86,6 @@ type Model struct {
 	imported []string
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
-	// identsByName indexes identifier nodes by spelling, in source order
-	// (nil: not built yet), so that Occurrences costs the occurrences of a
-	// name rather than a walk of its region.
-	identsByName map[string][]*Node
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node
