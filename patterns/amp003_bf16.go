@@ -74,11 +74,7 @@ func checkBF16Autocast(p *Pass) {
 		return
 	}
 	var scalers []*rewrite.Node
-	for _, call := range torchCalls(p) {
-		if gradScalerNames[p.Model.CalleeName(call)] {
-			scalers = append(scalers, call)
-		}
-	}
+	scalers = append(scalers, callsToAny(p, gradScalerNames)...)
 	if len(scalers) != 1 {
 		return
 	}

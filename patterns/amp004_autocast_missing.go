@@ -72,10 +72,7 @@ func checkMissingAutocast(p *Pass) {
 		}
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
-	for _, call := range torchCalls(p) {
-		if callAttr(call) != "backward" {
-			continue
-		}
+	for _, call := range p.File.MethodCalls("backward") {
 		loops := p.Model.EnclosingLoops(call)
 		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
 			continue

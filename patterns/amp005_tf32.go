@@ -86,11 +86,4 @@ func checkTF32(p *Pass) {
 }
 
 // mentionsName reports an identifier or attribute named name anywhere.
-func mentionsName(p *Pass, name string) bool {
-	for _, id := range p.File.OfType("identifier") {
-		if id.Text() == name {
-			return true
-		}
-	}
-	return false
-}
+func mentionsName(p *Pass, name string) bool { return p.File.Spells(name) }

@@ -153,10 +153,8 @@ func cudfPandasInstalled(p *Pass) bool {
 			return true
 		}
 	}
-	for _, c := range p.File.OfType("call") {
-		if q := m.CalleeName(c); q == "cudf.pandas.install" {
-			return true
-		}
+	if len(m.CallsTo("cudf.pandas.install")) > 0 {
+		return true
 	}
 	return false
 }

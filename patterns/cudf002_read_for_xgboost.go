@@ -120,10 +120,8 @@ func cudfReadFix(p *Pass, call *rewrite.Node, reader string, ff *frameFlow) (*re
 	var edits []rewrite.Edit
 	name, ok := m.LocalName(call, "cudf")
 	if !ok {
-		for _, id := range p.File.OfType("identifier") {
-			if id.Text() == "cudf" {
-				return nil, "the name cudf is taken"
-			}
+		if p.File.Spells("cudf") {
+			return nil, "the name cudf is taken"
 		}
 		name = "cudf"
 		edits = append(edits, m.InsertAfterImports("import cudf"))

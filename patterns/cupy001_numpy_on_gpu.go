@@ -402,10 +402,8 @@ func newCupyPlan(p *Pass, candidates map[*rewrite.Node]bool) *cupyPlan {
 		pl.cp = name
 	} else {
 		pl.cp, pl.needsCp = "cp", true
-		for _, id := range p.File.OfType("identifier") {
-			if id.Text() == "cp" {
-				pl.fail("the name cp is taken")
-			}
+		if p.File.Spells("cp") {
+			pl.fail("the name cp is taken")
 		}
 	}
 	return pl

@@ -195,10 +195,8 @@ func dtypeConversion(p *Pass, call *rewrite.Node) bool {
 // batches of every loop calling one to a CUDA device; nil when gpuopt
 // cannot see that every tensor meeting the model would follow.
 func cpuTrainingFix(p *Pass) *rewrite.Fix {
-	for _, call := range torchCalls(p) {
-		if callAttr(call) == "numpy" {
-			return nil
-		}
+	if len(p.File.MethodCalls("numpy")) > 0 {
+		return nil
 	}
 	models, loops, ok := modelsAndLoops(p)
 	if !ok || len(models) == 0 || len(loops) == 0 {

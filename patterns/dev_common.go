@@ -335,6 +335,12 @@ func placingFrameworkScan(p *Pass) bool {
 			return true
 		}
 	}
+	// Each name below is spelled in the file wherever one of them is
+	// referred to (in the import or the attribute chain): without any of
+	// them the walk below cannot find one.
+	if !p.File.SpellsAny([]string{"distributed", "parallel", "DataParallel", "DistributedDataParallel", "Trainer", "Seq2SeqTrainer", "pipeline"}) {
+		return false
+	}
 	found := false
 	check := func(n *rewrite.Node) {
 		q := p.Model.QualifiedName(n)

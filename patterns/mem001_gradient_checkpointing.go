@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -66,11 +67,8 @@ func checkGradientCheckpointing(p *Pass) {
 	if v.Silent() || mentionsCheckpointing(p) {
 		return
 	}
-	for _, call := range p.File.OfType("call") {
+	for _, call := range p.File.MethodCalls("from_pretrained") {
 		fn := call.ChildByField("function")
-		if fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "from_pretrained" {
-			continue
-		}
 		q := p.Model.QualifiedName(fn.ChildByField("object"))
 		cls := q[strings.LastIndex(q, ".")+1:]
 		if !strings.HasPrefix(q, "transformers.") || !(strings.Contains(cls, "Model") || strings.Contains(cls, "For")) ||
@@ -152,10 +150,11 @@ func hfModelTrained(p *Pass, b *rewrite.Binding) bool {
 // mentionsCheckpointing reports any gradient_checkpointing name, keyword
 // or torch.utils.checkpoint use in the file.
 func mentionsCheckpointing(p *Pass) bool {
-	for _, id := range p.File.OfType("identifier") {
-		if strings.Contains(id.Text(), "gradient_checkpointing") || strings.Contains(id.Text(), "checkpoint_sequential") {
-			return true
-		}
-	}
-	return strings.Contains(string(p.File.Src.Bytes), "torch.utils.checkpoint") || strings.Contains(string(p.File.Src.Bytes), "gradient_checkpointing")
+	found := false
+	p.File.IdentifierNames(func(name string) bool {
+		found = strings.Contains(name, "gradient_checkpointing") || strings.Contains(name, "checkpoint_sequential")
+		return !found
+	})
+	src := p.File.Src.Bytes
+	return found || bytes.Contains(src, []byte("torch.utils.checkpoint")) || bytes.Contains(src, []byte("gradient_checkpointing"))
 }

@@ -76,7 +76,7 @@ func checkFusedOptimizer(p *Pass) {
 	if mentionsComplex(p) {
 		return // fused=True rejects complex parameters at the first step
 	}
-	for _, call := range torchCalls(p) {
+	for _, call := range p.Model.CallsTo("torch.optim.Adam", "torch.optim.AdamW", "torch.optim.adam.Adam", "torch.optim.adamw.AdamW", "torch.optim.SGD", "torch.optim.sgd.SGD") {
 		q := p.Model.CalleeName(call)
 		switch q {
 		case "torch.optim.Adam", "torch.optim.AdamW", "torch.optim.adam.Adam", "torch.optim.adamw.AdamW":

@@ -52,8 +52,8 @@ func checkZeroGrad(p *Pass) {
 	if v := p.Env.Versions.Torch; v.AtLeast(2, 0) || !v.AtLeast(1, 7) {
 		return // the default since 2.0; the argument does not exist before 1.7
 	}
-	for _, call := range torchCalls(p) {
-		if callAttr(call) != "zero_grad" || len(call.ChildByField("arguments").NamedChildren()) != 0 {
+	for _, call := range p.File.MethodCalls("zero_grad") {
+		if len(call.ChildByField("arguments").NamedChildren()) != 0 {
 			continue
 		}
 		obj := call.ChildByField("function").ChildByField("object")

@@ -48,10 +48,7 @@ Not measured by gpuopt.
 func init() { Register(DataParallel) }
 
 func checkDataParallel(p *Pass) {
-	for _, call := range torchCalls(p) {
-		switch p.Model.CalleeName(call) {
-		case "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel":
-			p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
-		}
+	for _, call := range p.Model.CallsTo("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel") {
+		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
 	}
 }

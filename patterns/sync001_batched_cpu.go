@@ -96,11 +96,8 @@ var sync1ListConsumers = map[string]struct {
 
 func checkBatchedCPU(p *Pass) {
 	m := p.Model
-	for _, call := range p.File.OfType("call") {
+	for _, call := range p.File.MethodCalls("append") {
 		fn := call.ChildByField("function")
-		if fn == nil || fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "append" {
-			continue
-		}
 		acc := fn.ChildByField("object")
 		stmt := call.Parent
 		if acc.Type != "identifier" || stmt == nil || stmt.Type != "expression_statement" || len(stmt.NamedChildren()) != 1 {

@@ -66,8 +66,8 @@ other work to overlap.
 func init() { Register(SynchronizeInLoop) }
 
 func checkSynchronizeInLoop(p *Pass) {
-	for _, call := range p.File.OfType("call") {
-		if p.Model.CalleeName(call) != "torch.cuda.synchronize" || rewrite.HasSplat(call) {
+	for _, call := range p.Model.CallsTo("torch.cuda.synchronize") {
+		if rewrite.HasSplat(call) {
 			continue
 		}
 		stmt, _ := perStepCallStatement(p, call)

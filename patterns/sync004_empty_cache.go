@@ -65,8 +65,8 @@ again, so larger models pay more.
 func init() { Register(EmptyCacheInLoop) }
 
 func checkEmptyCacheInLoop(p *Pass) {
-	for _, call := range p.File.OfType("call") {
-		if p.Model.CalleeName(call) != "torch.cuda.empty_cache" || rewrite.HasSplat(call) {
+	for _, call := range p.Model.CallsTo("torch.cuda.empty_cache") {
+		if rewrite.HasSplat(call) {
 			continue
 		}
 		stmt, _ := perStepCallStatement(p, call)

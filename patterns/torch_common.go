@@ -1,7 +1,6 @@
 package patterns
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -11,6 +10,16 @@ import (
 
 // torchCalls returns every call node of the file.
 func torchCalls(p *Pass) []*rewrite.Node { return p.File.OfType("call") }
+
+// callsToAny returns the calls whose callee resolves to one of the
+// qualified names in set, in source order.
+func callsToAny(p *Pass, set map[string]bool) []*rewrite.Node {
+	qs := make([]string, 0, len(set))
+	for q := range set {
+		qs = append(qs, q)
+	}
+	return p.Model.CallsTo(qs...)
+}
 
 // attrName returns the attribute name of a call `x.attr(...)`, "" otherwise.
 func callAttr(call *rewrite.Node) string {
@@ -118,9 +127,9 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 	// (the old one is its subclass): with such a use in the file, renaming
 	// the constructor calls would change behaviour.
 	renameable := !d.usedAsValue(p)
-	for _, call := range torchCalls(p) {
+	for _, call := range m.CallsTo(d.olds...) {
 		fn := call.ChildByField("function")
-		if fn == nil || fn.Type != "attribute" || !d.isOld(m.CalleeName(call)) || versionGuarded(p, call) {
+		if fn == nil || fn.Type != "attribute" || versionGuarded(p, call) {
 			continue
 		}
 		var fix *rewrite.Fix
@@ -249,11 +258,8 @@ var autocastNames = map[string]bool{
 // autocastCalls returns the file's autocast constructor calls for CUDA.
 func autocastCalls(p *Pass) []autocastCall {
 	var out []autocastCall
-	for _, call := range torchCalls(p) {
+	for _, call := range callsToAny(p, autocastNames) {
 		q := p.Model.CalleeName(call)
-		if !autocastNames[q] {
-			continue
-		}
 		ac := autocastCall{Call: call, Known: !rewrite.HasSplat(call)}
 		if !strings.HasPrefix(q, "torch.cuda.") {
 			dt := rewrite.Arg(call, 0, "device_type")
@@ -283,12 +289,12 @@ func autocastCalls(p *Pass) []autocastCall {
 // mentionsAutocast reports any autocast reference in the file (also
 // through names the model cannot resolve, or a decorator).
 func mentionsAutocast(p *Pass) bool {
-	for _, n := range p.File.OfType("identifier") {
-		if containsAutocast(n.Text()) {
-			return true
-		}
-	}
-	return false
+	found := false
+	p.File.IdentifierNames(func(name string) bool {
+		found = containsAutocast(name)
+		return !found
+	})
+	return found
 }
 
 // containsAutocast is strings.Contains(strings.ToLower(s), "autocast"),
@@ -311,18 +317,12 @@ func containsAutocast(s string) bool {
 // `torch.use_deterministic_algorithms(...)`, a `deterministic=` keyword
 // (Lightning's Trainer), or CUBLAS_WORKSPACE_CONFIG.
 func determinismRequested(p *Pass) bool {
-	for _, n := range p.File.OfType("attribute") {
-		if a := n.ChildByField("attribute").Text(); a == "deterministic" || a == "use_deterministic_algorithms" {
-			return true
-		}
+	if p.File.Spells("use_deterministic_algorithms") {
+		return true
 	}
-	for _, n := range p.File.OfType("identifier") {
-		if n.Text() == "use_deterministic_algorithms" {
-			return true
-		}
-	}
-	for _, n := range p.File.OfType("keyword_argument") {
-		if k := n.ChildByField("name"); k != nil && k.Text() == "deterministic" {
+	for _, id := range p.File.Identifiers("deterministic") {
+		// `x.deterministic` or `deterministic=...`, not a variable so named
+		if id.Field == "attribute" && id.Parent.Type == "attribute" || id.Field == "name" && id.Parent.Type == "keyword_argument" {
 			return true
 		}
 	}
@@ -334,28 +334,15 @@ func determinismRequested(p *Pass) bool {
 	return false
 }
 
-// mentionsQualified reports whether the file mentions any of the qualified
-// names qs (`torch.backends.cudnn.benchmark`): an identifier spelled like a
-// name's last part, or an attribute resolving to it (or to nothing known).
-// One pass over the file, however many names are asked for.
+// mentionsQualified reports whether the file may mention any of the
+// qualified names qs (`torch.backends.cudnn.benchmark`): whether it spells
+// an identifier like a name's last part. Every reference to a qualified
+// name, through any alias, ends in such an identifier (an attribute's name
+// is one), so false is certain; true may be a different object of the same
+// name, which is the cautious answer for the rules that ask.
 func mentionsQualified(p *Pass, qs ...string) bool {
-	byLast := make(map[string][]string, len(qs))
 	for _, q := range qs {
-		last := q[strings.LastIndex(q, ".")+1:]
-		byLast[last] = append(byLast[last], q)
-	}
-	for _, n := range p.File.OfType("identifier") {
-		if _, ok := byLast[n.Text()]; ok {
-			return true
-		}
-	}
-	for _, n := range p.File.OfType("attribute") {
-		names, ok := byLast[n.ChildByField("attribute").Text()]
-		if !ok {
-			continue
-		}
-		qn := p.Model.QualifiedName(n)
-		if qn == "" || slices.Contains(names, qn) {
+		if p.File.Spells(q[strings.LastIndex(q, ".")+1:]) {
 			return true
 		}
 	}
@@ -455,11 +442,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 // dataLoaderBindings returns each `name = DataLoader(...)` assignment.
 func dataLoaderBindings(p *Pass) []*rewrite.Binding {
 	var out []*rewrite.Binding
-	for _, call := range torchCalls(p) {
-		q := p.Model.CalleeName(call)
-		if q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" {
-			continue
-		}
+	for _, call := range p.Model.CallsTo("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader") {
 		stmt := call.Parent
 		if stmt == nil || stmt.Type != "assignment" || stmt.ChildByField("right") != call {
 			continue

@@ -70,12 +70,7 @@ func init() { Register(RebuiltMatrix) }
 
 func checkRebuiltMatrix(p *Pass) {
 	m := p.Model
-	for _, call := range p.File.OfType("call") {
-		switch m.CalleeName(call) {
-		case "xgboost.DMatrix", "xgboost.core.DMatrix", "xgboost.QuantileDMatrix", "xgboost.core.QuantileDMatrix":
-		default:
-			continue
-		}
+	for _, call := range m.CallsTo("xgboost.DMatrix", "xgboost.core.DMatrix", "xgboost.QuantileDMatrix", "xgboost.core.QuantileDMatrix") {
 		assign := call.Parent
 		if assign == nil || assign.Type != "assignment" || assign.ChildByField("right") != call || rewrite.HasSplat(call) {
 			continue

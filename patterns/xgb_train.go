@@ -28,11 +28,8 @@ func findTrainCalls(p *Pass) []*xgbTrainCall {
 	m := p.Model
 	var out []*xgbTrainCall
 	var groups []*paramGroup
-	for _, n := range p.File.OfType("call") {
+	for _, n := range m.CallsTo("xgboost.train", "xgboost.cv", "xgboost.training.train", "xgboost.training.cv") {
 		q := m.CalleeName(n)
-		if q != "xgboost.train" && q != "xgboost.cv" && q != "xgboost.training.train" && q != "xgboost.training.cv" {
-			continue
-		}
 		if groups == nil {
 			groups = xgbParamGroups(p)
 		}

@@ -55,6 +55,9 @@ type Binding struct {
 	Qualified string
 	// Uses are the identifiers that read this binding.
 	Uses []*Node
+	// useList numbers, while the model is built, the binding lists whose
+	// first binding this is (0: none), to collect their Uses.
+	useList int32
 }
 
 // Model is the semantic model of a file: scopes, bindings and their uses.
@@ -86,6 +89,8 @@ type Model struct {
 	imported []string
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
+	// callsByCallee indexes the calls by CalleeName (nil: not built yet).
+	callsByCallee map[string][]*Node
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node
@@ -114,11 +119,13 @@ func buildModel(f *File) *Model {
 	m.reads = make([]read, len(b.loads))
 	m.readAt = make([]int32, len(f.nodes))
 	// A lookup answers with all bindings of a name in one scope, and each
-	// of them is credited with the use: collect the uses once per binding
-	// list and share the slice, so a name bound n times and read n times
-	// costs n, not n².
-	uses := map[*Binding][]*Node{}
+	// of them is credited with the use: count the uses per binding list
+	// (numbered through its first binding's useList), then hand each list
+	// its window of one shared array, so a name bound n times and read n
+	// times costs n, not n², and all the Uses cost one allocation.
 	var lists [][]*Binding
+	var counts []int32
+	which := make([]int32, len(b.loads)) // per read: 1 + its list, 0: none
 	for i, r := range b.loads {
 		bs := m.lookup(r.scope, r.ident.Text())
 		m.reads[i] = read{r.ident, bs}
@@ -133,14 +140,32 @@ func buildModel(f *File) *Model {
 		if len(bs) == 0 {
 			continue
 		}
-		if _, seen := uses[bs[0]]; !seen {
-			lists = append(lists, bs)
+		if bs[0].useList == 0 {
+			lists, counts = append(lists, bs), append(counts, 0)
+			bs[0].useList = int32(len(lists))
 		}
-		uses[bs[0]] = append(uses[bs[0]], r.ident)
+		k := bs[0].useList
+		counts[k-1]++
+		which[i] = k
 	}
-	for _, bs := range lists {
-		u := uses[bs[0]]
-		u = u[:len(u):len(u)] // shared: an append by a caller copies
+	total := 0
+	for _, c := range counts {
+		total += int(c)
+	}
+	all := make([]*Node, total)
+	windows := make([][]*Node, len(lists))
+	next := 0
+	for k, c := range counts {
+		windows[k] = all[next : next : next+int(c)]
+		next += int(c)
+	}
+	for i, k := range which {
+		if k > 0 {
+			windows[k-1] = append(windows[k-1], b.loads[i].ident)
+		}
+	}
+	for k, bs := range lists {
+		u := windows[k] // full: an append by a caller copies
 		for _, bd := range bs {
 			bd.Uses = u
 		}

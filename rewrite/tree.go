@@ -162,6 +162,7 @@ type File struct {
 	model  *Model
 	byType map[string][]*Node
 	idents identifierIndex // built on first use
+	calls  callIndex       // built on first use
 	// nodes is the mirror: every node in pre-order (source order); sizes
 	// holds each node's subtree size, so node i's subtree is
 	// nodes[i:i+sizes[i]].
