@@ -14,6 +14,7 @@ var LoaderWorkers = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"DataLoader"}, // a finding is on a torch DataLoader call, whose every spelling ends in it
 	Check:     checkLoaderWorkers,
 	Doc: `## What it does
 Finds a ` + "`DataLoader`" + ` that feeds a GPU training or inference loop with

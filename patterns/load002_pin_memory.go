@@ -10,6 +10,7 @@ var LoaderPinMemory = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"num_workers"}, // it needs a num_workers= keyword with a literal > 0 (the sixth positional argument is left out)
 	Check:     checkLoaderPinMemory,
 	Doc: `## What it does
 Finds a ` + "`DataLoader`" + ` with ` + "`num_workers`" + ` > 0 (a literal, or a name

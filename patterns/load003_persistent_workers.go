@@ -10,6 +10,7 @@ var LoaderPersistentWorkers = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"num_workers"}, // it needs a num_workers= keyword with a literal > 0 (the sixth positional argument is left out)
 	Check:     checkLoaderPersistent,
 	Doc: `## What it does
 Finds a ` + "`DataLoader`" + ` with ` + "`num_workers`" + ` > 0 that is iterated once per

@@ -15,6 +15,7 @@ var GradientCheckpointing = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"transformers"},
+	Names:     []string{"from_pretrained"}, // findings are on X.from_pretrained(...) calls
 	Check:     checkGradientCheckpointing,
 	Doc: `## What it does
 Finds a Hugging Face ` + "`transformers`" + ` model (` + "`AutoModel*.from_pretrained(...)`" + `,

@@ -15,6 +15,7 @@ var AccumulationScale = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Error,
 	Libraries: []string{"torch"},
+	Names:     []string{"backward"}, // findings are on X.backward() calls
 	Check:     checkAccumulationScale,
 	Doc: `## What it does
 Finds gradient accumulation (a loop that calls ` + "`loss.backward()`" + ` on every

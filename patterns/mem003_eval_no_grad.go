@@ -14,6 +14,7 @@ var EvalWithoutNoGrad = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"eval"}, // a finding needs an R.eval() statement before the loop
 	Check:     checkEvalWithoutNoGrad,
 	Doc: `## What it does
 Finds an evaluation loop: a ` + "`for`" + ` loop after ` + "`model.eval()`" + ` that calls

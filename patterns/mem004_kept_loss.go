@@ -10,6 +10,7 @@ var KeptLoss = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"backward"}, // the kept name is an X.backward() receiver
 	Check:     checkKeptLoss,
 	Doc: `## What it does
 Finds a training loop that calls ` + "`loss.backward()`" + ` and also keeps that

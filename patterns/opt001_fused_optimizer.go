@@ -14,6 +14,7 @@ var FusedOptimizer = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"Adam", "AdamW", "SGD"}, // every spelling of the optimizers it fixes ends in one
 	Check:     checkFusedOptimizer,
 	Doc: `## What it does
 Finds ` + "`torch.optim.Adam`, `AdamW` and `SGD`" + ` built over the parameters of a model

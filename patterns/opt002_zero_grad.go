@@ -10,6 +10,7 @@ var ZeroGradSetToNone = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"zero_grad"}, // findings are on X.zero_grad() calls
 	Check:     checkZeroGrad,
 	Doc: `## What it does
 Finds ` + "`optimizer.zero_grad()`" + ` and ` + "`model.zero_grad()`" + ` called without

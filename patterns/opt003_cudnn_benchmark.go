@@ -14,6 +14,7 @@ var CudnnBenchmark = &Rule{
 	Fix:             rewrite.Unsafe,
 	Severity:        rewrite.Information,
 	Libraries:       []string{"torch"},
+	Names:           []string{"Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "models"}, // torch.nn.Conv* classes, or torchvision.models.* (always spells models)
 	SkipTestModules: true,
 	Check:           checkCudnnBenchmark,
 	Doc: `## What it does

@@ -10,6 +10,7 @@ var CompileModel = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"backward", "step"}, // the model must be called in a training loop (.backward() or optimizer .step())
 	Check:     checkCompileModel,
 	Doc: `## What it does
 Finds a model trained on CUDA (called in a loop that runs ` + "`.backward()`" + `)

@@ -10,6 +10,7 @@ var DataParallel = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"DataParallel"}, // every spelling of nn.DataParallel ends in it
 	Check:     checkDataParallel,
 	Doc: `## What it does
 Finds ` + "`torch.nn.DataParallel(...)`" + `.

@@ -14,6 +14,7 @@ var QuantileDMatrix = &Rule{
 	Fix:             rewrite.Unsafe,
 	Severity:        rewrite.Warning,
 	Libraries:       []string{"xgboost"},
+	Names:           []string{"DMatrix", "QuantileDMatrix"}, // every finding is a matrix bound from xgboost.DMatrix/QuantileDMatrix(...), whose callee spelling ends in one of them
 	SkipTestModules: true,
 	Check:           checkQuantileDMatrix,
 	Doc: `## What it does

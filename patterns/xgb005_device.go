@@ -10,6 +10,7 @@ var HistDevice = &Rule{
 	Fix:             rewrite.Unsafe,
 	Severity:        rewrite.Information,
 	Libraries:       []string{"xgboost"},
+	Names:           []string{"train", "cv", "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBRFClassifier", "XGBRFRegressor", "XGBModel"}, // findings are xgboost.train/cv calls or the sklearn wrappers, whose callee spelling ends in one of these
 	SkipTestModules: true,
 	Check:           checkHistDevice,
 	Doc: `## What it does

@@ -14,6 +14,7 @@ var RebuiltMatrix = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"xgboost"},
+	Names:     []string{"DMatrix", "QuantileDMatrix"}, // the finding is an xgboost.DMatrix/QuantileDMatrix(...) call, whose callee spelling ends in one of them
 	Check:     checkRebuiltMatrix,
 	Doc: `## What it does
 Finds an ` + "`xgboost.DMatrix`" + ` or ` + "`QuantileDMatrix`" + ` built inside a loop from the
