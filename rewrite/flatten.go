@@ -349,13 +349,16 @@ func (f *File) mirror(root *sitter.Node, r *reuse) *Node {
 func (f *File) copySubtree(nodes []Node, children []*Node, keys []uint64, at, nc int, old *File, o, d int) int {
 	size := int(old.sizes[o])
 	rebase := at - o // old slab index + rebase = new slab index
-	for k, on := range old.nodes[o : o+size] {
-		nn := &nodes[at+k]
-		nn.Type, nn.Field, nn.Start, nn.End, nn.Named, nn.Missing, nn.tid = on.Type, on.Field, on.Start+d, on.End+d, on.Named, on.Missing, on.tid
+	copy(keys[at:at+size], old.keys[o:o+size])
+	for k := range size {
+		on, nn := &old.nodes[o+k], &nodes[at+k]
+		*nn = *on
+		nn.Start, nn.End = on.Start+d, on.End+d
 		nn.file, nn.idx = f, int32(at+k)
-		keys[at+k] = old.keys[o+k]
 		if k > 0 {
 			nn.Parent = &nodes[int(on.Parent.idx)+rebase]
+		} else {
+			nn.Parent = nil // the caller links the copy's root
 		}
 		cs := children[nc : nc+len(on.Children) : nc+len(on.Children)]
 		nc += len(on.Children)
