@@ -14,6 +14,7 @@ var BatchedCPU = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"cpu", "tolist"}, // every finding is an appended t.cpu() or t.tolist()
 	Check:     checkBatchedCPU,
 	Doc: `## What it does
 Finds ` + "`acc.append(t.cpu())`" + `, ` + "`acc.append(t.cpu().numpy())`" + ` (with or without

@@ -14,6 +14,7 @@ var DeviceAccumulate = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"item"}, // every finding is an accumulated X.item()
 	Check:     checkDeviceAccumulate,
 	Doc: `## What it does
 Finds ` + "`total += loss.item()`" + ` (also ` + "`loss.item() * n`" + ` and ` + "`/ n`" + `) in a hot loop

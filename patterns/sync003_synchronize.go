@@ -14,6 +14,7 @@ var SynchronizeInLoop = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"synchronize"}, // every spelling of torch.cuda.synchronize ends in it
 	Check:     checkSynchronizeInLoop,
 	Doc: `## What it does
 Finds ` + "`torch.cuda.synchronize()`" + ` called unconditionally on every step of a

@@ -10,6 +10,7 @@ var EmptyCacheInLoop = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"empty_cache"}, // every spelling of torch.cuda.empty_cache ends in it
 	Check:     checkEmptyCacheInLoop,
 	Doc: `## What it does
 Finds ` + "`torch.cuda.empty_cache()`" + ` called unconditionally on every step of a

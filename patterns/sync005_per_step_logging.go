@@ -14,6 +14,7 @@ var PerStepLogging = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"print", "log", "debug", "info", "warning", "warn", "error", "critical", "exception", "success", "trace", "add_scalar", "add_scalars"}, // the last name of every logging call sync5LoggingCall accepts
 	Check:     checkPerStepLogging,
 	Doc: `## What it does
 Finds ` + "`print(...)`" + `, ` + "`logging.info(...)`" + ` (and the other levels), a

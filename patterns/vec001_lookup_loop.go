@@ -14,6 +14,7 @@ var VectorizedLookup = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch", "numpy"},
+	Names:     []string{"enumerate"}, // the loop iterates enumerate(ids)
 	Check:     checkVectorizedLookup,
 	Doc: `## What it does
 Finds ` + "`for i, t in enumerate(ids):`" + ` loops whose body is a pure lookup chain

@@ -15,6 +15,7 @@ var ElementwiseLoop = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch", "numpy"},
+	Names:     []string{"range"}, // the loop iterates range(n)
 	Check:     checkElementwiseLoop,
 	Doc: `## What it does
 Finds ` + "`for i in range(n):`" + ` (also ` + "`range(0, n)`" + `, ` + "`range(len(x))`" + `, ` + "`range(x.shape[0])`" + `) loops

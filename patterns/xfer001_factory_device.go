@@ -14,6 +14,7 @@ var FactoryDevice = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "tensor", "rand", "randn", "randint", "normal"}, // the torch factories it moves (safeFactories, randomFactories)
 	Check:     checkFactoryDevice,
 	Doc: `## What it does
 Finds a tensor factory called on the CPU whose result is moved at once:

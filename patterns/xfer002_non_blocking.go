@@ -10,6 +10,7 @@ var NonBlockingCopy = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"pin_memory"}, // only loops over a DataLoader(pin_memory=True)
 	Check:     checkNonBlocking,
 	Doc: `## What it does
 Finds ` + "`x.to(device)` / `x.cuda()`" + ` of a batch tensor drawn from a

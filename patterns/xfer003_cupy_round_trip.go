@@ -14,6 +14,7 @@ var CupyRoundTrip = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"cupy"},
+	Names:     []string{"from_numpy", "tensor", "as_tensor", "cpu"}, // torch.from_numpy/tensor/as_tensor of a host copy, or cp.asarray/array of t.cpu().numpy()
 	Check:     checkCupyRoundTrip,
 	Doc: `## What it does
 Finds a CuPy array copied to the host only to become a CUDA tensor again:
