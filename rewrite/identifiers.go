@@ -1,64 +1,71 @@
 package rewrite
 
-// identifierIndex lists a file's identifier nodes by spelling, in source
-// order, built on first use in two passes (count, then fill one shared
-// array) so that it costs one map lookup per identifier and a handful of
-// allocations whatever the file's size.
+// identifierIndex numbers a file's identifier spellings (on first use: one
+// map lookup per identifier) and lists each spelling's nodes in source order
+// (on first use of the lists: a second pass filling one shared array). Rules
+// mostly ask whether a name occurs at all, which needs only the numbering.
 type identifierIndex struct {
-	byName map[string][]*Node
+	slot   map[string]int32 // spelling -> its number
+	counts []int32          // per number, how many identifiers spell it
+	lists  [][]*Node        // per number, the identifiers (nil: not built)
 }
 
-func (f *File) identifiers() map[string][]*Node {
-	if f.idents.byName != nil {
-		return f.idents.byName
+func (f *File) identifierSlots() map[string]int32 {
+	x := &f.idents
+	if x.slot != nil {
+		return x.slot
 	}
 	ids := f.OfType("identifier")
-	slot := make(map[string]int32, len(ids)/4+1) // name -> index in counts
-	which := make([]int32, len(ids))
-	var counts []int32
-	var names []string
-	for i, id := range ids {
+	x.slot = make(map[string]int32, len(ids)/3+1)
+	for _, id := range ids {
 		t := id.Text()
-		k, ok := slot[t]
+		k, ok := x.slot[t]
 		if !ok {
-			k = int32(len(counts))
-			slot[t] = k
-			counts = append(counts, 0)
-			names = append(names, t)
+			k = int32(len(x.counts))
+			x.slot[t] = k
+			x.counts = append(x.counts, 0)
 		}
-		counts[k]++
-		which[i] = k
+		x.counts[k]++
 	}
-	all := make([]*Node, len(ids))
-	lists := make([][]*Node, len(counts))
-	next := 0
-	for k, c := range counts {
-		lists[k] = all[next : next : next+int(c)]
-		next += int(c)
-	}
-	for i, id := range ids {
-		lists[which[i]] = append(lists[which[i]], id)
-	}
-	byName := make(map[string][]*Node, len(names))
-	for k, name := range names {
-		byName[name] = lists[k]
-	}
-	f.idents.byName = byName
-	return byName
+	return x.slot
 }
 
 // Identifiers returns the identifier nodes spelled name (variables,
 // attribute names, keyword-argument names, parameters...), in source order.
-func (f *File) Identifiers(name string) []*Node { return f.identifiers()[name] }
+func (f *File) Identifiers(name string) []*Node {
+	k, ok := f.identifierSlots()[name]
+	if !ok {
+		return nil
+	}
+	x := &f.idents
+	if x.lists == nil {
+		ids := f.OfType("identifier")
+		all := make([]*Node, len(ids))
+		x.lists = make([][]*Node, len(x.counts))
+		next := 0
+		for i, c := range x.counts {
+			x.lists[i] = all[next : next : next+int(c)]
+			next += int(c)
+		}
+		for _, id := range ids {
+			j := x.slot[id.Text()]
+			x.lists[j] = append(x.lists[j], id)
+		}
+	}
+	return x.lists[k]
+}
 
 // Spells reports whether the file has an identifier spelled name.
-func (f *File) Spells(name string) bool { return len(f.identifiers()[name]) > 0 }
+func (f *File) Spells(name string) bool {
+	_, ok := f.identifierSlots()[name]
+	return ok
+}
 
 // SpellsAny reports whether the file has an identifier spelled one of names.
 func (f *File) SpellsAny(names []string) bool {
-	idents := f.identifiers()
+	slots := f.identifierSlots()
 	for _, n := range names {
-		if len(idents[n]) > 0 {
+		if _, ok := slots[n]; ok {
 			return true
 		}
 	}
@@ -68,7 +75,7 @@ func (f *File) SpellsAny(names []string) bool {
 // IdentifierNames calls yield with each distinct identifier spelling of
 // the file (in no particular order) until it returns false.
 func (f *File) IdentifierNames(yield func(string) bool) {
-	for name := range f.identifiers() {
+	for name := range f.identifierSlots() {
 		if !yield(name) {
 			return
 		}

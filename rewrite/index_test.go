@@ -1,0 +1,80 @@
+package rewrite
+
+import (
+	"slices"
+	"testing"
+)
+
+const indexSrc = `import torch
+from torch.cuda.amp import autocast as ac
+import xgboost as xgb
+
+def step(model, x, device="cuda"):
+    with ac():
+        y = model(x).to(device)
+    y.backward()
+    model.zero_grad()
+    torch.cuda.synchronize()
+    xgb.train({}, x)
+    s = "model backward"  # model in a comment
+    return y.cpu().numpy()
+`
+
+// The identifier and call indexes must answer what a walk of the tree
+// answers.
+func TestIndexesMatchAWalk(t *testing.T) {
+	f := Parse("t.py", []byte(indexSrc))
+	byName := map[string][]*Node{}
+	methods := map[string][]*Node{}
+	callees := map[string][]*Node{}
+	f.Root.Walk(func(n *Node) bool {
+		switch n.Type {
+		case "identifier":
+			byName[n.Text()] = append(byName[n.Text()], n)
+		case "call":
+			if fn := n.ChildByField("function"); fn.Type == "attribute" {
+				a := fn.ChildByField("attribute").Text()
+				methods[a] = append(methods[a], n)
+			}
+			if q := f.Model().CalleeName(n); q != "" {
+				callees[q] = append(callees[q], n)
+			}
+		}
+		return true
+	})
+	for name, want := range byName {
+		if got := f.Identifiers(name); !slices.Equal(got, want) || !f.Spells(name) {
+			t.Errorf("Identifiers(%q) = %d nodes, want %d", name, len(got), len(want))
+		}
+	}
+	names := 0
+	f.IdentifierNames(func(string) bool { names++; return true })
+	if names != len(byName) {
+		t.Errorf("IdentifierNames gave %d names, want %d", names, len(byName))
+	}
+	for _, absent := range []string{"backwardx", "comment", "cuda_", "s ", ""} {
+		if f.Spells(absent) || f.Identifiers(absent) != nil || f.SpellsAny([]string{"nope", absent}) {
+			t.Errorf("%q is not an identifier of the file", absent)
+		}
+	}
+	if !f.SpellsAny([]string{"nope", "autocast"}) {
+		t.Error("SpellsAny misses autocast (spelled in the import)")
+	}
+	for name, want := range methods {
+		if got := f.MethodCalls(name); !slices.Equal(got, want) {
+			t.Errorf("MethodCalls(%q) = %d calls, want %d", name, len(got), len(want))
+		}
+	}
+	for q, want := range callees {
+		if got := f.Model().CallsTo(q); !slices.Equal(got, want) {
+			t.Errorf("CallsTo(%q) = %d calls, want %d", q, len(got), len(want))
+		}
+	}
+	if len(callees["torch.cuda.amp.autocast"]) != 1 || len(callees["xgboost.train"]) != 1 {
+		t.Errorf("aliases not resolved: %v", callees)
+	}
+	both := f.Model().CallsTo("xgboost.train", "torch.cuda.synchronize")
+	if len(both) != 2 || both[0].Start > both[1].Start {
+		t.Errorf("CallsTo of two names: %d calls, not in source order", len(both))
+	}
+}
