@@ -10,6 +10,7 @@ var BF16Autocast = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"GradScaler"}, // the finding needs exactly one GradScaler call, and every qualified spelling of it ends in GradScaler
 	Check:     checkBF16Autocast,
 	Doc: `## What it does
 Finds float16 CUDA autocast (` + "`dtype=torch.float16`" + ` or no dtype: float16 is the

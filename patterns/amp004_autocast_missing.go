@@ -14,6 +14,7 @@ var MissingAutocast = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"backward"}, // findings sit in loops of a `.backward()` call (callAttr)
 	Check:     checkMissingAutocast,
 	Doc: `## What it does
 Finds a training loop on CUDA (a loop whose body runs ` + "`.backward()`" + `) in a

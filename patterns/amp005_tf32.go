@@ -10,6 +10,7 @@ var TF32Matmul = &Rule{
 	Fix:             rewrite.Unsafe,
 	Severity:        rewrite.Information,
 	Libraries:       []string{"torch"},
+	Names:           []string{"backward", "step"}, // IsTrainingScript needs a loop calling .backward() or <optimizer>.step()
 	SkipTestModules: true,
 	Check:           checkTF32,
 	Doc: `## What it does

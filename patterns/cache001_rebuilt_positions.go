@@ -10,6 +10,7 @@ var RebuiltPositions = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
+	Names:     []string{"arange", "triu", "tril"}, // findings are torch.arange / torch.triu / torch.tril (or <factory>.triu/.tril) calls
 	Check:     checkRebuiltPositions,
 	Doc: `## What it does
 Finds ` + "`torch.arange(...)`" + ` and causal masks built from a fresh tensor

@@ -14,6 +14,7 @@ var TensorAttribute = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"tensor", "as_tensor", "zeros", "ones", "full", "arange", "eye", "linspace", "logspace"}, // last parts of the tensorAttrFactories the attribute must be built by
 	Check:     checkTensorAttribute,
 	Doc: `## What it does
 Finds ` + "`self.w = torch.tensor(...)`" + ` (or ` + "`torch.zeros/ones/full/arange/eye/linspace/as_tensor`" + `)

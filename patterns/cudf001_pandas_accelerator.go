@@ -18,6 +18,7 @@ var PandasAccelerator = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"pandas"},
+	Names:     []string{"read_csv", "read_parquet", "read_feather", "read_orc", "read_json"}, // the finding is a pandas reader call (pandasReaders)
 	Check:     checkPandasAccelerator,
 	Doc: `## What it does
 Finds a pandas script whose data is large: a ` + "`pd.read_csv`" + ` /

@@ -14,6 +14,7 @@ var CudfReadForXGBoost = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"pandas"},
+	Names:     []string{"read_csv", "read_parquet", "read_orc"}, // the readers this rule follows to XGBoost
 	Check:     checkCudfReadForXGBoost,
 	Doc: `## What it does
 Finds a ` + "`pd.read_csv`" + ` / ` + "`pd.read_parquet`" + ` / ` + "`pd.read_orc`" + ` whose frame (or

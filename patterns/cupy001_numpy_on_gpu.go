@@ -17,6 +17,7 @@ var NumpyOnGPU = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"numpy"},
+	Names:     []string{"zeros", "ones", "empty", "full", "arange", "eye", "identity", "random"}, // findings are constructors of cupyShapeElements; every numpy.random.* spelling has `random`
 	Check:     checkNumpyOnGPU,
 	Doc: `## What it does
 Finds NumPy arrays built on the CPU that are large (a literal shape of at

@@ -14,6 +14,7 @@ var CPUTraining = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
+	Names:     []string{"backward", "step"}, // TrainingLoops needs a loop calling .backward() or <optimizer>.step()
 	Check:     checkCPUTraining,
 	Doc: `## What it does
 Finds a training loop (one that runs ` + "`.backward()`" + ` or an optimizer step)

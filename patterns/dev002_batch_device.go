@@ -14,6 +14,7 @@ var BatchDevice = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Error,
 	Libraries: []string{"torch"},
+	Names:     []string{"DataLoader"}, // batchLoopOf needs a torch DataLoader(...) call, spelled DataLoader
 	Check:     checkBatchDevice,
 	Doc: `## What it does
 Finds a loop over a ` + "`DataLoader`" + ` that feeds its batches to a model moved to
