@@ -78,3 +78,11 @@ func TestIndexesMatchAWalk(t *testing.T) {
 		t.Errorf("CallsTo of two names: %d calls, not in source order", len(both))
 	}
 }
+
+// CallsTo finds a callee in parentheses, as CalleeName resolves it.
+func TestCallsToParenthesized(t *testing.T) {
+	f := Parse("t.py", []byte("import torch\nfrom torch.cuda import synchronize as sync\n(torch.cuda.synchronize)()\n(sync)()\nsync()\n"))
+	if got := f.Model().CallsTo("torch.cuda.synchronize"); len(got) != 3 {
+		t.Errorf("CallsTo found %d calls, want 3", len(got))
+	}
+}
