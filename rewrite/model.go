@@ -1,10 +1,6 @@
 package rewrite
 
-import (
-	"slices"
-	"strings"
-	"sync"
-)
+import "strings"
 
 // ScopeKind tells what kind of Python scope a Scope is.
 type ScopeKind int
@@ -116,21 +112,10 @@ func (f *File) Model() *Model {
 	return f.model
 }
 
-// modelScratch holds buildModel's temporary buffers, recycled between
-// files: the binder's list of reads and their binding lists' numbers.
-type modelScratch struct {
-	loads []load
-	which []int32
-}
-
-var scratchPool = sync.Pool{New: func() any { return new(modelScratch) }}
-
 func buildModel(f *File) *Model {
 	m := &Model{File: f, scopes: map[*Node]*Scope{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
 	m.Module = m.newScope(ModuleScope, f.Root, nil)
-	scratch := scratchPool.Get().(*modelScratch)
-	defer scratchPool.Put(scratch)
-	b := &binder{m: m, loads: scratch.loads[:0]}
+	b := &binder{m: m, loads: make([]load, 0, len(f.OfType("identifier")))}
 	b.walk(f.Root, m.Module)
 	m.reads = make([]read, len(b.loads))
 	m.readAt = make([]int32, len(f.nodes))
@@ -141,10 +126,7 @@ func buildModel(f *File) *Model {
 	// times costs n, not n², and all the Uses cost one allocation.
 	var lists [][]*Binding
 	var counts []int32
-	// per read: 1 + its list, 0: none
-	which := slices.Grow(scratch.which[:0], len(b.loads))[:len(b.loads)]
-	clear(which)
-	defer func() { scratch.loads, scratch.which = b.loads[:0], which[:0] }()
+	which := make([]int32, len(b.loads)) // per read: 1 + its list, 0: none
 	for i, r := range b.loads {
 		bs := m.lookup(r.scope, r.ident.Text())
 		m.reads[i] = read{r.ident, bs}
