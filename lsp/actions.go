@@ -33,7 +33,11 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 	if d == nil {
 		return []protocol.CodeAction{}, nil
 	}
-	snap := d.current()
+	snap := d.acquire()
+	if snap == nil {
+		return []protocol.CodeAction{}, nil
+	}
+	defer snap.release()
 	findings, diags := snap.analyze()
 	src := snap.file.Src
 	want := func(kind protocol.CodeActionKind) bool {
@@ -173,7 +177,11 @@ func (s *Server) resolveCodeAction(ctx context.Context, raw json.RawMessage) (an
 	if d == nil {
 		return nil, errorf(jsonrpc2.InvalidParams, "%s is not open", cd.URI)
 	}
-	snap := d.current()
+	snap := d.acquire()
+	if snap == nil {
+		return nil, errorf(jsonrpc2.InvalidParams, "%s is not open", cd.URI)
+	}
+	defer snap.release()
 	if snap.version != cd.Version {
 		return nil, protocol.ErrContentModified
 	}
@@ -286,7 +294,11 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if d == nil {
 		return nil, nil
 	}
-	snap := d.current()
+	snap := d.acquire()
+	if snap == nil {
+		return nil, nil
+	}
+	defer snap.release()
 	findings, _ := snap.analyze()
 	src := snap.file.Src
 	off := src.OffsetFromUTF16(int(p.Position.Line), int(p.Position.Character))
@@ -384,7 +396,11 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		if d == nil {
 			return nil, errorf(jsonrpc2.InvalidParams, "%s: %q is not an open document", CommandFixAll, uri)
 		}
-		snap := d.current()
+		snap := d.acquire()
+		if snap == nil {
+			return nil, errorf(jsonrpc2.InvalidParams, "%s: %q is not an open document", CommandFixAll, uri)
+		}
+		defer snap.release()
 		edits, n := snap.fixAll()
 		if edits == nil {
 			return map[string]any{"applied": false, "fixes": 0}, nil

@@ -71,6 +71,7 @@ func percentile(d []time.Duration, p float64) time.Duration {
 
 func reportLatencies(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(float64(percentile(lat, 0.50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(lat, 0.90).Microseconds())/1000, "p90-ms")
 	b.ReportMetric(float64(percentile(lat, 0.99).Microseconds())/1000, "p99-ms")
 }
 

@@ -149,7 +149,8 @@ func TestIncrementalNonASCII(t *testing.T) {
 	}
 	// The server's copy is the client's, and its incremental tree finds
 	// what a fresh parse finds.
-	snap := c.srv.doc(testURI).current()
+	snap := c.srv.doc(testURI).acquire()
+	defer snap.release()
 	if string(snap.file.Src.Bytes) != text {
 		t.Fatalf("server text:\n%q\nclient text:\n%q", snap.file.Src.Bytes, text)
 	}
@@ -177,7 +178,9 @@ func TestIncrementalNonASCII(t *testing.T) {
 	c.change(testURI, 3, rng(0, 0, 0, 0), "garbage ")
 	c.change(testURI, 5, rng(0, 0, 0, 0), "")
 	c.waitDiags(testURI, 5)
-	if s := string(c.srv.doc(testURI).current().file.Src.Bytes); s != text {
+	after := c.srv.doc(testURI).acquire()
+	defer after.release()
+	if s := string(after.file.Src.Bytes); s != text {
 		t.Errorf("stale change applied: %q", s)
 	}
 }

@@ -306,9 +306,9 @@ func (f *File) mirror(root *sitter.Node, r *reuse) *Node {
 	for i := 1; i < len(flat); i++ {
 		counts[flat[i].parent]++
 	}
-	nodes := make([]Node, total)
-	keys := make([]uint64, total)
-	children := make([]*Node, max(total-1, 0))
+	sl := newSlab(total)
+	f.slab = sl
+	nodes, keys, children := sl.nodes, sl.keys, sl.children
 	pos := make([]int32, len(flat)) // slab index of each flat entry
 	at, nc := 0, 0
 	for i := range flat {
@@ -374,7 +374,7 @@ func (f *File) copySubtree(nodes []Node, children []*Node, keys []uint64, at, nc
 // sizes, the errors and the by-type index.
 func (f *File) index(nodes []Node) {
 	f.nodes = nodes
-	f.sizes = make([]int32, len(nodes))
+	f.sizes = f.slab.sizes
 	for i := len(nodes) - 1; i >= 0; i-- {
 		f.sizes[i]++
 		if i > 0 {

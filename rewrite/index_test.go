@@ -86,3 +86,21 @@ func TestCallsToParenthesized(t *testing.T) {
 		t.Errorf("CallsTo found %d calls, want 3", len(got))
 	}
 }
+
+// A released file's slab serves the next parse, which must not see the
+// released file's nodes.
+func TestReleaseRecyclesSlab(t *testing.T) {
+	big := Parse("a.py", []byte(indexSrc+indexSrc))
+	want := dump(Parse("b.py", []byte(indexSrc)).Root)
+	big.Release()
+	if big.Root != nil || big.nodes != nil {
+		t.Fatal("a released file keeps its tree")
+	}
+	f := Parse("b.py", []byte(indexSrc))
+	if got := dump(f.Root); got != want {
+		t.Fatalf("a parse into a recycled slab differs:\n%s", UnifiedDiff("b.py", []byte(want), []byte(got)))
+	}
+	if len(f.nodes) != int(f.sizes[0]) {
+		t.Fatalf("root subtree size %d, want %d nodes", f.sizes[0], len(f.nodes))
+	}
+}

@@ -169,6 +169,7 @@ type File struct {
 	nodes []Node
 	sizes []int32
 	keys  []uint64 // per node, its tree-sitter subtree (see gts_key)
+	slab  *slab    // the memory of nodes, their children, keys and sizes
 }
 
 // Parse parses b as Python. It never fails on bad syntax: the tree then
