@@ -91,7 +91,9 @@ func TestCallsToParenthesized(t *testing.T) {
 // released file's nodes.
 func TestReleaseRecyclesSlab(t *testing.T) {
 	big := Parse("a.py", []byte(indexSrc+indexSrc))
-	want := dump(Parse("b.py", []byte(indexSrc)).Root)
+	big.Model().CallsTo("xgboost.train") // fill the model's arrays
+	ref := Parse("b.py", []byte(indexSrc))
+	want := dump(ref.Root)
 	big.Release()
 	if big.Root != nil || big.nodes != nil {
 		t.Fatal("a released file keeps its tree")
@@ -102,5 +104,12 @@ func TestReleaseRecyclesSlab(t *testing.T) {
 	}
 	if len(f.nodes) != int(f.sizes[0]) {
 		t.Fatalf("root subtree size %d, want %d nodes", f.sizes[0], len(f.nodes))
+	}
+	// The model built in recycled arrays resolves what a fresh one does.
+	for _, call := range f.OfType("call") {
+		i := slices.Index(f.OfType("call"), call)
+		if got, want := f.Model().CalleeName(call), ref.Model().CalleeName(ref.OfType("call")[i]); got != want {
+			t.Errorf("call %d resolves to %q in a recycled model, %q in a fresh one", i, got, want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package rewrite
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // ScopeKind tells what kind of Python scope a Scope is.
 type ScopeKind int
@@ -115,10 +118,20 @@ func (f *File) Model() *Model {
 func buildModel(f *File) *Model {
 	m := &Model{File: f, scopes: map[*Node]*Scope{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
 	m.Module = m.newScope(ModuleScope, f.Root, nil)
-	b := &binder{m: m, loads: make([]load, 0, len(f.OfType("identifier")))}
+	sl := f.slab
+	if sl == nil {
+		sl = &slab{} // a hand-built file: nothing to recycle
+	}
+	b := &binder{m: m, loads: slices.Grow(sl.loads[:0], len(f.OfType("identifier")))}
 	b.walk(f.Root, m.Module)
-	m.reads = make([]read, len(b.loads))
-	m.readAt = make([]int32, len(f.nodes))
+	defer func() {
+		clear(b.loads) // scratch: must not keep nodes alive in the slab
+		sl.loads = b.loads[:0]
+	}()
+	sl.reads = slices.Grow(sl.reads[:0], len(b.loads))[:len(b.loads)]
+	m.reads = sl.reads
+	sl.readAt = zeroInts(sl.readAt, len(f.nodes))
+	m.readAt = sl.readAt
 	// A lookup answers with all bindings of a name in one scope, and each
 	// of them is credited with the use: count the uses per binding list
 	// (numbered through its first binding's useList), then hand each list
@@ -295,7 +308,12 @@ func (m *Model) QualifiedName(n *Node) string {
 		return m.qualifiedName(n)
 	}
 	if m.qnameAt == nil {
-		m.qnameAt = make([]int32, len(m.File.nodes))
+		if sl := m.File.slab; sl != nil {
+			sl.qnameAt = zeroInts(sl.qnameAt, len(m.File.nodes))
+			m.qnameAt = sl.qnameAt
+		} else {
+			m.qnameAt = make([]int32, len(m.File.nodes))
+		}
 	}
 	if k := m.qnameAt[i]; k > 0 {
 		return m.qnames[k-1]

@@ -11,22 +11,57 @@ type slab struct {
 	children []*Node
 	keys     []uint64
 	sizes    []int32
+	// The semantic model's per-node and per-read arrays, and the binder's
+	// scratch list, reused by the model of the file the slab serves.
+	readAt, qnameAt []int32
+	reads           []read
+	loads           []load
 }
 
-var slabPool sync.Pool // of *slab
+// zeroInts returns b resized to n zeroes, reallocated only when too small.
+func zeroInts(b []int32, n int) []int32 {
+	if cap(b) < n {
+		return make([]int32, n, n+n/8)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// slabPool keeps a few released slabs. Not a sync.Pool: that one empties
+// at every garbage collection, and a fresh slab of megabytes costs page
+// faults (tens of milliseconds on a VM) just when an editor waits.
+var slabPool struct {
+	sync.Mutex
+	free []*slab
+}
+
+// maxPooledSlabs bounds the memory kept for reuse: the language server
+// needs one per document being edited, plus one a slow request still holds.
+const maxPooledSlabs = 4
 
 // newSlab returns a slab for n nodes: a released one when one large enough
-// is pooled, else a new one. Nodes, child pointers and sizes are zero
-// (Release clears a slab's nodes and pointers before pooling it, so the
-// whole capacity of a pooled slab is zero).
+// is pooled, else a new one with room to grow. Nodes, child pointers and
+// sizes are zero (Release clears a slab's nodes and pointers before
+// pooling it, so the whole capacity of a pooled slab is zero).
 func newSlab(n int) *slab {
-	if s, ok := slabPool.Get().(*slab); ok && cap(s.nodes) >= n && cap(s.children) >= n-1 {
-		s.nodes, s.children = s.nodes[:n], s.children[:max(n-1, 0)]
-		s.keys, s.sizes = s.keys[:n], s.sizes[:n]
-		clear(s.sizes) // nodes and children were cleared by Release
-		return s
+	slabPool.Lock()
+	for i, s := range slabPool.free {
+		if cap(s.nodes) >= n && cap(s.children) >= n-1 {
+			slabPool.free = append(slabPool.free[:i], slabPool.free[i+1:]...)
+			slabPool.Unlock()
+			s.nodes, s.children = s.nodes[:n], s.children[:max(n-1, 0)]
+			s.keys, s.sizes = s.keys[:n], s.sizes[:n]
+			clear(s.sizes)
+			return s
+		}
 	}
-	return &slab{make([]Node, n), make([]*Node, max(n-1, 0)), make([]uint64, n), make([]int32, n)}
+	slabPool.Unlock()
+	c := n
+	if n >= 1<<14 {
+		c = n + n/8 // a large file is probably being edited: leave room to type
+	}
+	return &slab{nodes: make([]Node, n, c), children: make([]*Node, max(n-1, 0), c), keys: make([]uint64, n, c), sizes: make([]int32, n, c)}
 }
 
 // Release declares that neither f nor any node, model or finding's node of
@@ -45,5 +80,12 @@ func (f *File) Release() {
 	// other memory alive.
 	clear(s.nodes)
 	clear(s.children)
-	slabPool.Put(s)
+	clear(s.reads)
+	s.reads = s.reads[:0]
+	slabPool.Lock()
+	defer slabPool.Unlock()
+	if len(slabPool.free) == maxPooledSlabs {
+		slabPool.free = slabPool.free[1:] // the oldest goes to the collector
+	}
+	slabPool.free = append(slabPool.free, s)
 }
