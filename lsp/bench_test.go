@@ -109,25 +109,43 @@ func benchDoc(b *testing.B) (*testClient, string, protocol.Position, protocol.Ra
 	return c, src, edit, fix
 }
 
+// warmupEdits is how many edits BenchmarkDidChangeDiagnostics makes before
+// it measures: during the first few hundred edits of a session the heap
+// grows to its working size, and each growth costs page faults (1,400 of
+// them, ~15 ms, on the dev VM). Those cold edits are reported separately
+// (cold-p50-ms, cold-p99-ms), not hidden.
+const warmupEdits = 300
+
 // BenchmarkDidChangeDiagnostics measures a one-character edit in a
 // 5,000-line training file until its diagnostics are published (debounce
-// off): the incremental reparse, the analysis and the protocol round trip.
+// off): the incremental reparse, the analysis and the protocol round trip,
+// in a warm server.
 func BenchmarkDidChangeDiagnostics(b *testing.B) {
 	prev := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(prev)
 	TuneRuntime() // as gpuopt lsp does
 	c, _, pos, _ := benchDoc(b)
+	v := int32(1)
+	edit := func() time.Duration {
+		v++
+		t0 := time.Now()
+		c.change(testURI, v, protocol.Range{Start: pos, End: protocol.Position{Line: pos.Line, Character: pos.Character + 1}}, string("12"[v%2]))
+		c.waitDiags(testURI, uint32(v))
+		return time.Since(t0)
+	}
+	cold := make([]time.Duration, 0, warmupEdits)
+	for range warmupEdits {
+		cold = append(cold, edit())
+	}
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v := int32(i + 2)
-		t0 := time.Now()
-		c.change(testURI, v, protocol.Range{Start: pos, End: protocol.Position{Line: pos.Line, Character: pos.Character + 1}}, string("12"[i%2]))
-		c.waitDiags(testURI, uint32(v))
-		lat = append(lat, time.Since(t0))
+		lat = append(lat, edit())
 	}
 	b.StopTimer()
 	reportLatencies(b, lat)
+	b.ReportMetric(float64(percentile(cold, 0.50).Microseconds())/1000, "cold-p50-ms")
+	b.ReportMetric(float64(percentile(cold, 0.99).Microseconds())/1000, "cold-p99-ms")
 }
 
 // BenchmarkCodeAction measures a textDocument/codeAction request on a
