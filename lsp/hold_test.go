@@ -2,8 +2,15 @@ package lsp
 
 import (
 	"encoding/json"
+	"math/rand"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gpuopt/gpuopt/rewrite"
 )
 
 func mustJSON(t *testing.T, v any) json.RawMessage {
@@ -57,5 +64,86 @@ func TestHeldVersionOutlivesEdits(t *testing.T) {
 	}
 	if cur.file.Root != nil {
 		t.Error("closing did not recycle the last version")
+	}
+}
+
+// While edits arrive and code actions, hovers and fix-all requests run
+// concurrently on older versions, every version's published diagnostics
+// are what a fresh parse of its text finds: recycled memory never leaks
+// from one version into another.
+func TestRecycledVersionsUnderConcurrentRequests(t *testing.T) {
+	c := newTestClient(t, Options{})
+	c.initialize(nil, "", nil)
+	text := trainingFile(150)
+	c.open(testURI, text, 1)
+	c.waitDiags(testURI, 1)
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rnd := rand.New(rand.NewSource(int64(g)))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				line := uint32(rnd.Intn(150))
+				var actions []protocol.CodeAction
+				var hover *protocol.Hover
+				for _, err := range []error{
+					c.call("textDocument/codeAction", protocol.CodeActionParams{
+						TextDocument: protocol.TextDocumentIdentifier{URI: testURI},
+						Range:        rng(int(line), 0, int(line)+5, 0),
+					}, &actions),
+					c.call("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+						TextDocument: protocol.TextDocumentIdentifier{URI: testURI},
+						Position:     protocol.Position{Line: line, Character: 4},
+					}}, &hover),
+					c.call("textDocument/codeAction", protocol.CodeActionParams{
+						TextDocument: protocol.TextDocumentIdentifier{URI: testURI},
+						Context:      protocol.CodeActionContext{Only: []protocol.CodeActionKind{SourceFixAll}},
+					}, &actions),
+				} {
+					if err != nil && strings.Contains(err.Error(), "internal error") {
+						t.Errorf("a request failed while edits arrived: %v", err)
+					}
+				}
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+
+	rnd := rand.New(rand.NewSource(7))
+	fragments := []string{"x", "1", "\n", "(", ")", ":", "torch.cuda.synchronize()\n", "    loss.item()\n", "import xgboost as xgb\n", ""}
+	for v := 2; v <= 60; v++ {
+		src := rewrite.NewSource("t.py", []byte(text))
+		start := rnd.Intn(len(text))
+		end := min(len(text), start+rnd.Intn(3))
+		sl, sc := src.UTF16Position(start)
+		el, ec := src.UTF16Position(end)
+		frag := fragments[rnd.Intn(len(fragments))]
+		c.change(testURI, int32(v), rng(sl, sc, el, ec), frag)
+		text = text[:start] + frag + text[end:]
+
+		got := c.waitDiags(testURI, uint32(v))
+		if got.Version != uint32(v) {
+			t.Fatalf("waited for version %d, got %d", v, got.Version)
+		}
+		want := c.srv.engineNow().analyze(rewrite.Parse(uriPath(testURI), []byte(text)))
+		fresh := rewrite.NewSource("t.py", []byte(text))
+		if len(got.Diagnostics) != len(want) {
+			t.Fatalf("version %d: %d diagnostics published, a fresh parse finds %d", v, len(got.Diagnostics), len(want))
+		}
+		for i, d := range got.Diagnostics {
+			line, _ := fresh.UTF16Position(want[i].Start)
+			if codeOf(d) != want[i].Code || int(d.Range.Start.Line) != line {
+				t.Fatalf("version %d, diagnostic %d: %s at line %d, a fresh parse finds %s at line %d",
+					v, i, codeOf(d), d.Range.Start.Line, want[i].Code, line)
+			}
+		}
 	}
 }
