@@ -11,6 +11,7 @@ type binder struct {
 	bindings []Binding
 	lists    []*Binding
 	chunk    int // size of the next chunk: doubles, so at most half is unused
+	made     int // bindings made so far
 }
 
 // nextChunk returns the size of the next chunk of bindings: 8 at first,
@@ -36,11 +37,12 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 	}
 	bd := &b.bindings[0]
 	b.bindings = b.bindings[1:]
+	b.made++
 	*bd = Binding{Name: name, Kind: kind, Ident: ident, Stmt: stmt, Scope: owner, Value: value, Qualified: qualified}
 	list := owner.Bindings[name]
 	if list == nil {
 		if len(b.lists) == 0 {
-			b.lists = make([]*Binding, b.chunk)
+			b.lists = make([]*Binding, max(b.chunk, 64))
 		}
 		list = b.lists[:0:1] // a longer list reallocates, as append does
 		b.lists = b.lists[1:]

@@ -122,12 +122,18 @@ func buildModel(f *File) *Model {
 	if sl == nil {
 		sl = &slab{} // a hand-built file: nothing to recycle
 	}
-	b := &binder{m: m, loads: slices.Grow(sl.loads[:0], len(f.OfType("identifier")))}
+	if cap(sl.arena) < sl.arenaWanted {
+		// The last file this slab served needed more bindings: size the
+		// arena for that many (an edited document needs about as many).
+		sl.arena = make([]Binding, sl.arenaWanted+sl.arenaWanted/8)
+	}
+	b := &binder{m: m, loads: slices.Grow(sl.loads[:0], len(f.OfType("identifier"))), bindings: sl.arena[:cap(sl.arena)]}
 	b.walk(f.Root, m.Module)
 	defer func() {
 		clear(b.loads) // scratch: must not keep nodes alive in the slab
 		sl.loads = b.loads[:0]
 	}()
+	sl.arenaUsed, sl.arenaWanted = min(b.made, cap(sl.arena)), b.made
 	sl.reads = slices.Grow(sl.reads[:0], len(b.loads))[:len(b.loads)]
 	m.reads = sl.reads
 	sl.readAt = zeroInts(sl.readAt, len(f.nodes))

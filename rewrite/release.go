@@ -16,6 +16,10 @@ type slab struct {
 	readAt, qnameAt []int32
 	reads           []read
 	loads           []load
+	// arena holds the model's Bindings when it is large enough: arenaUsed
+	// of them are in use, and arenaWanted is how many the file needed.
+	arena                  []Binding
+	arenaUsed, arenaWanted int
 }
 
 // zeroInts returns b resized to n zeroes, reallocated only when too small.
@@ -82,6 +86,8 @@ func (f *File) Release() {
 	clear(s.children)
 	clear(s.reads)
 	s.reads = s.reads[:0]
+	clear(s.arena[:s.arenaUsed])
+	s.arenaUsed = 0
 	slabPool.Lock()
 	defer slabPool.Unlock()
 	if len(slabPool.free) == maxPooledSlabs {
