@@ -3,25 +3,15 @@ package patterns
 import (
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"testing"
 
 	"github.com/gpuopt/gpuopt/rewrite"
-	"github.com/gpuopt/gpuopt/rewrite/workspace"
 )
 
 // benchFiles returns the realistic ML sources the benchmarks run on: the
 // corpus's cases and examples, or every .py under $GPUOPT_BENCH_DIR (for
-// measuring on a real repository checked out beside the project). It sets
-// the garbage collector as gpuopt check does (workspace.TuneRuntime; with
-// GPUOPT_BENCH_DEFAULT_GC set, as the process was started).
+// measuring on a real repository checked out beside the project).
 func benchFiles(b *testing.B) [][]byte {
-	if os.Getenv("GPUOPT_BENCH_DEFAULT_GC") == "" {
-		prev := debug.SetGCPercent(-1)
-		debug.SetGCPercent(prev)
-		workspace.TuneRuntime() // as gpuopt check does
-		b.Cleanup(func() { debug.SetGCPercent(prev) })
-	}
 	root := os.Getenv("GPUOPT_BENCH_DIR")
 	if root == "" {
 		root = "../corpus"

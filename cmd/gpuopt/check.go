@@ -41,7 +41,6 @@ Exit codes: 0 no findings, 1 findings, 2 usage or I/O error.`,
   gpuopt check --select XGB --output-format json src/
   cat train.py | gpuopt check - --stdin-filename train.py`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			workspace.TuneRuntime()
 			s, err := flags.resolve(cmd, args)
 			if err != nil {
 				return err

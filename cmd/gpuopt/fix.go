@@ -38,7 +38,6 @@ Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
   gpuopt fix --unsafe-fixes src/
   gpuopt fix --select XGB002,XGB003 .`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			workspace.TuneRuntime()
 			s, err := flags.resolve(cmd, args)
 			if err != nil {
 				return err
