@@ -64,9 +64,9 @@ catalogue's earlier run saw bf16 a little slower (0.85×) on the same step.
 
 func init() { Register(BF16Autocast) }
 
-var gradScalerNames = map[string]bool{
-	"torch.cuda.amp.GradScaler": true, "torch.cuda.amp.grad_scaler.GradScaler": true,
-	"torch.amp.GradScaler": true, "torch.amp.grad_scaler.GradScaler": true, "torch.GradScaler": true,
+var gradScalerNames = []string{
+	"torch.cuda.amp.GradScaler", "torch.cuda.amp.grad_scaler.GradScaler",
+	"torch.amp.GradScaler", "torch.amp.grad_scaler.GradScaler", "torch.GradScaler",
 }
 
 func checkBF16Autocast(p *Pass) {
@@ -74,8 +74,7 @@ func checkBF16Autocast(p *Pass) {
 	if v.Silent() {
 		return
 	}
-	var scalers []*rewrite.Node
-	scalers = append(scalers, callsToAny(p, gradScalerNames)...)
+	scalers := p.Model.CallsTo(gradScalerNames...)
 	if len(scalers) != 1 {
 		return
 	}

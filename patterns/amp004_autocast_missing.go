@@ -67,10 +67,8 @@ func checkMissingAutocast(p *Pass) {
 	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
 		return
 	}
-	for _, name := range []string{"half", "bfloat16", "float16", "accelerator", "Accelerator", "Trainer"} {
-		if mentionsName(p, name) {
-			return
-		}
+	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "accelerator", "Accelerator", "Trainer"}) {
+		return
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
 	for _, call := range p.File.MethodCalls("backward") {

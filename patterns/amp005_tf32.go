@@ -66,10 +66,8 @@ func checkTF32(p *Pass) {
 	if v.Silent() || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() {
 		return
 	}
-	for _, name := range []string{"set_float32_matmul_precision", "allow_tf32", "fp32_precision"} {
-		if mentionsName(p, name) {
-			return
-		}
+	if p.File.SpellsAny([]string{"set_float32_matmul_precision", "allow_tf32", "fp32_precision"}) {
+		return
 	}
 	start, end, ok := firstTrainingLoopHeader(p)
 	if !ok {
@@ -85,6 +83,3 @@ func checkTF32(p *Pass) {
 	}
 	p.ReportRange(start, end, msg, fix)
 }
-
-// mentionsName reports an identifier or attribute named name anywhere.
-func mentionsName(p *Pass, name string) bool { return p.File.Spells(name) }

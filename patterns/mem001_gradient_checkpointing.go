@@ -149,13 +149,10 @@ func hfModelTrained(p *Pass, b *rewrite.Binding) bool {
 }
 
 // mentionsCheckpointing reports any gradient_checkpointing name, keyword
-// or torch.utils.checkpoint use in the file.
+// or text, a checkpoint_sequential name, or torch.utils.checkpoint use in
+// the file.
 func mentionsCheckpointing(p *Pass) bool {
-	found := false
-	p.File.IdentifierNames(func(name string) bool {
-		found = strings.Contains(name, "gradient_checkpointing") || strings.Contains(name, "checkpoint_sequential")
-		return !found
-	})
 	src := p.File.Src.Bytes
-	return found || bytes.Contains(src, []byte("torch.utils.checkpoint")) || bytes.Contains(src, []byte("gradient_checkpointing"))
+	return bytes.Contains(src, []byte("gradient_checkpointing")) || bytes.Contains(src, []byte("torch.utils.checkpoint")) ||
+		p.File.SpellsMatching(func(name string) bool { return strings.Contains(name, "checkpoint_sequential") })
 }

@@ -77,17 +77,11 @@ func checkFusedOptimizer(p *Pass) {
 	if mentionsComplex(p) {
 		return // fused=True rejects complex parameters at the first step
 	}
-	for _, call := range p.Model.CallsTo("torch.optim.Adam", "torch.optim.AdamW", "torch.optim.adam.Adam", "torch.optim.adamw.AdamW", "torch.optim.SGD", "torch.optim.sgd.SGD") {
-		q := p.Model.CalleeName(call)
-		switch q {
-		case "torch.optim.Adam", "torch.optim.AdamW", "torch.optim.adam.Adam", "torch.optim.adamw.AdamW":
-		case "torch.optim.SGD", "torch.optim.sgd.SGD":
-			if !torch.AtLeast(2, 3) {
-				continue
-			}
-		default:
-			continue
-		}
+	optimizers := []string{"torch.optim.Adam", "torch.optim.AdamW", "torch.optim.adam.Adam", "torch.optim.adamw.AdamW"}
+	if torch.AtLeast(2, 3) { // fused SGD
+		optimizers = append(optimizers, "torch.optim.SGD", "torch.optim.sgd.SGD")
+	}
+	for _, call := range p.Model.CallsTo(optimizers...) {
 		if rewrite.HasSplat(call) {
 			continue
 		}
@@ -112,6 +106,7 @@ func checkFusedOptimizer(p *Pass) {
 		if !ok {
 			continue
 		}
+		q := p.Model.CalleeName(call)
 		name := q[strings.LastIndex(q, ".")+1:]
 		// Before 2.4 the fused path accepts only CUDA parameters: one created
 		// after the model was moved (a scalar on the CPU) would fail there.

@@ -50,7 +50,7 @@ compilation. Benchmark your own model before keeping it.
 func init() { Register(CompileModel) }
 
 func checkCompileModel(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(2, 0) || !p.Model.UsesCUDA() || mentionsName(p, "compile") {
+	if !p.Env.Versions.Torch.AtLeast(2, 0) || !p.Model.UsesCUDA() || p.File.Spells("compile") {
 		return
 	}
 	for _, call := range torchCalls(p) {

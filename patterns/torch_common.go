@@ -11,16 +11,6 @@ import (
 // torchCalls returns every call node of the file.
 func torchCalls(p *Pass) []*rewrite.Node { return p.File.OfType("call") }
 
-// callsToAny returns the calls whose callee resolves to one of the
-// qualified names in set, in source order.
-func callsToAny(p *Pass, set map[string]bool) []*rewrite.Node {
-	qs := make([]string, 0, len(set))
-	for q := range set {
-		qs = append(qs, q)
-	}
-	return p.Model.CallsTo(qs...)
-}
-
 // attrName returns the attribute name of a call `x.attr(...)`, "" otherwise.
 func callAttr(call *rewrite.Node) string {
 	fn := call.ChildByField("function")
@@ -250,15 +240,15 @@ type autocastCall struct {
 	Known bool
 }
 
-var autocastNames = map[string]bool{
-	"torch.cuda.amp.autocast": true, "torch.cuda.amp.autocast_mode.autocast": true,
-	"torch.autocast": true, "torch.amp.autocast": true, "torch.amp.autocast_mode.autocast": true,
+var autocastNames = []string{
+	"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast",
+	"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast",
 }
 
 // autocastCalls returns the file's autocast constructor calls for CUDA.
 func autocastCalls(p *Pass) []autocastCall {
 	var out []autocastCall
-	for _, call := range callsToAny(p, autocastNames) {
+	for _, call := range p.Model.CallsTo(autocastNames...) {
 		q := p.Model.CalleeName(call)
 		ac := autocastCall{Call: call, Known: !rewrite.HasSplat(call)}
 		if !strings.HasPrefix(q, "torch.cuda.") {
@@ -289,12 +279,7 @@ func autocastCalls(p *Pass) []autocastCall {
 // mentionsAutocast reports any autocast reference in the file (also
 // through names the model cannot resolve, or a decorator).
 func mentionsAutocast(p *Pass) bool {
-	found := false
-	p.File.IdentifierNames(func(name string) bool {
-		found = containsAutocast(name)
-		return !found
-	})
-	return found
+	return p.File.SpellsMatching(containsAutocast)
 }
 
 // containsAutocast is strings.Contains(strings.ToLower(s), "autocast"),

@@ -72,12 +72,13 @@ func (f *File) SpellsAny(names []string) bool {
 	return false
 }
 
-// IdentifierNames calls yield with each distinct identifier spelling of
-// the file (in no particular order) until it returns false.
-func (f *File) IdentifierNames(yield func(string) bool) {
+// SpellsMatching reports whether the file has an identifier whose spelling
+// match accepts (each distinct spelling is asked once).
+func (f *File) SpellsMatching(match func(string) bool) bool {
 	for name := range f.identifierSlots() {
-		if !yield(name) {
-			return
+		if match(name) {
+			return true
 		}
 	}
+	return false
 }

@@ -68,12 +68,13 @@ func newSlab(n int) *slab {
 	return &slab{nodes: make([]Node, n, c), children: make([]*Node, max(n-1, 0), c), keys: make([]uint64, n, c), sizes: make([]int32, n, c)}
 }
 
-// Release declares that neither f nor any node, model or finding's node of
-// it will be used again, and recycles its memory for later parses. Only a
-// caller that tracks every use of the file may call it (the language
-// server counts them); the CLI leaves files to the garbage collector. A
-// released file has no tree: using it panics rather than reading another
-// file's nodes, but nodes kept from before are silently wrong.
+// Release declares that neither f nor any node or model of it will be used
+// again, and recycles its memory for later parses. Only a caller that
+// knows every use of the file may call it: gpuopt check once a file's
+// findings are made (findings hold offsets and text, no nodes), the
+// language server once it counts no holder of a version. A released file
+// has no tree: using it panics rather than reading another file's nodes,
+// but nodes kept from before are silently wrong.
 func (f *File) Release() {
 	if f == nil || f.slab == nil {
 		return
