@@ -112,7 +112,7 @@ func checkCPUTraining(p *Pass) {
 // callsModel reports a direct call of a recognised model in the loop body.
 func callsModel(p *Pass, loop *rewrite.Node) bool {
 	found := false
-	walkLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		if n.Type == "call" && isModel(p, n.ChildByField("function")) {
 			found = true
 		}
@@ -349,7 +349,7 @@ func enclosingBatchLoop(p *Pass, n *rewrite.Node) (batchLoop, bool) {
 // move, nothing else in the loop is left on the CPU.
 func loopTensorsFollow(p *Pass, loop *rewrite.Node) bool {
 	ok := true
-	walkLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		if !ok {
 			return
 		}

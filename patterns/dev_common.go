@@ -280,7 +280,7 @@ func bodyReads(p *Pass, loop, target *rewrite.Node) []*rewrite.Node {
 		}
 	}
 	var out []*rewrite.Node
-	walkLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		if n.Type != "identifier" || n.Text() != target.Text() || !p.Model.IsRead(n) {
 			return
 		}

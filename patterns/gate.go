@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -24,7 +25,7 @@ func (g GPU) Known() bool { return g.Source != "" }
 
 // Describe names the GPU for messages: "NVIDIA H100 (sm_90)".
 func (g GPU) Describe() string {
-	return fmt.Sprintf("%s (sm_%d%d)", g.Name, g.ComputeMajor, g.ComputeMinor)
+	return g.Name + " (sm_" + strconv.Itoa(g.ComputeMajor) + strconv.Itoa(g.ComputeMinor) + ")"
 }
 
 // AtLeast reports compute capability >= major.minor.

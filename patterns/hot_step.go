@@ -26,7 +26,7 @@ func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node
 		}
 	}
 	nested := false
-	walkLoopBodyUntil(loop, func(n *rewrite.Node) bool {
+	walkLoopBodyUntil(p.Model, loop, func(n *rewrite.Node) bool {
 		if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
 			nested = true
 		}

@@ -85,7 +85,7 @@ func checkAccumulationScale(p *Pass) {
 		loop := loops[0]
 		var backs []*rewrite.Node
 		clean := true
-		walkLoopBody(loop, func(n *rewrite.Node) {
+		walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 			if n.Type != "call" || ifs.Contains(n) {
 				return
 			}
@@ -225,7 +225,7 @@ func scalesGrads(block *rewrite.Node) bool {
 // divides, or a value computed by a function of this file that mentions k.
 func lossScaled(p *Pass, x, loop *rewrite.Node, k string) bool {
 	scaled := false
-	walkLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		if scaled {
 			return
 		}

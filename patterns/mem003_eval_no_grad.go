@@ -110,7 +110,7 @@ func isAsync(loop *rewrite.Node) bool {
 // already under no_grad / inference_mode inside the loop.
 func callsReceiver(p *Pass, loop *rewrite.Node, recv string) bool {
 	found := false
-	walkLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		if n.Type == "call" && n.ChildByField("function").Text() == recv && !p.Model.InGradContext(n) {
 			found = true
 		}

@@ -66,7 +66,7 @@ func checkKeptLoss(p *Pass) {
 		if len(receivers) == 0 {
 			continue
 		}
-		walkLoopBody(loop, func(n *rewrite.Node) {
+		walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 			var kept, container *rewrite.Node
 			switch n.Type {
 			case "call":
@@ -121,7 +121,7 @@ func sameStepLoop(p *Pass, n, loop *rewrite.Node) bool {
 // create_graph, which keep the graph usable).
 func backwardReceivers(p *Pass, loop *rewrite.Node) map[string]bool {
 	out := map[string]bool{}
-	walkLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		if x := backwardReceiver(n); x != nil && x.Type == "identifier" {
 			if rewrite.KeywordArg(n, "retain_graph") != nil || rewrite.KeywordArg(n, "create_graph") != nil || len(rewrite.PositionalArgs(n)) > 1 || rewrite.HasSplat(n) {
 				out[x.Text()] = false

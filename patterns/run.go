@@ -47,15 +47,16 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	memo := map[string]any{}
 	libs := libraryCache{model: m}
 	rules := allRules()
-	passes := make([]Pass, len(rules)) // one allocation for all the rules' passes
-	for i, r := range rules {
+	// One Pass serves every rule in turn: no rule keeps its pass once its
+	// Check returns, and one allocation per file beats one per rule.
+	pass := new(Pass)
+	for _, r := range rules {
 		if !sel.Enabled(r.Code) || !libs.importsAny(r.Libraries) {
 			continue
 		}
 		if len(r.Names) > 0 && gateNames && !f.SpellsAny(r.Names) {
 			continue
 		}
-		pass := &passes[i]
 		*pass = Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
 		if r.SkipTestModules && isTestModule(pass) {
 			continue
@@ -111,6 +112,10 @@ type libraryCache struct {
 	model   *rewrite.Model
 	lists   [][]string
 	answers []bool
+	// room holds the first lists and answers: the registry names a handful
+	// of library lists, so the cache never allocates.
+	roomLists   [8][]string
+	roomAnswers [8]bool
 }
 
 func (c *libraryCache) importsAny(libs []string) bool {
@@ -120,6 +125,9 @@ func (c *libraryCache) importsAny(libs []string) bool {
 		}
 	}
 	ok := importsAny(c.model, libs)
+	if c.lists == nil {
+		c.lists, c.answers = c.roomLists[:0], c.roomAnswers[:0]
+	}
 	c.lists, c.answers = append(c.lists, libs), append(c.answers, ok)
 	return ok
 }

@@ -150,7 +150,7 @@ func sync5LoggingCall(m *rewrite.Model, call *rewrite.Node) string {
 // runs once per epoch.
 func sync5HoldsStepLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 	found := false
-	walkLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(m, loop, func(n *rewrite.Node) {
 		if found || n.Type != "call" {
 			return
 		}

@@ -483,26 +483,20 @@ func hasKeywordTrue(p *Pass, name string) bool {
 	return false
 }
 
-// walkLoopBody visits the nodes of a loop's body, not entering nested
-// function, class or lambda definitions.
-func walkLoopBody(loop *rewrite.Node, visit func(*rewrite.Node)) {
-	walkLoopBodyUntil(loop, func(n *rewrite.Node) bool { visit(n); return true })
+// walkLoopBody visits the named nodes of a loop's body, not entering
+// nested function, class or lambda definitions (Model.LoopBody).
+func walkLoopBody(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite.Node)) {
+	for _, n := range m.LoopBody(loop) {
+		visit(n)
+	}
 }
 
 // walkLoopBodyUntil is walkLoopBody that stops as soon as visit returns
 // false.
-func walkLoopBodyUntil(loop *rewrite.Node, visit func(*rewrite.Node) bool) {
-	more := true
-	for _, c := range loop.Children {
-		if c.Field != "body" || !more {
-			continue
+func walkLoopBodyUntil(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite.Node) bool) {
+	for _, n := range m.LoopBody(loop) {
+		if !visit(n) {
+			return
 		}
-		c.Walk(func(n *rewrite.Node) bool {
-			if !more || n.Is("function_definition", "class_definition", "lambda") {
-				return false
-			}
-			more = visit(n)
-			return more
-		})
 	}
 }

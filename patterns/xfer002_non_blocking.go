@@ -104,7 +104,7 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node) {
 		}
 		return true
 	})
-	walkLoopBody(loop, func(call *rewrite.Node) {
+	walkLoopBody(p.Model, loop, func(call *rewrite.Node) {
 		if call.Type != "call" {
 			return
 		}
@@ -158,7 +158,7 @@ func sourceDoneAfter(p *Pass, src, call, loop *rewrite.Node) bool {
 		}
 	}
 	later := false
-	walkLoopBody(loop, func(n *rewrite.Node) {
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		if n.Type == "identifier" && n.Text() == src.Text() && n.Start > call.End {
 			later = true
 		}

@@ -9,29 +9,6 @@ import (
 // Model index the calls (on first use) by method name and by callee, so
 // that asking costs the calls found rather than a pass over every call.
 
-// callIndex lists a file's calls `x.name(...)` by name.
-type callIndex struct {
-	byMethod map[string][]*Node
-}
-
-// MethodCalls returns the calls of the form `x.name(...)` (any receiver),
-// in source order.
-func (f *File) MethodCalls(name string) []*Node {
-	if f.calls.byMethod == nil {
-		f.calls.byMethod = map[string][]*Node{}
-		for _, call := range f.OfType("call") {
-			fn := call.ChildByField("function")
-			if fn == nil || fn.Type != "attribute" {
-				continue
-			}
-			if attr := fn.ChildByField("attribute"); attr != nil {
-				f.calls.byMethod[attr.Text()] = append(f.calls.byMethod[attr.Text()], call)
-			}
-		}
-	}
-	return f.calls.byMethod[name]
-}
-
 // CallsTo returns the calls whose callee resolves to one of the qualified
 // names qs (CalleeName), in source order. Only the calls whose callee ends
 // in a name's last part are resolved: `x.train(...)` for "xgboost.train",

@@ -110,6 +110,8 @@ type symbolTable struct {
 	fields  []string
 	types   []string // distinct type names; Node.tid indexes it
 	errorID uint16   // the tid of "ERROR"
+	// The tids of the types IsDefOrLambda tests.
+	functionID, classID, lambdaID uint16
 }
 
 type symbolInfo struct {
@@ -141,6 +143,7 @@ func (t *symbolTable) load() {
 			t.symbols[s] = symbolInfo{name, lang.SymbolType(sym) == sitter.SymbolTypeRegular, typeID(name)}
 		}
 		t.errorID = typeID("ERROR")
+		t.functionID, t.classID, t.lambdaID = typeID("function_definition"), typeID("class_definition"), typeID("lambda")
 		t.fields = []string{""}
 		for id := 1; ; id++ {
 			name := lang.FieldName(id)

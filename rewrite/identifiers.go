@@ -1,11 +1,14 @@
 package rewrite
 
+import "slices"
+
 // identifierIndex numbers a file's identifier spellings (on first use: one
 // map lookup per identifier) and lists each spelling's nodes in source order
 // (on first use of the lists: a second pass filling one shared array). Rules
 // mostly ask whether a name occurs at all, which needs only the numbering.
 type identifierIndex struct {
 	slot   map[string]int32 // spelling -> its number
+	of     []int32          // per identifier (in OfType order), its number
 	counts []int32          // per number, how many identifiers spell it
 	lists  [][]*Node        // per number, the identifiers (nil: not built)
 }
@@ -16,8 +19,15 @@ func (f *File) identifierSlots() map[string]int32 {
 		return x.slot
 	}
 	ids := f.OfType("identifier")
-	x.slot = make(map[string]int32, len(ids)/3+1)
-	for _, id := range ids {
+	sl := f.scratch()
+	if sl.identSlot == nil {
+		sl.identSlot = make(map[string]int32, len(ids)/3+1)
+	}
+	x.slot = sl.identSlot // empty: Release clears it
+	sl.identOf = resize(sl.identOf, len(ids))
+	x.of, x.counts = sl.identOf, sl.identCounts[:0]
+	defer func() { sl.identCounts = x.counts }()
+	for i, id := range ids {
 		t := id.Text()
 		k, ok := x.slot[t]
 		if !ok {
@@ -26,6 +36,7 @@ func (f *File) identifierSlots() map[string]int32 {
 			x.counts = append(x.counts, 0)
 		}
 		x.counts[k]++
+		x.of[i] = k
 	}
 	return x.slot
 }
@@ -39,16 +50,18 @@ func (f *File) Identifiers(name string) []*Node {
 	}
 	x := &f.idents
 	if x.lists == nil {
-		ids := f.OfType("identifier")
-		all := make([]*Node, len(ids))
-		x.lists = make([][]*Node, len(x.counts))
+		sl := f.scratch()
+		sl.identAll = resize(sl.identAll, len(x.of))
+		sl.identLists = resize(sl.identLists, len(x.counts))
+		all := sl.identAll
+		x.lists = sl.identLists
 		next := 0
 		for i, c := range x.counts {
 			x.lists[i] = all[next : next : next+int(c)]
 			next += int(c)
 		}
-		for _, id := range ids {
-			j := x.slot[id.Text()]
+		for i, id := range f.OfType("identifier") {
+			j := x.of[i]
 			x.lists[j] = append(x.lists[j], id)
 		}
 	}
@@ -81,4 +94,38 @@ func (f *File) SpellsMatching(match func(string) bool) bool {
 		}
 	}
 	return false
+}
+
+// MethodCalls returns the calls of the form `x.name(...)` (any receiver),
+// in source order: the calls whose function is an attribute named by one
+// of the identifiers spelled name.
+func (f *File) MethodCalls(name string) []*Node {
+	ids := f.Identifiers(name)
+	if len(ids) == 0 {
+		return nil
+	}
+	var out []*Node
+	for _, id := range ids {
+		if call := methodCallOf(id); call != nil {
+			out = append(out, call)
+		}
+	}
+	// An identifier follows its call's receiver, so `a.name().name()`
+	// lists the inner call first: put the calls in source order.
+	if !slices.IsSortedFunc(out, preorder) {
+		slices.SortFunc(out, preorder)
+	}
+	return out
+}
+
+// methodCallOf returns the call `x.id(...)` whose method id names, or nil.
+func methodCallOf(id *Node) *Node {
+	attr := id.Parent
+	if id.Field != "attribute" || attr == nil || attr.Type != "attribute" {
+		return nil
+	}
+	if call := attr.Parent; call != nil && attr.Field == "function" && call.Type == "call" {
+		return call
+	}
+	return nil
 }

@@ -31,6 +31,14 @@ func (li *LoopInfo) Hot() bool {
 // IsLoop reports whether n is a for or while statement.
 func IsLoop(n *Node) bool { return n.Is("for_statement", "while_statement") }
 
+// IsDefOrLambda reports whether n is a function or class definition or a
+// lambda: code that does not run where it is written. It compares type ids,
+// for the walks that ask it of every node.
+func IsDefOrLambda(n *Node) bool {
+	t := n.tid
+	return t == pythonSymbols.functionID || t == pythonSymbols.classID || t == pythonSymbols.lambdaID
+}
+
 // IsScopeNode reports whether n opens a new Python scope.
 func IsScopeNode(n *Node) bool {
 	return n.Is("function_definition", "class_definition", "lambda", "module")
@@ -83,51 +91,88 @@ func (m *Model) Loop(loop *Node) *LoopInfo {
 		li.IteratesLoader = m.IsDataLoader(loop.ChildByField("right"))
 	}
 	visited := map[*Node]bool{}
-	for _, c := range loop.Children {
-		if c.Field == "body" {
-			m.scanBody(c, li, visited, 0)
-		}
+	for _, n := range m.LoopBody(loop) {
+		m.scanNode(n, li, visited, 0)
 	}
 	return li
 }
 
-// scanBody looks for training and model calls, following calls to functions
-// defined in this file one or two levels deep.
+// LoopBody returns the named nodes of a loop's body in source order,
+// without the functions, classes and lambdas defined there and their
+// insides: what runs on every iteration. It is cached: rules walk the same
+// loop bodies again and again.
+func (m *Model) LoopBody(loop *Node) []*Node {
+	if b, ok := m.loopBodies[loop]; ok {
+		return b
+	}
+	if m.loopBodies == nil {
+		m.loopBodies = map[*Node][]*Node{}
+		m.loopNodes = m.File.scratch().loopNodes[:0]
+	}
+	// The bodies share one array; a body is a window of it that an append
+	// by a caller cannot overwrite.
+	start := len(m.loopNodes)
+	for _, c := range loop.Children {
+		if c.Field != "body" {
+			continue
+		}
+		c.Walk(func(n *Node) bool {
+			if IsDefOrLambda(n) {
+				return false
+			}
+			if n.Named {
+				m.loopNodes = append(m.loopNodes, n)
+			}
+			return true
+		})
+	}
+	out := m.loopNodes[start:len(m.loopNodes):len(m.loopNodes)]
+	m.loopBodies[loop] = out
+	return out
+}
+
+// scanBody looks for training and model calls in a function's body.
 func (m *Model) scanBody(body *Node, li *LoopInfo, visited map[*Node]bool, depth int) {
 	body.Walk(func(n *Node) bool {
-		if n.Is("function_definition", "class_definition", "lambda") && n != body {
+		if IsDefOrLambda(n) && n != body {
 			return false
 		}
-		if n.Type == "for_statement" && m.IsDataLoader(n.ChildByField("right")) {
-			li.IteratesLoader = true
-		}
-		if n.Type != "call" {
-			return true
-		}
-		fn := n.ChildByField("function")
-		if fn != nil && fn.Type == "attribute" {
-			attr := fn.ChildByField("attribute").Text()
-			obj := fn.ChildByField("object")
-			switch attr {
-			case "backward":
-				li.Backward = true
-			case "step":
-				if m.IsOptimizer(obj) {
-					li.OptimizerStep = true
-				}
-			}
-		}
-		if m.IsModule(fn) {
-			li.ModelForward = true
-		}
-		if def := m.FunctionDef(n); def != nil && depth < 2 && !visited[def] {
-			visited[def] = true
-			if b := def.ChildByField("body"); b != nil {
-				m.scanBody(b, li, visited, depth+1)
-			}
-		}
+		m.scanNode(n, li, visited, depth)
 		return true
 	})
+}
+
+// scanNode records what n tells about the loop: training and model calls,
+// following calls to functions defined in this file one or two levels deep.
+func (m *Model) scanNode(n *Node, li *LoopInfo, visited map[*Node]bool, depth int) {
+	if n.Type == "for_statement" && m.IsDataLoader(n.ChildByField("right")) {
+		li.IteratesLoader = true
+	}
+	if n.Type != "call" {
+		return
+	}
+	fn := n.ChildByField("function")
+	if fn != nil && fn.Type == "attribute" {
+		attr := fn.ChildByField("attribute").Text()
+		obj := fn.ChildByField("object")
+		switch attr {
+		case "backward":
+			li.Backward = true
+		case "step":
+			if m.IsOptimizer(obj) {
+				li.OptimizerStep = true
+			}
+		}
+	}
+	if m.IsModule(fn) {
+		li.ModelForward = true
+	}
+	if def := m.FunctionDef(n); def != nil && depth < 2 && !visited[def] {
+		visited[def] = true
+		if b := def.ChildByField("body"); b != nil {
+			m.scanBody(b, li, visited, depth+1)
+		}
+	}
 }
 
 // IsOptimizer reports whether expr names a torch optimizer or GradScaler

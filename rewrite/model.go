@@ -95,6 +95,9 @@ type Model struct {
 	// callsByName indexes the calls of plain names by the last part of
 	// their qualified names (nil: not built yet).
 	callsByName map[string][]*Node
+	// loopBodies caches LoopBody: windows of loopNodes.
+	loopBodies map[*Node][]*Node
+	loopNodes  []*Node
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node
@@ -118,16 +121,14 @@ func (f *File) Model() *Model {
 func buildModel(f *File) *Model {
 	m := &Model{File: f, scopes: map[*Node]*Scope{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
 	m.Module = m.newScope(ModuleScope, f.Root, nil)
-	sl := f.slab
-	if sl == nil {
-		sl = &slab{} // a hand-built file: nothing to recycle
-	}
+	sl := f.scratch()
 	if cap(sl.arena) < sl.arenaWanted {
 		// The last file this slab served needed more bindings: size the
 		// arena for that many (an edited document needs about as many).
 		sl.arena = make([]Binding, sl.arenaWanted+sl.arenaWanted/8)
+		sl.lists = make([]*Binding, len(sl.arena))
 	}
-	b := &binder{m: m, loads: slices.Grow(sl.loads[:0], len(f.OfType("identifier"))), bindings: sl.arena[:cap(sl.arena)]}
+	b := &binder{m: m, loads: slices.Grow(sl.loads[:0], len(f.OfType("identifier"))), bindings: sl.arena[:cap(sl.arena)], lists: sl.lists}
 	b.walk(f.Root, m.Module)
 	defer func() {
 		clear(b.loads) // scratch: must not keep nodes alive in the slab
@@ -143,9 +144,10 @@ func buildModel(f *File) *Model {
 	// (numbered through its first binding's useList), then hand each list
 	// its window of one shared array, so a name bound n times and read n
 	// times costs n, not n², and all the Uses cost one allocation.
-	var lists [][]*Binding
-	var counts []int32
-	which := make([]int32, len(b.loads)) // per read: 1 + its list, 0: none
+	lists, counts := sl.useLists[:0], sl.useCounts[:0]
+	defer func() { sl.useLists, sl.useCounts = lists, counts }()
+	sl.useWhich = zeroInts(sl.useWhich, len(b.loads))
+	which := sl.useWhich // per read: 1 + its list, 0: none
 	for i, r := range b.loads {
 		bs := m.lookup(r.scope, r.ident.Text())
 		m.reads[i] = read{r.ident, bs}
@@ -172,8 +174,9 @@ func buildModel(f *File) *Model {
 	for _, c := range counts {
 		total += int(c)
 	}
-	all := make([]*Node, total)
-	windows := make([][]*Node, len(lists))
+	sl.useAll = resize(sl.useAll, total)
+	sl.useWindows = resize(sl.useWindows, len(lists))
+	all, windows := sl.useAll, sl.useWindows
 	next := 0
 	for k, c := range counts {
 		windows[k] = all[next : next : next+int(c)]
@@ -316,7 +319,7 @@ func (m *Model) QualifiedName(n *Node) string {
 	if m.qnameAt == nil {
 		if sl := m.File.slab; sl != nil {
 			sl.qnameAt = zeroInts(sl.qnameAt, len(m.File.nodes))
-			m.qnameAt = sl.qnameAt
+			m.qnameAt, m.qnames = sl.qnameAt, sl.qnames[:0]
 		} else {
 			m.qnameAt = make([]int32, len(m.File.nodes))
 		}
@@ -356,6 +359,11 @@ func (m *Model) qualifiedName(n *Node) string {
 		q := m.QualifiedName(obj)
 		if q == "" {
 			return ""
+		}
+		if text := n.Text(); len(text) == len(q)+1+len(attr.Text()) && text[:len(q)] == q && text[len(q)] == '.' {
+			// `torch.cuda` spelled as it resolves: the source text is the
+			// name, and reusing it spares an allocation per attribute.
+			return text
 		}
 		return q + "." + attr.Text()
 	case "parenthesized_expression":

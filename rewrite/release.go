@@ -20,6 +20,38 @@ type slab struct {
 	// of them are in use, and arenaWanted is how many the file needed.
 	arena                  []Binding
 	arenaUsed, arenaWanted int
+	// lists holds the first slot of each name's binding list, as many as
+	// the arena has bindings.
+	lists []*Binding
+	// The arrays behind the identifier index, the model's Uses, its
+	// QualifiedName cache and its loop bodies, and the scratch that builds
+	// them.
+	identSlot              map[string]int32
+	identOf, identCounts   []int32
+	identAll, useAll       []*Node
+	identLists, useWindows [][]*Node
+	useLists               [][]*Binding
+	useCounts, useWhich    []int32
+	qnames                 []string
+	loopNodes              []*Node
+}
+
+// scratch returns the slab whose memory the file's indexes and model reuse:
+// its own, or a fresh one for a hand-built file (nothing to recycle).
+func (f *File) scratch() *slab {
+	if f.slab == nil {
+		return &slab{}
+	}
+	return f.slab
+}
+
+// resize returns b with length n, reallocated only when too small. The
+// caller sets every element.
+func resize[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n, n+n/8)
+	}
+	return b[:n]
 }
 
 // zeroInts returns b resized to n zeroes, reallocated only when too small.
@@ -80,6 +112,15 @@ func (f *File) Release() {
 		return
 	}
 	s := f.slab
+	if m := f.model; m != nil {
+		// Keep what the rules grew, for the next file.
+		if m.qnames != nil {
+			s.qnames = m.qnames
+		}
+		if m.loopNodes != nil {
+			s.loopNodes = m.loopNodes
+		}
+	}
 	*f = File{Src: f.Src, tree: f.tree}
 	// Drop the tree's pointers before pooling: a pooled slab must not keep
 	// other memory alive.
@@ -89,6 +130,17 @@ func (f *File) Release() {
 	s.reads = s.reads[:0]
 	clear(s.arena[:s.arenaUsed])
 	s.arenaUsed = 0
+	// Every array that points at nodes, bindings or source text is
+	// cleared too (up to its length: nothing is written beyond it).
+	clear(s.lists)
+	clear(s.identSlot)
+	clear(s.identAll)
+	clear(s.identLists)
+	clear(s.useAll)
+	clear(s.useWindows)
+	clear(s.useLists)
+	clear(s.qnames)
+	clear(s.loopNodes)
 	slabPool.Lock()
 	defer slabPool.Unlock()
 	if len(slabPool.free) == maxPooledSlabs {

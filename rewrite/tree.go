@@ -162,7 +162,6 @@ type File struct {
 	model  *Model
 	byType map[string][]*Node
 	idents identifierIndex // built on first use
-	calls  callIndex       // built on first use
 	// nodes is the mirror: every node in pre-order (source order); sizes
 	// holds each node's subtree size, so node i's subtree is
 	// nodes[i:i+sizes[i]].
@@ -226,7 +225,8 @@ func parseWith(path string, b []byte, old *sitter.Tree, r *reuse) *File {
 	if err != nil || tree == nil {
 		// tree-sitter only fails on cancellation or a missing language;
 		// model the file as one error node so nothing gets rewritten.
-		f.Root = &Node{Type: "ERROR", End: len(b), file: f}
+		pythonSymbols.load()
+		f.Root = &Node{Type: "ERROR", End: len(b), file: f, tid: pythonSymbols.errorID}
 		f.Errors = []*Node{f.Root}
 		return f
 	}
