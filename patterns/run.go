@@ -155,8 +155,8 @@ func suppressed(f *rewrite.File, fd rewrite.Finding) bool {
 	for _, line := range []int{first, last} {
 		start := f.Src.LineStart(line)
 		text := f.Src.Text(start, f.Src.LineEnd(line))
-		if !strings.Contains(text, "#") {
-			continue // no comment: the regexp cannot match
+		if !strings.Contains(text, "#") || !containsFoldASCII(text, "noqa") && !containsFoldASCII(text, "gpuopt") {
+			continue // no comment that names us or noqa: the regexp cannot match
 		}
 		for _, loc := range suppressionComment.FindAllStringSubmatchIndex(text, -1) {
 			if n := f.NodeAt(start+loc[0], start+loc[0]+1); n.Type != "comment" {

@@ -1,5 +1,7 @@
 package rewrite
 
+import "strings"
+
 // binder walks the tree once, creating scopes and bindings and collecting
 // every identifier that is read, to be resolved when all bindings are known.
 type binder struct {
@@ -53,9 +55,13 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 	}
 }
 
+// walkAll walks the named nodes of ns: punctuation and keywords neither
+// bind nor read a name.
 func (b *binder) walkAll(ns []*Node, s *Scope) {
 	for _, n := range ns {
-		b.walk(n, s)
+		if n.Named {
+			b.walk(n, s)
+		}
 	}
 }
 
@@ -320,8 +326,9 @@ func (b *binder) bindTargets(t *Node, s *Scope, kind BindingKind, stmt, value *N
 
 // dotted returns a dotted_name's text without inner whitespace.
 func dotted(n *Node) string {
-	if n.Type != "dotted_name" {
-		return n.Text()
+	text := n.Text()
+	if n.Type != "dotted_name" || !strings.ContainsAny(text, " \t\r\n\\#") {
+		return text // spelled without inner space: the source text is the name
 	}
 	out := ""
 	for _, c := range n.NamedChildren() {

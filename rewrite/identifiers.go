@@ -7,7 +7,11 @@ import "slices"
 // (on first use of the lists: a second pass filling one shared array). Rules
 // mostly ask whether a name occurs at all, which needs only the numbering.
 type identifierIndex struct {
-	slot   map[string]int32 // spelling -> its number
+	slot map[string]int32 // spelling -> its number
+	// filter has the bit spellingBit of every spelling set: a name whose
+	// bit is clear is absent without asking the map, which is most names
+	// the rules' gates ask for.
+	filter [16]uint64
 	of     []int32          // per identifier (in OfType order), its number
 	counts []int32          // per number, how many identifiers spell it
 	lists  [][]*Node        // per number, the identifiers (nil: not built)
@@ -34,6 +38,8 @@ func (f *File) identifierSlots() map[string]int32 {
 			k = int32(len(x.counts))
 			x.slot[t] = k
 			x.counts = append(x.counts, 0)
+			bit := spellingBit(t)
+			x.filter[bit/64] |= 1 << (bit % 64)
 		}
 		x.counts[k]++
 		x.of[i] = k
@@ -68,17 +74,29 @@ func (f *File) Identifiers(name string) []*Node {
 	return x.lists[k]
 }
 
+// spellingBit hashes a spelling (FNV-1a) to a bit of identifierIndex.filter.
+func spellingBit(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h % (16 * 64)
+}
+
 // Spells reports whether the file has an identifier spelled name.
 func (f *File) Spells(name string) bool {
-	_, ok := f.identifierSlots()[name]
+	slots := f.identifierSlots()
+	if bit := spellingBit(name); f.idents.filter[bit/64]&(1<<(bit%64)) == 0 {
+		return false
+	}
+	_, ok := slots[name]
 	return ok
 }
 
 // SpellsAny reports whether the file has an identifier spelled one of names.
 func (f *File) SpellsAny(names []string) bool {
-	slots := f.identifierSlots()
 	for _, n := range names {
-		if _, ok := slots[n]; ok {
+		if f.Spells(n) {
 			return true
 		}
 	}

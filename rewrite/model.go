@@ -95,6 +95,8 @@ type Model struct {
 	// callsByName indexes the calls of plain names by the last part of
 	// their qualified names (nil: not built yet).
 	callsByName map[string][]*Node
+	// slab is the memory the model reuses (see File.Release).
+	slab *slab
 	// loopBodies caches LoopBody: windows of loopNodes.
 	loopBodies map[*Node][]*Node
 	loopNodes  []*Node
@@ -119,9 +121,9 @@ func (f *File) Model() *Model {
 }
 
 func buildModel(f *File) *Model {
-	m := &Model{File: f, scopes: map[*Node]*Scope{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
-	m.Module = m.newScope(ModuleScope, f.Root, nil)
 	sl := f.scratch()
+	m := sl.newModel(f)
+	m.Module = m.newScope(ModuleScope, f.Root, nil)
 	if cap(sl.arena) < sl.arenaWanted {
 		// The last file this slab served needed more bindings: size the
 		// arena for that many (an edited document needs about as many).
@@ -223,7 +225,8 @@ func (m *Model) readOf(ident *Node) int {
 }
 
 func (m *Model) newScope(k ScopeKind, n *Node, parent *Scope) *Scope {
-	s := &Scope{Kind: k, Node: n, Parent: parent, Bindings: map[string][]*Binding{}}
+	s := m.slab.newScope()
+	s.Kind, s.Node, s.Parent = k, n, parent
 	m.scopes[n] = s
 	return s
 }

@@ -34,6 +34,36 @@ type slab struct {
 	useCounts, useWhich    []int32
 	qnames                 []string
 	loopNodes              []*Node
+	// model is the Model struct the file's model reuses, with its maps
+	// emptied; scopes are Scopes (and their Bindings maps) to reuse, the
+	// first scopesUsed of them in use.
+	model      *Model
+	scopes     []*Scope
+	scopesUsed int
+}
+
+// newModel returns the slab's Model, reset for f, with empty maps.
+func (s *slab) newModel(f *File) *Model {
+	m := s.model
+	if m == nil {
+		m = &Model{scopes: map[*Node]*Scope{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
+		s.model = m
+	}
+	*m = Model{File: f, scopes: m.scopes, loopInfo: m.loopInfo, defs: m.defs, slab: s}
+	return m
+}
+
+// newScope returns an empty Scope, a recycled one when the slab has one.
+func (s *slab) newScope() *Scope {
+	if s.scopesUsed < len(s.scopes) {
+		sc := s.scopes[s.scopesUsed]
+		s.scopesUsed++
+		return sc
+	}
+	sc := &Scope{Bindings: map[string][]*Binding{}}
+	s.scopes = append(s.scopes, sc)
+	s.scopesUsed++
+	return sc
 }
 
 // scratch returns the slab whose memory the file's indexes and model reuse:
@@ -120,7 +150,18 @@ func (f *File) Release() {
 		if m.loopNodes != nil {
 			s.loopNodes = m.loopNodes
 		}
+		if m.slab == s {
+			clear(m.scopes)
+			clear(m.loopInfo)
+			clear(m.defs)
+			*m = Model{scopes: m.scopes, loopInfo: m.loopInfo, defs: m.defs}
+		}
 	}
+	for _, sc := range s.scopes[:s.scopesUsed] {
+		clear(sc.Bindings)
+		*sc = Scope{Bindings: sc.Bindings}
+	}
+	s.scopesUsed = 0
 	*f = File{Src: f.Src, tree: f.tree}
 	// Drop the tree's pointers before pooling: a pooled slab must not keep
 	// other memory alive.
