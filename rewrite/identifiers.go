@@ -12,9 +12,9 @@ type identifierIndex struct {
 	// bit is clear is absent without asking the map, which is most names
 	// the rules' gates ask for.
 	filter [16]uint64
-	of     []int32          // per identifier (in OfType order), its number
-	counts []int32          // per number, how many identifiers spell it
-	lists  [][]*Node        // per number, the identifiers (nil: not built)
+	of     []int32   // per identifier (in OfType order), its number
+	counts []int32   // per number, how many identifiers spell it
+	lists  [][]*Node // per number, the identifiers (nil: not built)
 }
 
 func (f *File) identifierSlots() map[string]int32 {
