@@ -109,26 +109,25 @@ func runIsolated(p *Pass) {
 // per library list: most rules name the same one (torch), and comparing a
 // short list beats asking the model again for every rule.
 type libraryCache struct {
-	model   *rewrite.Model
-	lists   [][]string
-	answers []bool
-	// room holds the first lists and answers: the registry names a handful
-	// of library lists, so the cache never allocates.
-	roomLists   [8][]string
-	roomAnswers [8]bool
+	model *rewrite.Model
+	// The lists asked about so far and their answers: the registry names
+	// a handful of lists, and fixed arrays keep the cache off the heap.
+	n       int
+	lists   [8][]string
+	answers [8]bool
 }
 
 func (c *libraryCache) importsAny(libs []string) bool {
-	for i, l := range c.lists {
+	for i, l := range c.lists[:c.n] {
 		if slices.Equal(l, libs) {
 			return c.answers[i]
 		}
 	}
 	ok := importsAny(c.model, libs)
-	if c.lists == nil {
-		c.lists, c.answers = c.roomLists[:0], c.roomAnswers[:0]
+	if c.n < len(c.lists) {
+		c.lists[c.n], c.answers[c.n] = libs, ok
+		c.n++
 	}
-	c.lists, c.answers = append(c.lists, libs), append(c.answers, ok)
 	return ok
 }
 

@@ -35,8 +35,8 @@ func (m *Model) CallsTo(qs ...string) []*Node {
 // nameCalls indexes the calls of anything but an attribute (a plain name
 // `f(...)`, `(f)(...)`) by the last part of the callee's qualified name.
 func (m *Model) nameCalls() map[string][]*Node {
-	if m.callsByName == nil {
-		m.callsByName = map[string][]*Node{}
+	if !m.callsIndexed {
+		m.callsIndexed = true
 		for _, call := range m.File.OfType("call") {
 			fn := call.ChildByField("function")
 			if fn == nil || fn.Type == "attribute" {

@@ -3,55 +3,105 @@ package rewrite
 import "slices"
 
 // identifierIndex numbers a file's identifier spellings (on first use: one
-// map lookup per identifier) and lists each spelling's nodes in source order
-// (on first use of the lists: a second pass filling one shared array). Rules
-// mostly ask whether a name occurs at all, which needs only the numbering.
+// hash-table probe per identifier) and lists each spelling's nodes in
+// source order (on first use of the lists: a second pass filling one
+// shared array). Rules mostly ask whether a name occurs at all, which needs
+// only the numbering.
 type identifierIndex struct {
-	slot map[string]int32 // spelling -> its number
-	// filter has the bit spellingBit of every spelling set: a name whose
-	// bit is clear is absent without asking the map, which is most names
-	// the rules' gates ask for.
+	built bool
+	// table is an open-addressing hash table of the spellings: an entry is
+	// 1 + a spelling's number (0: empty), found from the spelling's hash
+	// by linear probing. Its size is a power of two at least twice the
+	// number of identifiers, so it is never full. It beats a Go map here
+	// because every identifier of the file is looked up once and most
+	// spellings recur.
+	table     []int32
+	spellings []string // per number, the spelling
+	hashes    []uint32 // per number, the spelling's hash
+	// filter has bit hash%1024 of every spelling set: a name whose bit is
+	// clear is absent without probing, which is most names the rules'
+	// gates ask for.
 	filter [16]uint64
 	of     []int32   // per identifier (in OfType order), its number
 	counts []int32   // per number, how many identifiers spell it
 	lists  [][]*Node // per number, the identifiers (nil: not built)
 }
 
-func (f *File) identifierSlots() map[string]int32 {
-	x := &f.idents
-	if x.slot != nil {
-		return x.slot
+// spellingHash is FNV-1a.
+func spellingHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
 	}
+	return h
+}
+
+// find returns the number of spelling s of hash h (-1 when absent) and the
+// table slot where it is or would go.
+func (x *identifierIndex) find(s string, h uint32) (int32, int) {
+	mask := len(x.table) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		e := x.table[i]
+		if e == 0 {
+			return -1, i
+		}
+		if x.hashes[e-1] == h && x.spellings[e-1] == s {
+			return e - 1, i
+		}
+	}
+}
+
+// identifiers builds the numbering on first use and returns the index.
+func (f *File) identifiers() *identifierIndex {
+	x := &f.idents
+	if x.built {
+		return x
+	}
+	x.built = true
 	ids := f.OfType("identifier")
 	sl := f.scratch()
-	if sl.identSlot == nil {
-		sl.identSlot = make(map[string]int32, len(ids)/3+1)
+	size := 16
+	for size < 2*len(ids) {
+		size *= 2
 	}
-	x.slot = sl.identSlot // empty: Release clears it
+	sl.identTable = zeroInts(sl.identTable, size)
 	sl.identOf = resize(sl.identOf, len(ids))
-	x.of, x.counts = sl.identOf, sl.identCounts[:0]
-	defer func() { sl.identCounts = x.counts }()
+	x.table, x.of = sl.identTable, sl.identOf
+	x.spellings, x.hashes, x.counts = sl.identSpellings[:0], sl.identHashes[:0], sl.identCounts[:0]
 	for i, id := range ids {
 		t := id.Text()
-		k, ok := x.slot[t]
-		if !ok {
+		h := spellingHash(t)
+		k, at := x.find(t, h)
+		if k < 0 {
 			k = int32(len(x.counts))
-			x.slot[t] = k
-			x.counts = append(x.counts, 0)
-			bit := spellingBit(t)
-			x.filter[bit/64] |= 1 << (bit % 64)
+			x.table[at] = k + 1
+			x.spellings, x.hashes, x.counts = append(x.spellings, t), append(x.hashes, h), append(x.counts, 0)
+			x.filter[h%1024/64] |= 1 << (h % 64)
 		}
 		x.counts[k]++
 		x.of[i] = k
 	}
-	return x.slot
+	sl.identSpellings, sl.identHashes, sl.identCounts = x.spellings, x.hashes, x.counts
+	return x
+}
+
+// number returns the number of spelling name, or -1 when no identifier of
+// the file spells it.
+func (f *File) number(name string) int32 {
+	x := f.identifiers()
+	h := spellingHash(name)
+	if x.filter[h%1024/64]&(1<<(h%64)) == 0 {
+		return -1
+	}
+	k, _ := x.find(name, h)
+	return k
 }
 
 // Identifiers returns the identifier nodes spelled name (variables,
 // attribute names, keyword-argument names, parameters...), in source order.
 func (f *File) Identifiers(name string) []*Node {
-	k, ok := f.identifierSlots()[name]
-	if !ok {
+	k := f.number(name)
+	if k < 0 {
 		return nil
 	}
 	x := &f.idents
@@ -74,24 +124,8 @@ func (f *File) Identifiers(name string) []*Node {
 	return x.lists[k]
 }
 
-// spellingBit hashes a spelling (FNV-1a) to a bit of identifierIndex.filter.
-func spellingBit(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint32(s[i])) * 16777619
-	}
-	return h % (16 * 64)
-}
-
 // Spells reports whether the file has an identifier spelled name.
-func (f *File) Spells(name string) bool {
-	slots := f.identifierSlots()
-	if bit := spellingBit(name); f.idents.filter[bit/64]&(1<<(bit%64)) == 0 {
-		return false
-	}
-	_, ok := slots[name]
-	return ok
-}
+func (f *File) Spells(name string) bool { return f.number(name) >= 0 }
 
 // SpellsAny reports whether the file has an identifier spelled one of names.
 func (f *File) SpellsAny(names []string) bool {
@@ -106,7 +140,7 @@ func (f *File) SpellsAny(names []string) bool {
 // SpellsMatching reports whether the file has an identifier whose spelling
 // match accepts (each distinct spelling is asked once).
 func (f *File) SpellsMatching(match func(string) bool) bool {
-	for name := range f.identifierSlots() {
+	for _, name := range f.identifiers().spellings {
 		if match(name) {
 			return true
 		}

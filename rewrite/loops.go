@@ -105,10 +105,6 @@ func (m *Model) LoopBody(loop *Node) []*Node {
 	if b, ok := m.loopBodies[loop]; ok {
 		return b
 	}
-	if m.loopBodies == nil {
-		m.loopBodies = map[*Node][]*Node{}
-		m.loopNodes = m.File.scratch().loopNodes[:0]
-	}
 	// The bodies share one array; a body is a window of it that an append
 	// by a caller cannot overwrite.
 	start := len(m.loopNodes)

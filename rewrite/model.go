@@ -94,7 +94,8 @@ type Model struct {
 	usesCUDA int8
 	// callsByName indexes the calls of plain names by the last part of
 	// their qualified names (nil: not built yet).
-	callsByName map[string][]*Node
+	callsByName  map[string][]*Node
+	callsIndexed bool
 	// slab is the memory the model reuses (see File.Release).
 	slab *slab
 	// loopBodies caches LoopBody: windows of loopNodes.

@@ -26,7 +26,9 @@ type slab struct {
 	// The arrays behind the identifier index, the model's Uses, its
 	// QualifiedName cache and its loop bodies, and the scratch that builds
 	// them.
-	identSlot              map[string]int32
+	identTable             []int32
+	identSpellings         []string
+	identHashes            []uint32
 	identOf, identCounts   []int32
 	identAll, useAll       []*Node
 	identLists, useWindows [][]*Node
@@ -46,11 +48,23 @@ type slab struct {
 func (s *slab) newModel(f *File) *Model {
 	m := s.model
 	if m == nil {
-		m = &Model{scopes: map[*Node]*Scope{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{}}
+		m = &Model{scopes: map[*Node]*Scope{}, loopInfo: map[*Node]*LoopInfo{}, defs: map[string]*Node{},
+			loopBodies: map[*Node][]*Node{}, callsByName: map[string][]*Node{}}
 		s.model = m
 	}
-	*m = Model{File: f, scopes: m.scopes, loopInfo: m.loopInfo, defs: m.defs, slab: s}
+	*m = m.emptied()
+	m.File, m.slab, m.loopNodes = f, s, s.loopNodes[:0]
 	return m
+}
+
+// emptied returns a Model with nothing but m's maps, cleared.
+func (m *Model) emptied() Model {
+	clear(m.scopes)
+	clear(m.loopInfo)
+	clear(m.defs)
+	clear(m.loopBodies)
+	clear(m.callsByName)
+	return Model{scopes: m.scopes, loopInfo: m.loopInfo, defs: m.defs, loopBodies: m.loopBodies, callsByName: m.callsByName}
 }
 
 // newScope returns an empty Scope, a recycled one when the slab has one.
@@ -147,14 +161,9 @@ func (f *File) Release() {
 		if m.qnames != nil {
 			s.qnames = m.qnames
 		}
-		if m.loopNodes != nil {
-			s.loopNodes = m.loopNodes
-		}
 		if m.slab == s {
-			clear(m.scopes)
-			clear(m.loopInfo)
-			clear(m.defs)
-			*m = Model{scopes: m.scopes, loopInfo: m.loopInfo, defs: m.defs}
+			s.loopNodes = m.loopNodes
+			*m = m.emptied()
 		}
 	}
 	for _, sc := range s.scopes[:s.scopesUsed] {
@@ -174,7 +183,7 @@ func (f *File) Release() {
 	// Every array that points at nodes, bindings or source text is
 	// cleared too (up to its length: nothing is written beyond it).
 	clear(s.lists)
-	clear(s.identSlot)
+	clear(s.identSpellings)
 	clear(s.identAll)
 	clear(s.identLists)
 	clear(s.useAll)
