@@ -285,19 +285,17 @@ func mentionsAutocast(p *Pass) bool {
 	return containsFoldASCII(p.File.Src.Bytes, "autocast") && p.File.SpellsMatching(containsAutocast)
 }
 
-// containsFoldASCII reports whether s contains sub (lower-case ASCII) with
-// any ASCII letter case.
+// containsFoldASCII reports whether s contains sub, a word of lower-case
+// ASCII letters, in any letter case. (c|0x20 lower-cases an ASCII letter,
+// and only the two cases of a letter turn into it.)
 func containsFoldASCII[T string | []byte](s T, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for ; j < len(sub); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
+		if s[i]|0x20 != sub[0] {
+			continue
+		}
+		j := 1
+		for j < len(sub) && s[i+j]|0x20 == sub[j] {
+			j++
 		}
 		if j == len(sub) {
 			return true

@@ -1,6 +1,9 @@
 package rewrite
 
-import "slices"
+import (
+	"hash/maphash"
+	"slices"
+)
 
 // identifierIndex numbers a file's identifier spellings (on first use: one
 // hash-table probe per identifier) and lists each spelling's nodes in
@@ -27,13 +30,13 @@ type identifierIndex struct {
 	lists  [][]*Node // per number, the identifiers (nil: not built)
 }
 
-// spellingHash is FNV-1a.
+// spellingSeed seeds spellingHash; the numbering does not depend on it.
+var spellingSeed = maphash.MakeSeed()
+
+// spellingHash is the runtime's string hash, folded to 32 bits.
 func spellingHash(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint32(s[i])) * 16777619
-	}
-	return h
+	h := maphash.String(spellingSeed, s)
+	return uint32(h ^ h>>32)
 }
 
 // find returns the number of spelling s of hash h (-1 when absent) and the

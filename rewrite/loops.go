@@ -1,6 +1,9 @@
 package rewrite
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // LoopInfo says what a for/while loop does, as far as the file shows it.
 type LoopInfo struct {
@@ -90,9 +93,9 @@ func (m *Model) Loop(loop *Node) *LoopInfo {
 	if loop.Type == "for_statement" {
 		li.IteratesLoader = m.IsDataLoader(loop.ChildByField("right"))
 	}
-	visited := map[*Node]bool{}
+	var visited []*Node // the functions followed so far (a few at most)
 	for _, n := range m.LoopBody(loop) {
-		m.scanNode(n, li, visited, 0)
+		m.scanNode(n, li, &visited, 0)
 	}
 	return li
 }
@@ -128,7 +131,7 @@ func (m *Model) LoopBody(loop *Node) []*Node {
 }
 
 // scanBody looks for training and model calls in a function's body.
-func (m *Model) scanBody(body *Node, li *LoopInfo, visited map[*Node]bool, depth int) {
+func (m *Model) scanBody(body *Node, li *LoopInfo, visited *[]*Node, depth int) {
 	body.Walk(func(n *Node) bool {
 		if IsDefOrLambda(n) && n != body {
 			return false
@@ -140,7 +143,7 @@ func (m *Model) scanBody(body *Node, li *LoopInfo, visited map[*Node]bool, depth
 
 // scanNode records what n tells about the loop: training and model calls,
 // following calls to functions defined in this file one or two levels deep.
-func (m *Model) scanNode(n *Node, li *LoopInfo, visited map[*Node]bool, depth int) {
+func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 	if n.Type == "for_statement" && m.IsDataLoader(n.ChildByField("right")) {
 		li.IteratesLoader = true
 	}
@@ -163,8 +166,8 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited map[*Node]bool, depth in
 	if m.IsModule(fn) {
 		li.ModelForward = true
 	}
-	if def := m.FunctionDef(n); def != nil && depth < 2 && !visited[def] {
-		visited[def] = true
+	if def := m.FunctionDef(n); def != nil && depth < 2 && !slices.Contains(*visited, def) {
+		*visited = append(*visited, def)
 		if b := def.ChildByField("body"); b != nil {
 			m.scanBody(b, li, visited, depth+1)
 		}
