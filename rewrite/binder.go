@@ -66,9 +66,13 @@ func (b *binder) walkAll(ns []*Node, s *Scope) {
 }
 
 func (b *binder) walk(n *Node, s *Scope) {
-	switch n.Type {
-	case "identifier":
+	if n.tid == pythonSymbols.identifierID {
+		// The commonest node, tested by its type id before the switch
+		// compares type names.
 		b.loads = append(b.loads, load{n, s})
+		return
+	}
+	switch n.Type {
 	case "import_statement":
 		for _, c := range n.Children {
 			switch {

@@ -108,10 +108,12 @@ type symbolTable struct {
 	once    sync.Once
 	symbols []symbolInfo
 	fields  []string
-	types   []string // distinct type names; Node.tid indexes it
-	errorID uint16   // the tid of "ERROR"
+	types   []string          // distinct type names; Node.tid indexes it
+	typeIDs map[string]uint16 // a type name's tid
+	errorID uint16            // the tid of "ERROR"
 	// The tids of the types IsDefOrLambda tests.
 	functionID, classID, lambdaID uint16
+	identifierID                  uint16
 }
 
 type symbolInfo struct {
@@ -143,7 +145,9 @@ func (t *symbolTable) load() {
 			t.symbols[s] = symbolInfo{name, lang.SymbolType(sym) == sitter.SymbolTypeRegular, typeID(name)}
 		}
 		t.errorID = typeID("ERROR")
+		t.typeIDs = ids
 		t.functionID, t.classID, t.lambdaID = typeID("function_definition"), typeID("class_definition"), typeID("lambda")
+		t.identifierID = typeID("identifier")
 		t.fields = []string{""}
 		for id := 1; ; id++ {
 			name := lang.FieldName(id)
@@ -386,7 +390,9 @@ func (f *File) index(nodes []Node) {
 	}
 	// The by-type lists share one array: count the named nodes of each
 	// type, hand each type its window, then fill them in source order.
-	counts := make([]int32, len(pythonSymbols.types))
+	sl := f.slab
+	sl.typeCounts = zeroInts(sl.typeCounts, len(pythonSymbols.types))
+	counts := sl.typeCounts
 	named := 0
 	for i := range nodes {
 		if nodes[i].Named {
@@ -394,15 +400,13 @@ func (f *File) index(nodes []Node) {
 			named++
 		}
 	}
-	all := make([]*Node, named)
-	lists := make([][]*Node, len(counts))
-	f.byType = make(map[string][]*Node, 64)
+	sl.typeAll = resize(sl.typeAll, named)
+	sl.typeLists = resize(sl.typeLists, len(counts))
+	all, lists := sl.typeAll, sl.typeLists
 	next := 0
 	for tid, c := range counts {
-		if c > 0 {
-			lists[tid] = all[next : next : next+int(c)]
-			next += int(c)
-		}
+		lists[tid] = all[next : next : next+int(c)]
+		next += int(c)
 	}
 	for i := range nodes {
 		node := &nodes[i]
@@ -413,9 +417,5 @@ func (f *File) index(nodes []Node) {
 			lists[node.tid] = append(lists[node.tid], node)
 		}
 	}
-	for tid, l := range lists {
-		if len(l) > 0 {
-			f.byType[pythonSymbols.types[tid]] = l
-		}
-	}
+	f.byType = lists
 }

@@ -60,7 +60,7 @@ func TestFlattenMatchesCursorWalk(t *testing.T) {
 // copyTree is the reference mirror: a go-tree-sitter cursor walk, one
 // call into C per node and field. The product uses flatten.
 // Per-symbol facts (type name, named-ness) are cached so each node costs as
-// few calls into C as possible; it also indexes nodes by type.
+// few calls into C as possible.
 func (f *File) copyTree(root *sitter.Node) *Node {
 	cur := sitter.NewTreeCursor(root)
 	defer cur.Close()
@@ -70,7 +70,6 @@ func (f *File) copyTree(root *sitter.Node) *Node {
 	}
 	symbols := map[sitter.Symbol]symbolInfo{}
 	checkMissing := root.HasError()
-	f.byType = map[string][]*Node{}
 	mk := func(parent *Node) *Node {
 		tn := cur.CurrentNode()
 		sym := tn.Symbol()
@@ -93,9 +92,6 @@ func (f *File) copyTree(root *sitter.Node) *Node {
 		}
 		if n.Type == "ERROR" || n.Missing {
 			f.Errors = append(f.Errors, n)
-		}
-		if info.named {
-			f.byType[n.Type] = append(f.byType[n.Type], n)
 		}
 		if parent != nil {
 			parent.Children = append(parent.Children, n)

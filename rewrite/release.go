@@ -26,6 +26,11 @@ type slab struct {
 	// The arrays behind the identifier index, the model's Uses, its
 	// QualifiedName cache and its loop bodies, and the scratch that builds
 	// them.
+	// The by-type lists of the mirror: counts per type id, and the lists,
+	// windows of one array.
+	typeCounts             []int32
+	typeAll                []*Node
+	typeLists              [][]*Node
 	identTable             []int32
 	identSpellings         []string
 	identHashes            []uint32
@@ -183,6 +188,8 @@ func (f *File) Release() {
 	// Every array that points at nodes, bindings or source text is
 	// cleared too (up to its length: nothing is written beyond it).
 	clear(s.lists)
+	clear(s.typeAll)
+	clear(s.typeLists)
 	clear(s.identSpellings)
 	clear(s.identAll)
 	clear(s.identLists)

@@ -32,14 +32,16 @@ func mirrorDump(t *testing.T, f *File) string {
 	for _, e := range f.Errors {
 		fmt.Fprintf(&sb, "error %s %d-%d\n", e.Type, e.Start, e.End)
 	}
-	types := make([]string, 0, len(f.byType))
-	for typ := range f.byType {
-		types = append(types, typ)
+	var types []string
+	for tid, l := range f.byType {
+		if len(l) > 0 {
+			types = append(types, pythonSymbols.types[tid])
+		}
 	}
 	sort.Strings(types)
 	for _, typ := range types {
 		fmt.Fprintf(&sb, "%s:", typ)
-		for _, n := range f.byType[typ] {
+		for _, n := range f.OfType(typ) {
 			fmt.Fprintf(&sb, " %d-%d", n.Start, n.End)
 		}
 		sb.WriteString("\n")

@@ -160,7 +160,7 @@ type File struct {
 	Errors []*Node
 	tree   *sitter.Tree
 	model  *Model
-	byType map[string][]*Node
+	byType [][]*Node       // per type id, the named nodes of that type in source order
 	idents identifierIndex // built on first use
 	// nodes is the mirror: every node in pre-order (source order); sizes
 	// holds each node's subtree size, so node i's subtree is
@@ -238,7 +238,12 @@ func parseWith(path string, b []byte, old *sitter.Tree, r *reuse) *File {
 
 // OfType returns the named nodes of the given type in source order (an
 // index built while parsing: rules use it instead of walking the tree).
-func (f *File) OfType(typ string) []*Node { return f.byType[typ] }
+func (f *File) OfType(typ string) []*Node {
+	if tid, ok := pythonSymbols.typeIDs[typ]; ok && int(tid) < len(f.byType) {
+		return f.byType[tid]
+	}
+	return nil
+}
 
 // OfTypes returns the named nodes of any of the given types in source
 // order (pre-order: an outer node before the nodes inside it).
@@ -246,7 +251,7 @@ func (f *File) OfTypes(types ...string) []*Node {
 	var lists [][]*Node
 	n := 0
 	for _, t := range types {
-		if l := f.byType[t]; len(l) > 0 {
+		if l := f.OfType(t); len(l) > 0 {
 			lists = append(lists, l)
 			n += len(l)
 		}
