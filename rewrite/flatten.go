@@ -309,14 +309,16 @@ func (f *File) mirror(root *sitter.Node, r *reuse) *Node {
 		runtime.KeepAlive(r.old.tree)
 	}
 
-	counts := make([]int32, len(flat))
+	sl := newSlab(total)
+	f.slab = sl
+	sl.childCounts = zeroInts(sl.childCounts, len(flat))
+	counts := sl.childCounts // per flat entry, its number of children
 	for i := 1; i < len(flat); i++ {
 		counts[flat[i].parent]++
 	}
-	sl := newSlab(total)
-	f.slab = sl
 	nodes, keys, children := sl.nodes, sl.keys, sl.children
-	pos := make([]int32, len(flat)) // slab index of each flat entry
+	sl.flatPos = resize(sl.flatPos, len(flat))
+	pos := sl.flatPos // slab index of each flat entry
 	at, nc := 0, 0
 	for i := range flat {
 		fl := &flat[i]

@@ -26,6 +26,9 @@ type slab struct {
 	// The arrays behind the identifier index, the model's Uses, its
 	// QualifiedName cache and its loop bodies, and the scratch that builds
 	// them.
+	// The mirror's scratch: per entry of the flat tree C returns, its
+	// number of children and its index in the slab.
+	childCounts, flatPos []int32
 	// The by-type lists of the mirror: counts per type id, and the lists,
 	// windows of one array.
 	typeCounts             []int32

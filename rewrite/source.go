@@ -30,7 +30,7 @@ type Source struct {
 // Text: b must not change afterwards.
 func NewSource(path string, b []byte) *Source {
 	s := &Source{Path: path, Bytes: b, text: string(b), LineEnding: "\n", IndentUnit: "    "}
-	s.lineStarts = append(s.lineStarts, 0)
+	s.lineStarts = make([]int, 1, bytes.Count(b, []byte("\n"))+1)
 	for i, c := range b {
 		if c == '\n' {
 			s.lineStarts = append(s.lineStarts, i+1)
