@@ -168,38 +168,30 @@ func bufferSafe(p *Pass, cls, asg *rewrite.Node, name string) bool {
 			return false // a class attribute (or anything naming it)
 		}
 	}
-	ok := true
-	p.File.Root.Walk(func(n *rewrite.Node) bool {
-		if !ok {
+	for _, id := range p.File.Identifiers(name) {
+		n := id.Parent // `x.name`
+		if id.Field != "attribute" || n == nil || n.Type != "attribute" {
+			continue
+		}
+		par := n.Parent
+		switch {
+		case par.Is("assignment", "augmented_assignment") && n.Field == "left" && par != asg:
+			return false // reassigned (a buffer only takes tensors or None)
+		case par.Is("pattern_list", "tuple_pattern", "list_pattern", "delete_statement", "expression_list"):
+			return false
+		case par.Type == "attribute" && par.ChildByField("attribute").Text() == "numpy":
 			return false
 		}
-		switch n.Type {
-		case "attribute":
-			if n.ChildByField("attribute").Text() != name {
-				return true
-			}
-			par := n.Parent
-			switch {
-			case par.Is("assignment", "augmented_assignment") && n.Field == "left" && par != asg:
-				ok = false // reassigned (a buffer only takes tensors or None)
-			case par.Is("pattern_list", "tuple_pattern", "list_pattern", "delete_statement", "expression_list"):
-				ok = false
-			case par.Type == "attribute" && par.ChildByField("attribute").Text() == "numpy":
-				ok = false
-			}
-		case "call":
-			switch p.Model.CalleeName(n) {
-			case "setattr", "delattr", "vars":
-				ok = false
-			}
-		case "string":
-			if v, _ := rewrite.StringValue(n); v == name {
-				ok = false // getattr(self, "w") and friends
-			}
+	}
+	if len(p.Model.CallsTo("setattr", "delattr", "vars")) > 0 {
+		return false
+	}
+	for _, n := range p.File.OfType("string") {
+		if v, _ := rewrite.StringValue(n); v == name {
+			return false // getattr(self, "w") and friends
 		}
-		return ok
-	})
-	return ok
+	}
+	return true
 }
 
 // moduleCastInFile reports a dtype cast of something that may be a module

@@ -366,24 +366,18 @@ func placingFrameworkScan(p *Pass) bool {
 // move method, a device-like keyword, an identifier or attribute naming a
 // device or CUDA, or a "cuda" string.
 func mentionsDevice(n *rewrite.Node) bool {
-	found := false
-	n.Walk(func(c *rewrite.Node) bool {
-		if found {
-			return false
+	f := n.File()
+	for _, id := range f.OfTypeIn(n, "identifier") {
+		t := strings.ToLower(id.Text())
+		if strings.Contains(t, "device") || strings.Contains(t, "cuda") || moveMethods[t] {
+			return true
 		}
-		switch c.Type {
-		case "identifier":
-			t := strings.ToLower(c.Text())
-			if strings.Contains(t, "device") || strings.Contains(t, "cuda") || moveMethods[t] {
-				found = true
-			}
-		case "string":
-			t := strings.ToLower(c.Text())
-			if strings.Contains(t, "cuda") || strings.Contains(t, "gpu") {
-				found = true
-			}
+	}
+	for _, s := range f.OfTypeIn(n, "string") {
+		t := strings.ToLower(s.Text())
+		if strings.Contains(t, "cuda") || strings.Contains(t, "gpu") {
+			return true
 		}
-		return true
-	})
-	return found
+	}
+	return false
 }

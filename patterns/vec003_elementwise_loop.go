@@ -477,14 +477,7 @@ func vecPlacement(m *rewrite.Model, ident *rewrite.Node) string {
 // vecDefaultDeviceSet reports a call of torch.set_default_device anywhere
 // in the file: factories without device= may then not be on the CPU.
 func vecDefaultDeviceSet(m *rewrite.Model) bool {
-	found := false
-	m.File.Root.Walk(func(n *rewrite.Node) bool {
-		if n.Type == "call" && m.CalleeName(n) == "torch.set_default_device" {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return len(m.CallsTo("torch.set_default_device")) > 0
 }
 
 // vecLoopTargetEscapes reports whether the loop variable may be read after

@@ -73,6 +73,21 @@ func TestIndexesMatchAWalk(t *testing.T) {
 	if len(callees["torch.cuda.amp.autocast"]) != 1 || len(callees["xgboost.train"]) != 1 {
 		t.Errorf("aliases not resolved: %v", callees)
 	}
+	for i := range f.nodes {
+		n := &f.nodes[i]
+		for _, typ := range []string{"identifier", "call", "string"} {
+			var want []*Node
+			n.Walk(func(c *Node) bool {
+				if c.Named && c.Type == typ {
+					want = append(want, c)
+				}
+				return true
+			})
+			if got := f.OfTypeIn(n, typ); !slices.Equal(got, want) {
+				t.Errorf("OfTypeIn(%s at %d, %q) = %d nodes, want %d", n.Type, n.Start, typ, len(got), len(want))
+			}
+		}
+	}
 	both := f.Model().CallsTo("xgboost.train", "torch.cuda.synchronize")
 	if len(both) != 2 || both[0].Start > both[1].Start {
 		t.Errorf("CallsTo of two names: %d calls, not in source order", len(both))
@@ -91,7 +106,12 @@ func TestCallsToParenthesized(t *testing.T) {
 // released file's nodes.
 func TestReleaseRecyclesSlab(t *testing.T) {
 	big := Parse("a.py", []byte(indexSrc+indexSrc))
-	big.Model().CallsTo("xgboost.train") // fill the model's arrays
+	// Fill the model's and the indexes' arrays, to be recycled.
+	big.Model().CallsTo("xgboost.train")
+	big.Identifiers("model")
+	for _, l := range big.OfType("with_statement") {
+		big.Model().LoopBody(l)
+	}
 	ref := Parse("b.py", []byte(indexSrc))
 	want := dump(ref.Root)
 	big.Release()
@@ -105,7 +125,21 @@ func TestReleaseRecyclesSlab(t *testing.T) {
 	if len(f.nodes) != int(f.sizes[0]) {
 		t.Fatalf("root subtree size %d, want %d nodes", f.sizes[0], len(f.nodes))
 	}
-	// The model built in recycled arrays resolves what a fresh one does.
+	// The model and indexes built in recycled arrays answer what fresh ones
+	// do.
+	for i, id := range f.OfType("identifier") {
+		refID := ref.OfType("identifier")[i]
+		got, want := f.Model().Bindings(id), ref.Model().Bindings(refID)
+		if len(got) != len(want) || len(f.Identifiers(id.Text())) != len(ref.Identifiers(refID.Text())) {
+			t.Errorf("identifier %q at %d: %d bindings, %d spellings in a recycled model; %d, %d in a fresh one",
+				id.Text(), id.Start, len(got), len(f.Identifiers(id.Text())), len(want), len(ref.Identifiers(refID.Text())))
+		}
+		for j := range got {
+			if got[j].Kind != want[j].Kind || got[j].Ident.Start != want[j].Ident.Start || len(got[j].Uses) != len(want[j].Uses) {
+				t.Errorf("identifier %q at %d: binding %d differs in a recycled model", id.Text(), id.Start, j)
+			}
+		}
+	}
 	for _, call := range f.OfType("call") {
 		i := slices.Index(f.OfType("call"), call)
 		if got, want := f.Model().CalleeName(call), ref.Model().CalleeName(ref.OfType("call")[i]); got != want {

@@ -1,8 +1,10 @@
 package rewrite
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -243,6 +245,28 @@ func (f *File) OfType(typ string) []*Node {
 		return f.byType[tid]
 	}
 	return nil
+}
+
+// OfTypeIn returns the named nodes of type typ inside n (n included), in
+// source order: a window of OfType found by binary search, so asking costs
+// the nodes found rather than a walk of n. The slice is shared: callers
+// must not modify it.
+func (f *File) OfTypeIn(n *Node, typ string) []*Node {
+	if sub, _ := n.subtree(); sub == nil || n.file != f {
+		var out []*Node // a node outside the slab: walk it
+		n.Walk(func(c *Node) bool {
+			if c.Named && c.Type == typ {
+				out = append(out, c)
+			}
+			return true
+		})
+		return out
+	}
+	all := f.OfType(typ)
+	end := n.idx + f.sizes[n.idx]
+	from, _ := slices.BinarySearchFunc(all, n.idx, func(c *Node, i int32) int { return cmp.Compare(c.idx, i) })
+	to, _ := slices.BinarySearchFunc(all[from:], end, func(c *Node, i int32) int { return cmp.Compare(c.idx, i) })
+	return all[from : from+to : from+to]
 }
 
 // OfTypes returns the named nodes of any of the given types in source
