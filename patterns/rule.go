@@ -7,6 +7,7 @@ package patterns
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,12 +43,20 @@ type Rule struct {
 	SkipTestModules bool
 	// Check reports the rule's findings on pass.File.
 	Check func(*Pass)
+
+	// Set by Register, for Run's gates: Names hashed once, and the number
+	// of the rule's Libraries list among the registry's distinct lists.
+	names     rewrite.Spellings
+	libraries int
 }
 
 // Family returns the code's letter prefix ("XGB" for "XGB001").
 func (r *Rule) Family() string { return strings.TrimRight(r.Code, "0123456789") }
 
 var registry = map[string]*Rule{}
+
+// libraryLists are the distinct Libraries lists of the registered rules.
+var libraryLists [][]string
 
 // sorted is the registry sorted by code, kept up to date by Register.
 var sorted []*Rule
@@ -62,6 +71,12 @@ func Register(rules ...*Rule) {
 			panic("patterns: rule " + r.Code + " lacks a name, title, doc or check")
 		}
 		registry[r.Code] = r
+		r.names = rewrite.NewSpellings(r.Names)
+		r.libraries = slices.IndexFunc(libraryLists, func(l []string) bool { return slices.Equal(l, r.Libraries) })
+		if r.libraries < 0 {
+			r.libraries = len(libraryLists)
+			libraryLists = append(libraryLists, r.Libraries)
+		}
 	}
 	sorted = make([]*Rule, 0, len(registry))
 	for _, r := range registry {

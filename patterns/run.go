@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -45,16 +44,20 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	m := f.Model()
 	var out []rewrite.Finding
 	memo := map[string]any{}
-	libs := libraryCache{model: m}
+	var asked [16]int8
+	libs := libraryCache{model: m, answers: asked[:]}
+	if len(libraryLists) > len(asked) {
+		libs.answers = make([]int8, len(libraryLists))
+	}
 	rules := allRules()
 	// One Pass serves every rule in turn: no rule keeps its pass once its
 	// Check returns, and one allocation per file beats one per rule.
 	pass := new(Pass)
 	for _, r := range rules {
-		if !sel.Enabled(r.Code) || !libs.importsAny(r.Libraries) {
+		if !sel.Enabled(r.Code) || !libs.importsAny(r) {
 			continue
 		}
-		if len(r.Names) > 0 && gateNames && !f.SpellsAny(r.Names) {
+		if len(r.Names) > 0 && gateNames && !f.SpellsAnyOf(r.names) {
 			continue
 		}
 		*pass = Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
@@ -105,30 +108,22 @@ func runIsolated(p *Pass) {
 	p.Rule.Check(p)
 }
 
-// libraryCache answers importsAny for one file, remembering the answer
-// per library list: most rules name the same one (torch), and comparing a
-// short list beats asking the model again for every rule.
+// libraryCache answers importsAny for one file, once per distinct
+// Libraries list of the registry (Rule.libraries numbers them): most rules
+// name the same one (torch).
 type libraryCache struct {
-	model *rewrite.Model
-	// The lists asked about so far and their answers: the registry names
-	// a handful of lists, and fixed arrays keep the cache off the heap.
-	n       int
-	lists   [8][]string
-	answers [8]bool
+	model   *rewrite.Model
+	answers []int8 // per list: 0 not asked yet, 1 no, 2 yes
 }
 
-func (c *libraryCache) importsAny(libs []string) bool {
-	for i, l := range c.lists[:c.n] {
-		if slices.Equal(l, libs) {
-			return c.answers[i]
+func (c *libraryCache) importsAny(r *Rule) bool {
+	if c.answers[r.libraries] == 0 {
+		c.answers[r.libraries] = 1
+		if importsAny(c.model, r.Libraries) {
+			c.answers[r.libraries] = 2
 		}
 	}
-	ok := importsAny(c.model, libs)
-	if c.n < len(c.lists) {
-		c.lists[c.n], c.answers[c.n] = libs, ok
-		c.n++
-	}
-	return ok
+	return c.answers[r.libraries] == 2
 }
 
 func importsAny(m *rewrite.Model, libs []string) bool {
