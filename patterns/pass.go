@@ -32,6 +32,9 @@ func (p *Pass) Memo(key string, compute func() any) any {
 		return v
 	}
 	v := compute()
+	if p.memo == nil {
+		p.memo = map[string]any{}
+	}
 	p.memo[key] = v
 	return v
 }

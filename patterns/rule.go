@@ -136,6 +136,9 @@ func (s Selection) Validate() error {
 
 // Enabled reports whether a rule code is selected.
 func (s Selection) Enabled(code string) bool {
+	if len(s.Select) == 0 && len(s.Ignore) == 0 {
+		return true // the default: every rule
+	}
 	sel := -1
 	if len(s.Select) == 0 {
 		sel = 0

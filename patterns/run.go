@@ -43,16 +43,15 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	}
 	m := f.Model()
 	var out []rewrite.Finding
-	memo := map[string]any{}
 	var asked [16]int8
 	libs := libraryCache{model: m, answers: asked[:]}
 	if len(libraryLists) > len(asked) {
 		libs.answers = make([]int8, len(libraryLists))
 	}
 	rules := allRules()
-	// One Pass serves every rule in turn: no rule keeps its pass once its
-	// Check returns, and one allocation per file beats one per rule.
-	pass := new(Pass)
+	// One Pass serves every rule in turn (no rule keeps or changes its
+	// pass), sharing the memo: one allocation per file beats one per rule.
+	pass := &Pass{File: f, Model: m, Env: env, out: &out}
 	for _, r := range rules {
 		if !sel.Enabled(r.Code) || !libs.importsAny(r) {
 			continue
@@ -60,7 +59,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		if len(r.Names) > 0 && gateNames && !f.SpellsAnyOf(r.names) {
 			continue
 		}
-		*pass = Pass{Rule: r, File: f, Model: m, Env: env, out: &out, memo: memo}
+		pass.Rule = r
 		if r.SkipTestModules && isTestModule(pass) {
 			continue
 		}
