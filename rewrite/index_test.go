@@ -57,8 +57,16 @@ func TestIndexesMatchAWalk(t *testing.T) {
 			t.Errorf("%q is not an identifier of the file", absent)
 		}
 	}
-	if !f.SpellsAny([]string{"nope", "autocast"}) {
+	if !f.SpellsAny([]string{"nope", "autocast"}) || !f.SpellsAnyOf(NewSpellings([]string{"nope", "autocast"})) {
 		t.Error("SpellsAny misses autocast (spelled in the import)")
+	}
+	for name := range byName {
+		if !f.SpellsAnyOf(NewSpellings([]string{"nope", name})) {
+			t.Errorf("SpellsAnyOf misses %q", name)
+		}
+	}
+	if f.SpellsAnyOf(NewSpellings([]string{"nope", "backwardx", "comment"})) {
+		t.Error("SpellsAnyOf finds names the file does not spell")
 	}
 	for name, want := range methods {
 		if got := f.MethodCalls(name); !slices.Equal(got, want) {
@@ -144,6 +152,53 @@ func TestReleaseRecyclesSlab(t *testing.T) {
 		i := slices.Index(f.OfType("call"), call)
 		if got, want := f.Model().CalleeName(call), ref.Model().CalleeName(ref.OfType("call")[i]); got != want {
 			t.Errorf("call %d resolves to %q in a recycled model, %q in a fresh one", i, got, want)
+		}
+	}
+}
+
+// LoopBody lists what a walk of the loop's body visits, named nodes only,
+// without what nested functions, classes and lambdas hold.
+func TestLoopBodyMatchesAWalk(t *testing.T) {
+	src := `for x in xs:
+    y = f(x)
+    def g(a):
+        return a.cuda()
+    k = lambda b: b.cpu()
+    class C:
+        z = 1
+    while y:
+        y -= 1
+else:
+    done()
+`
+	f := Parse("t.py", []byte(src))
+	for _, loop := range f.OfTypes("for_statement", "while_statement") {
+		var want []*Node
+		for _, c := range loop.Children {
+			if c.Field != "body" {
+				continue
+			}
+			c.Walk(func(n *Node) bool {
+				if n.Is("function_definition", "class_definition", "lambda") {
+					return false
+				}
+				if n.Named {
+					want = append(want, n)
+				}
+				return true
+			})
+		}
+		got := f.Model().LoopBody(loop)
+		if !slices.Equal(got, want) {
+			t.Errorf("LoopBody(%s at %d) = %d nodes, want %d", loop.Type, loop.Start, len(got), len(want))
+		}
+		for _, n := range got {
+			if n.Type == "identifier" && (n.Text() == "a" || n.Text() == "b" || n.Text() == "z" || n.Text() == "done") {
+				t.Errorf("LoopBody(%s) holds %q, which is not run by the loop's body", loop.Type, n.Text())
+			}
+		}
+		if again := f.Model().LoopBody(loop); &again[0] != &got[0] {
+			t.Error("LoopBody is not cached")
 		}
 	}
 }
