@@ -84,29 +84,6 @@ func BenchmarkCheck(b *testing.B) {
 	b.ReportMetric(float64(run)/float64(parse), "run/parse")
 }
 
-// BenchmarkRunOnly is the part of BenchmarkCheck that is not parsing:
-// the semantic model and the rules, on files parsed outside the timer.
-// RunOnly / ParseOnly is check's overhead over parsing, without the noise
-// of subtracting two larger numbers.
-func BenchmarkRunOnly(b *testing.B) {
-	files := benchFiles(b)
-	env := &Env{Versions: DefaultVersions, GPU: GPU{Name: "H100", ComputeMajor: 9, VRAMGB: 80, Source: "target"}, CPUCount: 16}
-	parsed := make([]*rewrite.File, len(files))
-	b.SetBytes(totalBytes(files))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		for j, src := range files {
-			parsed[j] = rewrite.Parse("bench.py", src)
-		}
-		b.StartTimer()
-		for _, f := range parsed {
-			Run(f, Selection{}, env)
-			f.Release()
-		}
-	}
-}
-
 // BenchmarkSkipIrrelevant is the cost of recognising a file that imports
 // none of the target libraries.
 func BenchmarkSkipIrrelevant(b *testing.B) {
