@@ -36,6 +36,10 @@ type document struct {
 type fileHold struct {
 	file *rewrite.File
 	refs atomic.Int32
+	// use serialises the analyses of the snapshots that share the file (a
+	// reconfigured document; a change that changed nothing): the file's
+	// model and indexes are built on first use, without locks.
+	use sync.Mutex
 }
 
 func newHold(f *rewrite.File) *fileHold {
@@ -83,7 +87,9 @@ func (sn *snapshot) analyze() ([]rewrite.Finding, []protocol.Diagnostic) {
 			sn.diags = []protocol.Diagnostic{}
 			return
 		}
+		sn.hold.use.Lock()
 		sn.findings = sn.eng.analyze(sn.file)
+		sn.hold.use.Unlock()
 		sn.diags = make([]protocol.Diagnostic, len(sn.findings))
 		for i, fd := range sn.findings {
 			sn.diags[i] = toDiagnostic(sn.file.Src, sn.version, i, fd)
@@ -113,7 +119,9 @@ func (sn *snapshot) fixAll() ([]protocol.TextEdit, int) {
 			}
 			return sn.eng.analyze(f)
 		}
+		sn.hold.use.Lock()
 		res := rewrite.FixFile(sn.file, analyzer, sn.eng.wants)
+		sn.hold.use.Unlock()
 		for _, n := range res.Applied {
 			sn.fixN += n
 		}
@@ -245,7 +253,14 @@ func (s *Server) didChange(raw json.RawMessage) error {
 		return fmt.Errorf("ignoring stale change to %s: version %d after %d", d.uri, p.TextDocument.Version, old.version)
 	}
 	f := applyChanges(old.file, p.Changes)
-	d.replace(&snapshot{version: p.TextDocument.Version, file: f, hold: newHold(f), eng: old.eng})
+	hold := newHold(f)
+	if f == old.file {
+		// No change in the notification: the new version shares the file,
+		// and its hold, with the old one.
+		old.hold.retain()
+		hold = old.hold
+	}
+	d.replace(&snapshot{version: p.TextDocument.Version, file: f, hold: hold, eng: old.eng})
 	d.mu.Unlock()
 	s.schedule(d)
 	return nil

@@ -147,3 +147,55 @@ func TestRecycledVersionsUnderConcurrentRequests(t *testing.T) {
 		}
 	}
 }
+
+// A change notification that changes nothing makes a version that shares
+// the file of the one before: the file must stay alive while either
+// version is used.
+func TestEmptyChangeSharesTheFile(t *testing.T) {
+	s := NewServer(Options{Debounce: time.Hour})
+	text := "import torch\nx = torch.zeros(3)\n"
+	if err := s.didOpen(mustJSON(t, map[string]any{"textDocument": map[string]any{
+		"uri": testURI, "languageId": "python", "version": 1, "text": text,
+	}})); err != nil {
+		t.Fatal(err)
+	}
+	d := s.doc(testURI)
+	if err := s.didChange(mustJSON(t, map[string]any{
+		"textDocument":   map[string]any{"uri": testURI, "version": 2},
+		"contentChanges": []any{},
+	})); err != nil {
+		t.Fatal(err)
+	}
+	cur := d.acquire()
+	defer cur.release()
+	if cur.version != 2 || cur.file.Root == nil {
+		t.Fatalf("version %d after an empty change: its file was released", cur.version)
+	}
+	if calls := cur.file.Model().CallsTo("torch.zeros"); len(calls) != 1 {
+		t.Fatalf("the current version reads %d calls to torch.zeros", len(calls))
+	}
+}
+
+// Snapshots that share a file (a reconfigured document) may be analysed
+// at the same time: they take turns on the file's lazily built model.
+func TestSharedFileAnalysesTakeTurns(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		f := rewrite.Parse("t.py", []byte(trainingFile(40)))
+		hold := newHold(f)
+		hold.retain()
+		eng := NewServer(Options{}).newEngine()
+		a := &snapshot{version: 1, file: f, hold: hold, eng: eng}
+		b := &snapshot{version: 1, file: f, hold: hold, eng: eng}
+		var wg sync.WaitGroup
+		var fa, fb []rewrite.Finding
+		wg.Add(2)
+		go func() { defer wg.Done(); fa, _ = a.analyze() }()
+		go func() { defer wg.Done(); fb, _ = b.analyze() }()
+		wg.Wait()
+		if len(fa) == 0 || len(fa) != len(fb) {
+			t.Fatalf("round %d: the two analyses found %d and %d findings", round, len(fa), len(fb))
+		}
+		hold.release()
+		hold.release()
+	}
+}

@@ -506,9 +506,9 @@ func hasKeywordTrue(p *Pass, name string) bool {
 }
 
 // walkLoopBody visits the named nodes of a loop's body, not entering
-// nested function, class or lambda definitions (Model.LoopBody).
+// nested function, class or lambda definitions (Model.LoopBodyNodes).
 func walkLoopBody(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite.Node)) {
-	for _, n := range m.LoopBody(loop) {
+	for _, n := range m.LoopBodyNodes(loop) {
 		visit(n)
 	}
 }
@@ -516,7 +516,7 @@ func walkLoopBody(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite.Node
 // walkLoopBodyUntil is walkLoopBody that stops as soon as visit returns
 // false.
 func walkLoopBodyUntil(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite.Node) bool) {
-	for _, n := range m.LoopBody(loop) {
+	for _, n := range m.LoopBodyNodes(loop) {
 		if !visit(n) {
 			return
 		}

@@ -73,6 +73,8 @@ func (b *binder) walk(n *Node, s *Scope) {
 		return
 	}
 	switch n.Type {
+	case "identifier": // made outside the mirror, without a type id
+		b.loads = append(b.loads, load{n, s})
 	case "import_statement":
 		for _, c := range n.Children {
 			switch {
@@ -331,7 +333,7 @@ func (b *binder) bindTargets(t *Node, s *Scope, kind BindingKind, stmt, value *N
 // dotted returns a dotted_name's text without inner whitespace.
 func dotted(n *Node) string {
 	text := n.Text()
-	if n.Type != "dotted_name" || !strings.ContainsAny(text, " \t\r\n\\#") {
+	if n.Type != "dotted_name" || !strings.ContainsAny(text, " \t\f\v\r\n\\#") {
 		return text // spelled without inner space: the source text is the name
 	}
 	out := ""

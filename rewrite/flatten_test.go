@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,12 +48,31 @@ func TestFlattenMatchesCursorWalk(t *testing.T) {
 		}
 		viaCursor := &File{Src: NewSource(name, src)}
 		viaC := &File{Src: NewSource(name, src)}
-		a, b := dump(viaCursor.copyTree(tree.RootNode())), dump(viaC.flatten(tree.RootNode()))
+		cursorRoot := viaCursor.copyTree(tree.RootNode())
+		a, b := dump(cursorRoot), dump(viaC.flatten(tree.RootNode()))
 		if a != b {
 			t.Errorf("%s: trees differ:\n%s", name, UnifiedDiff(name, []byte(a), []byte(b)))
 		}
 		if len(viaCursor.Errors) != len(viaC.Errors) {
 			t.Errorf("%s: %d vs %d errors", name, len(viaCursor.Errors), len(viaC.Errors))
+		}
+		// The by-type index lists the named nodes of each type in source
+		// order, as a walk of the cursor's tree finds them.
+		want := map[string][]int{}
+		cursorRoot.Walk(func(n *Node) bool {
+			if n.Named {
+				want[n.Type] = append(want[n.Type], n.Start)
+			}
+			return true
+		})
+		for typ, starts := range want {
+			var got []int
+			for _, n := range viaC.OfType(typ) {
+				got = append(got, n.Start)
+			}
+			if !slices.Equal(got, starts) {
+				t.Errorf("%s: OfType(%q) starts at %v, want %v", name, typ, got, starts)
+			}
 		}
 	}
 }

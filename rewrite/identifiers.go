@@ -127,6 +127,7 @@ func (f *File) SpellsAnyOf(s Spellings) bool {
 
 // Identifiers returns the identifier nodes spelled name (variables,
 // attribute names, keyword-argument names, parameters...), in source order.
+// The slice is shared: callers must not modify it.
 func (f *File) Identifiers(name string) []*Node {
 	k := f.number(name)
 	if k < 0 {

@@ -118,7 +118,7 @@ func TestReleaseRecyclesSlab(t *testing.T) {
 	big.Model().CallsTo("xgboost.train")
 	big.Identifiers("model")
 	for _, l := range big.OfType("with_statement") {
-		big.Model().LoopBody(l)
+		big.Model().LoopBodyNodes(l)
 	}
 	ref := Parse("b.py", []byte(indexSrc))
 	want := dump(ref.Root)
@@ -156,7 +156,7 @@ func TestReleaseRecyclesSlab(t *testing.T) {
 	}
 }
 
-// LoopBody lists what a walk of the loop's body visits, named nodes only,
+// LoopBodyNodes lists what a walk of the loop's body visits, named nodes only,
 // without what nested functions, classes and lambdas hold.
 func TestLoopBodyMatchesAWalk(t *testing.T) {
 	src := `for x in xs:
@@ -188,17 +188,17 @@ else:
 				return true
 			})
 		}
-		got := f.Model().LoopBody(loop)
+		got := f.Model().LoopBodyNodes(loop)
 		if !slices.Equal(got, want) {
-			t.Errorf("LoopBody(%s at %d) = %d nodes, want %d", loop.Type, loop.Start, len(got), len(want))
+			t.Errorf("LoopBodyNodes(%s at %d) = %d nodes, want %d", loop.Type, loop.Start, len(got), len(want))
 		}
 		for _, n := range got {
 			if n.Type == "identifier" && (n.Text() == "a" || n.Text() == "b" || n.Text() == "z" || n.Text() == "done") {
-				t.Errorf("LoopBody(%s) holds %q, which is not run by the loop's body", loop.Type, n.Text())
+				t.Errorf("LoopBodyNodes(%s) holds %q, which is not run by the loop's body", loop.Type, n.Text())
 			}
 		}
-		if again := f.Model().LoopBody(loop); &again[0] != &got[0] {
-			t.Error("LoopBody is not cached")
+		if again := f.Model().LoopBodyNodes(loop); &again[0] != &got[0] {
+			t.Error("LoopBodyNodes is not cached")
 		}
 	}
 }

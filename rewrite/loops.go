@@ -39,6 +39,9 @@ func IsLoop(n *Node) bool { return n.Is("for_statement", "while_statement") }
 // for the walks that ask it of every node.
 func IsDefOrLambda(n *Node) bool {
 	t := n.tid
+	if t == 0 { // a node made outside the mirror (tid 0 is the end symbol's)
+		return n.Is("function_definition", "class_definition", "lambda")
+	}
 	return t == pythonSymbols.functionID || t == pythonSymbols.classID || t == pythonSymbols.lambdaID
 }
 
@@ -94,17 +97,18 @@ func (m *Model) Loop(loop *Node) *LoopInfo {
 		li.IteratesLoader = m.IsDataLoader(loop.ChildByField("right"))
 	}
 	var visited []*Node // the functions followed so far (a few at most)
-	for _, n := range m.LoopBody(loop) {
+	for _, n := range m.LoopBodyNodes(loop) {
 		m.scanNode(n, li, &visited, 0)
 	}
 	return li
 }
 
-// LoopBody returns the named nodes of a loop's body in source order,
-// without the functions, classes and lambdas defined there and their
-// insides: what runs on every iteration. It is cached: rules walk the same
-// loop bodies again and again.
-func (m *Model) LoopBody(loop *Node) []*Node {
+// LoopBodyNodes returns the named nodes of a loop's body (LoopBody) in
+// source order, without the functions, classes and lambdas defined there
+// and their insides: what runs on every iteration. It is cached, for the
+// rules walk the same loop bodies again and again; the slice is shared:
+// callers must not modify it.
+func (m *Model) LoopBodyNodes(loop *Node) []*Node {
 	if b, ok := m.loopBodies[loop]; ok {
 		return b
 	}

@@ -121,3 +121,23 @@ print(losses)
 		t.Errorf("append not in hot loop")
 	}
 }
+
+// Whitespace Python allows inside a dotted import name (a form feed, a
+// line continuation) is not part of the qualified name.
+func TestDottedImportWithInnerWhitespace(t *testing.T) {
+	for _, src := range []string{
+		"import torch.\fcuda as tc\ntc.synchronize()\n",
+		"import torch. cuda as tc\ntc.synchronize()\n",
+		"import torch.cuda as tc\ntc.synchronize()\n",
+	} {
+		f := Parse("t.py", []byte(src))
+		calls := f.OfType("call")
+		if len(calls) != 1 || f.Model().CalleeName(calls[0]) != "torch.cuda.synchronize" {
+			q := ""
+			if len(calls) == 1 {
+				q = f.Model().CalleeName(calls[0])
+			}
+			t.Errorf("%q: callee %q, want torch.cuda.synchronize", src, q)
+		}
+	}
+}

@@ -23,17 +23,17 @@ type slab struct {
 	// lists holds the first slot of each name's binding list, as many as
 	// the arena has bindings.
 	lists []*Binding
-	// The arrays behind the identifier index, the model's Uses, its
-	// QualifiedName cache and its loop bodies, and the scratch that builds
-	// them.
 	// The mirror's scratch: per entry of the flat tree C returns, its
 	// number of children and its index in the slab.
 	childCounts, flatPos []int32
 	// The by-type lists of the mirror: counts per type id, and the lists,
 	// windows of one array.
-	typeCounts             []int32
-	typeAll                []*Node
-	typeLists              [][]*Node
+	typeCounts []int32
+	typeAll    []*Node
+	typeLists  [][]*Node
+	// The arrays behind the identifier index, the model's Uses, its
+	// QualifiedName cache and its loop bodies, and the scratch that builds
+	// them.
 	identTable             []int32
 	identSpellings         []string
 	identHashes            []uint32
@@ -60,7 +60,7 @@ func (s *slab) newModel(f *File) *Model {
 			loopBodies: map[*Node][]*Node{}, callsByName: map[string][]*Node{}}
 		s.model = m
 	}
-	*m = m.emptied()
+	// Release emptied the Model and its maps.
 	m.File, m.slab, m.loopNodes = f, s, s.loopNodes[:0]
 	return m
 }
@@ -153,7 +153,8 @@ func newSlab(n int) *slab {
 }
 
 // Release declares that neither f nor any node or model of it will be used
-// again, and recycles its memory for later parses. Only a caller that
+// again, and recycles its memory for later parses (the Model struct
+// included: a *Model kept from before becomes a later file's model). Only a caller that
 // knows every use of the file may call it: gpuopt check once a file's
 // findings are made (findings hold offsets and text, no nodes), the
 // language server once it counts no holder of a version. A released file
