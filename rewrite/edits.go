@@ -57,7 +57,7 @@ func (m *Model) LocalName(site *Node, q string) (string, bool) {
 			switch {
 			case b.Qualified == q:
 				spelled = name
-			case strings.HasPrefix(q, b.Qualified+"."):
+			case len(q) > len(b.Qualified) && q[len(b.Qualified)] == '.' && strings.HasPrefix(q, b.Qualified):
 				spelled = name + q[len(b.Qualified):]
 			default:
 				continue
