@@ -153,13 +153,13 @@ func newSlab(n int) *slab {
 }
 
 // Release declares that neither f nor any node or model of it will be used
-// again, and recycles its memory for later parses (the Model struct
-// included: a *Model kept from before becomes a later file's model). Only a caller that
+// again, and recycles its memory for later parses. Only a caller that
 // knows every use of the file may call it: gpuopt check once a file's
 // findings are made (findings hold offsets and text, no nodes), the
 // language server once it counts no holder of a version. A released file
 // has no tree: using it panics rather than reading another file's nodes,
-// but nodes kept from before are silently wrong.
+// but nodes kept from before are silently wrong, and so is a *Model kept
+// from before (its struct serves a later file's model).
 func (f *File) Release() {
 	if f == nil || f.slab == nil {
 		return
