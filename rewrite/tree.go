@@ -223,6 +223,12 @@ func parseWith(path string, b []byte, old *sitter.Tree, r *reuse) *File {
 	defer parser.Close()
 	parser.SetLanguage(python.GetLanguage())
 	tree, err := parser.ParseCtx(context.Background(), old, b)
+	if old != nil {
+		// Done with the edited copy. Closing it here also keeps it alive
+		// through the parse: ParseCtx hands C its pointer and drops the Go
+		// value, whose finalizer could otherwise free the tree mid-parse.
+		old.Close()
+	}
 	f := &File{Src: NewSource(path, b)}
 	if err != nil || tree == nil {
 		// tree-sitter only fails on cancellation or a missing language;
