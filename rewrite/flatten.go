@@ -395,21 +395,13 @@ func (f *File) index(nodes []Node) {
 	sl := f.slab
 	sl.typeCounts = zeroInts(sl.typeCounts, len(pythonSymbols.types))
 	counts := sl.typeCounts
-	named := 0
 	for i := range nodes {
 		if nodes[i].Named {
 			counts[nodes[i].tid]++
-			named++
 		}
 	}
-	sl.typeAll = resize(sl.typeAll, named)
-	sl.typeLists = resize(sl.typeLists, len(counts))
-	all, lists := sl.typeAll, sl.typeLists
-	next := 0
-	for tid, c := range counts {
-		lists[tid] = all[next : next : next+int(c)]
-		next += int(c)
-	}
+	sl.typeAll, sl.typeLists = carve(sl.typeAll, sl.typeLists, counts)
+	lists := sl.typeLists
 	for i := range nodes {
 		node := &nodes[i]
 		if node.Type == "ERROR" || node.Missing {

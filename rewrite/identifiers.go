@@ -136,15 +136,8 @@ func (f *File) Identifiers(name string) []*Node {
 	x := &f.idents
 	if x.lists == nil {
 		sl := f.scratch()
-		sl.identAll = resize(sl.identAll, len(x.of))
-		sl.identLists = resize(sl.identLists, len(x.counts))
-		all := sl.identAll
+		sl.identAll, sl.identLists = carve(sl.identAll, sl.identLists, x.counts)
 		x.lists = sl.identLists
-		next := 0
-		for i, c := range x.counts {
-			x.lists[i] = all[next : next : next+int(c)]
-			next += int(c)
-		}
 		for i, id := range f.OfType("identifier") {
 			j := x.of[i]
 			x.lists[j] = append(x.lists[j], id)

@@ -173,18 +173,8 @@ func buildModel(f *File) *Model {
 		counts[k-1]++
 		which[i] = k
 	}
-	total := 0
-	for _, c := range counts {
-		total += int(c)
-	}
-	sl.useAll = resize(sl.useAll, total)
-	sl.useWindows = resize(sl.useWindows, len(lists))
-	all, windows := sl.useAll, sl.useWindows
-	next := 0
-	for k, c := range counts {
-		windows[k] = all[next : next : next+int(c)]
-		next += int(c)
-	}
+	sl.useAll, sl.useWindows = carve(sl.useAll, sl.useWindows, counts)
+	windows := sl.useWindows
 	for i, k := range which {
 		if k > 0 {
 			windows[k-1] = append(windows[k-1], b.loads[i].ident)

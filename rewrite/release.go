@@ -106,6 +106,23 @@ func resize[T any](b []T, n int) []T {
 	return b[:n]
 }
 
+// carve makes each list i an empty window of one shared array with room
+// for counts[i] nodes, for appends to fill in order: one allocation (none
+// when all and lists, passed back in, are large enough) for many lists.
+func carve(all []*Node, lists [][]*Node, counts []int32) ([]*Node, [][]*Node) {
+	total := 0
+	for _, c := range counts {
+		total += int(c)
+	}
+	all, lists = resize(all, total), resize(lists, len(counts))
+	next := 0
+	for i, c := range counts {
+		lists[i] = all[next : next : next+int(c)]
+		next += int(c)
+	}
+	return all, lists
+}
+
 // zeroInts returns b resized to n zeroes, reallocated only when too small.
 func zeroInts(b []int32, n int) []int32 {
 	if cap(b) < n {
