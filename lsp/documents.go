@@ -141,6 +141,13 @@ func (d *document) acquire() *snapshot {
 	return d.snap
 }
 
+// sharing returns a snapshot of sn's file (held once more) as version
+// under eng.
+func (sn *snapshot) sharing(version int32, eng *engine) *snapshot {
+	sn.hold.retain()
+	return &snapshot{version: version, file: sn.file, hold: sn.hold, eng: eng}
+}
+
 // release lets go of a snapshot from acquire.
 func (sn *snapshot) release() { sn.hold.release() }
 
@@ -183,8 +190,7 @@ func (d *document) reconfigure(eng *engine) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if old := d.snap; old != nil {
-		old.hold.retain() // the new snapshot shares the version
-		d.replace(&snapshot{version: old.version, file: old.file, hold: old.hold, eng: eng})
+		d.replace(old.sharing(old.version, eng))
 	}
 }
 
@@ -252,15 +258,11 @@ func (s *Server) didChange(raw json.RawMessage) error {
 		d.mu.Unlock()
 		return fmt.Errorf("ignoring stale change to %s: version %d after %d", d.uri, p.TextDocument.Version, old.version)
 	}
-	f := applyChanges(old.file, p.Changes)
-	hold := newHold(f)
-	if f == old.file {
-		// No change in the notification: the new version shares the file,
-		// and its hold, with the old one.
-		old.hold.retain()
-		hold = old.hold
+	if f := applyChanges(old.file, p.Changes); f == old.file {
+		d.replace(old.sharing(p.TextDocument.Version, old.eng)) // no change in the notification
+	} else {
+		d.replace(&snapshot{version: p.TextDocument.Version, file: f, hold: newHold(f), eng: old.eng})
 	}
-	d.replace(&snapshot{version: p.TextDocument.Version, file: f, hold: hold, eng: old.eng})
 	d.mu.Unlock()
 	s.schedule(d)
 	return nil

@@ -18,11 +18,14 @@ func (m *Model) CallsTo(qs ...string) []*Node {
 	var out []*Node
 	for _, q := range qs {
 		last := q[strings.LastIndexByte(q, '.')+1:]
-		for _, cands := range [2][]*Node{m.File.MethodCalls(last), m.nameCalls()[last]} {
-			for _, call := range cands {
-				if m.CalleeName(call) == q {
-					out = append(out, call)
-				}
+		for _, id := range m.File.Identifiers(last) { // `x.last(...)`
+			if call := methodCallOf(id); call != nil && m.CalleeName(call) == q {
+				out = append(out, call)
+			}
+		}
+		for _, call := range m.nameCalls()[last] {
+			if m.CalleeName(call) == q {
+				out = append(out, call)
 			}
 		}
 	}
