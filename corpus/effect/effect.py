@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Effect harness: does `gpuopt fix` make real training scripts faster?
+
+For every script of a manifest (manifest.json beside this file) it runs, on
+this machine's GPU and one after the other:
+
+  orig    the script as published (seed offset 0)
+  gpuopt  the script after `gpuopt fix --unsafe-fixes --target-gpu <gpu>`
+  byhand  the script as a GPU engineer following the seeds would change it
+          (full replacement files under --byhand/<name>/, kept outside the
+          project; the changes are listed in .notes/effect-byhand.md)
+  orig2   the script as published again, with seed offset 1: the distance
+          between orig's and orig2's loss is the run-to-run noise
+
+each with the same command line, through the shim in shim/ (steady-state
+time per step between two synchronised steps, peak GPU memory, final loss),
+and prints a table. Scripts are copied from --src/<owner>+<repo>/<dir>
+(clones at the manifest's commits, made outside the project) into a scratch
+directory; nothing is written into --src.
+
+  python3 corpus/effect/effect.py --src /tmp/src --byhand .devbin/byhand \
+      --gpuopt .devbin/gpuopt --out results.jsonl [--only mnist,wlm]
+"""
+
+import argparse
+import difflib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VARIANTS = ("orig", "gpuopt", "byhand", "orig2")
+
+
+def zipf_words(path, n_tokens, vocab, seed, line_len=20):
+    """A text file of n_tokens words w0..w{vocab-1} drawn from a Zipf law,
+    line_len words a line: the shape of wikitext-2 / PTB with no download."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    ranks = np.arange(1, vocab + 1)
+    p = 1.0 / ranks
+    p /= p.sum()
+    ids = rng.choice(vocab, size=n_tokens, p=p)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        for i in range(0, n_tokens, line_len):
+            f.write(" " + " ".join("w%d" % t for t in ids[i:i + line_len]) + " \n")
+
+
+def prepare_data(kind, run_dir, env):
+    """Synthetic stand-ins for the data a script would download or read."""
+    if not kind:
+        return
+    if kind == "wikitext2":
+        d = os.path.join(run_dir, "data", "wikitext-2")
+        zipf_words(os.path.join(d, "train.txt"), 1_000_000, 20000, 1)
+        zipf_words(os.path.join(d, "valid.txt"), 100_000, 20000, 2)
+        zipf_words(os.path.join(d, "test.txt"), 100_000, 20000, 3)
+    elif kind == "ptb":
+        zipf_words(os.path.join(run_dir, "data", "train.txt"), 500_000, 10000, 1)
+    elif kind == "nanogpt-char":
+        import numpy as np, pickle
+
+        d = os.path.join(run_dir, "data", "shakespeare_char")
+        os.makedirs(d, exist_ok=True)
+        rng = np.random.default_rng(0)
+        for split, n in (("train", 1_000_000), ("val", 100_000)):
+            rng.integers(0, 65, n, dtype=np.uint16).tofile(os.path.join(d, split + ".bin"))
+        with open(os.path.join(d, "meta.pkl"), "wb") as f:
+            pickle.dump({"vocab_size": 65}, f)
+    elif kind.startswith("weights:"):
+        # randomly initialised "pretrained" weights where torchvision would
+        # download them (TORCH_HOME/hub/checkpoints/<file of the URL>)
+        arch = kind.split(":", 1)[1]
+        home = os.path.join(tempfile.gettempdir(), "effect-torch-home")
+        code = (
+            "import os, torch, torchvision\n"
+            "torch.manual_seed(0)\n"
+            "sd = torchvision.models.get_model(%r).state_dict()\n"
+            "for w in torchvision.models.get_model_weights(%r):\n"
+            "    p = os.path.join(%r, 'hub', 'checkpoints', os.path.basename(w.url))\n"
+            "    os.makedirs(os.path.dirname(p), exist_ok=True)\n"
+            "    os.path.exists(p) or torch.save(sd, p)\n"
+        ) % (arch, arch, home)
+        subprocess.run([sys.executable, "-c", code], check=True)
+        env["TORCH_HOME"] = home
+    else:
+        raise SystemExit("unknown data kind " + kind)
+
+
+def copy_script(args, entry, variant, scratch):
+    src = os.path.join(args.src, entry["repo"].replace("/", "+"), entry.get("dir", ""))
+    if entry["repo"] == "gpuopt":
+        src = os.path.join(HERE, "..", entry.get("dir", ""))
+    run_dir = os.path.join(scratch, entry["name"], variant)
+    shutil.copytree(src, run_dir, ignore=shutil.ignore_patterns(".git", "data", "__pycache__"))
+    return run_dir
+
+
+def gpuopt_fix(args, entry, run_dir, log):
+    """Runs gpuopt on the copy: findings before, the fix, the diff."""
+    files = entry.get("fix", [entry["script"]])
+    base = [args.gpuopt]
+    target = ["--target-gpu", args.target_gpu]
+    before = {f: open(os.path.join(run_dir, f)).read() for f in files}
+    check = subprocess.run(base + ["check", "--output-format", "json"] + target + files,
+                           cwd=run_dir, capture_output=True, text=True)
+    fix = subprocess.run(base + ["fix", "--unsafe-fixes"] + target + files,
+                         cwd=run_dir, capture_output=True, text=True)
+    after = subprocess.run(base + ["check", "--output-format", "json"] + target + files,
+                           cwd=run_dir, capture_output=True, text=True)
+    diff = []
+    for f in files:
+        new = open(os.path.join(run_dir, f)).read()
+        diff += difflib.unified_diff(before[f].splitlines(True), new.splitlines(True), "a/" + f, "b/" + f)
+    log.write("### %s gpuopt fix (rc %d)\n%s%s\n" % (entry["name"], fix.returncode, fix.stdout[-2000:], fix.stderr[-2000:]))
+    log.write("".join(diff) + "\n")
+
+    def codes(res):
+        try:
+            data = json.loads(res.stdout)
+        except ValueError:
+            return ["?" + res.stderr[-200:]]
+        items = data if isinstance(data, list) else data.get("findings", [])
+        return sorted("%s:%s" % (x.get("code"), (x.get("location") or {}).get("row", x.get("line", ""))) for x in items)
+
+    return {"found": codes(check), "left": codes(after), "diff_lines": sum(1 for l in diff if l[:1] in "+-" and l[:3] not in ("+++", "---"))}
+
+
+def overlay_byhand(args, entry, run_dir):
+    d = os.path.join(args.byhand, entry["name"])
+    if not os.path.isdir(d):
+        return False
+    for root, dirs, files in os.walk(d):
+        dirs[:] = [x for x in dirs if x != "__pycache__"]
+        for f in files:
+            rel = os.path.relpath(os.path.join(root, f), d)
+            shutil.copyfile(os.path.join(root, f), os.path.join(run_dir, rel))
+    return True
+
+
+def run_variant(args, entry, variant, scratch, log):
+    run_dir = copy_script(args, entry, variant, scratch)
+    env = dict(os.environ)
+    info = {"name": entry["name"], "variant": variant}
+    prepare_data(entry.get("data"), run_dir, env)
+    if variant == "gpuopt":
+        info.update(gpuopt_fix(args, entry, run_dir, log))
+    if variant == "byhand" and not overlay_byhand(args, entry, run_dir):
+        info["error"] = "no by-hand version"
+        return info
+    out = os.path.join(run_dir, "effect.json")
+    env.update({
+        "PYTHONPATH": os.path.join(HERE, "shim") + os.pathsep + env.get("PYTHONPATH", ""),
+        "PYTHONUNBUFFERED": "1",
+        "EFFECT_OUT": out,
+        "EFFECT_WARMUP": str(entry["warmup"]),
+        "EFFECT_MEASURE": str(entry["measure"]),
+        "EFFECT_STOP": str(entry.get("stop", entry["warmup"] + entry["measure"])),
+        "EFFECT_LAST": str(entry.get("last", 20)),
+        "EFFECT_SEED_OFFSET": "1" if variant == "orig2" else "0",
+        "EFFECT_SYNTH": "1",
+    })
+    cmd = [sys.executable, entry["script"]] + entry.get("args", [])
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, cwd=run_dir, env=env, capture_output=True, text=True, timeout=args.timeout)
+        rc, stdout, stderr = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc, stdout, stderr = "timeout", (e.stdout or b"").decode(errors="replace"), (e.stderr or b"").decode(errors="replace")
+    info["rc"] = rc
+    info["wall_s"] = round(time.perf_counter() - t0, 1)
+    log.write("### %s %s rc=%s %.1fs\n$ %s\n%s\n%s\n" % (entry["name"], variant, rc, info["wall_s"], " ".join(cmd), stdout[-1500:], stderr[-2500:]))
+    log.flush()
+    if os.path.exists(out):
+        info.update(json.load(open(out)))
+    return info
+
+
+def loss_of(r):
+    return r.get("train_loss") if r.get("train_loss") is not None else r.get("eval_loss")
+
+
+def table(results):
+    by = {}
+    for r in results:
+        by.setdefault(r["name"], {})[r["variant"]] = r
+    rows = ["| script | orig ms/step | gpuopt | by hand | gpuopt/by-hand | loss orig / orig2 / gpuopt / by hand | within noise | peak MB orig → gpuopt → by hand |",
+            "|---|---|---|---|---|---|---|---|"]
+    for name, v in by.items():
+        o, g, h, o2 = (v.get(k, {}) for k in VARIANTS)
+        t = [x.get("ms_per_step") for x in (o, g, h, o2)]
+        if not t[0]:
+            rows.append("| %s | failed: %s |" % (name, o.get("rc")))
+            continue
+        sp = lambda x: "%.2f ms (%.2f×)" % (x, t[0] / x) if x else "—"
+        ratio = "%.2f" % ((t[0] / t[1]) / (t[0] / t[2])) if t[1] and t[2] else "—"
+        ls = [loss_of(x) for x in (o, o2, g, h)]
+        fmt = lambda x: "%.4g" % x if x is not None else "—"
+        within = "—"
+        if None not in ls[:2]:
+            noise = abs(ls[0] - ls[1])
+            mean = (ls[0] + ls[1]) / 2
+            within = " ".join("%s:%s" % (k, "yes" if x is not None and abs(x - mean) <= noise else "NO")
+                              for k, x in (("g", ls[2]), ("h", ls[3])))
+        mem = " → ".join("%.0f" % x["peak_mem_mb"] if x.get("peak_mem_mb") else "—" for x in (o, g, h))
+        rows.append("| %s | %.2f | %s | %s | %s | %s | %s | %s |" % (name, t[0], sp(t[1]), sp(t[2]), ratio, " / ".join(fmt(x) for x in ls), within, mem))
+    return "\n".join(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
+    ap.add_argument("--src", required=True, help="directory of clones named owner+repo")
+    ap.add_argument("--byhand", required=True, help="directory of by-hand files, one folder per script")
+    ap.add_argument("--gpuopt", required=True, help="the gpuopt binary")
+    ap.add_argument("--target-gpu", default="h100")
+    ap.add_argument("--out", default="effect.jsonl")
+    ap.add_argument("--log", default="effect.log")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--timeout", type=int, default=180)
+    ap.add_argument("--quick", action="store_true", help="a smoke test: 5 warm-up and 10 measured steps")
+    args = ap.parse_args()
+    args.gpuopt = os.path.abspath(args.gpuopt)
+    args.src, args.byhand = os.path.abspath(args.src), os.path.abspath(args.byhand)
+    manifest = json.load(open(args.manifest))
+    only = set(filter(None, args.only.split(",")))
+    scratch = tempfile.mkdtemp(prefix="effect-")
+    results = []
+    with open(args.out, "a") as out, open(args.log, "a") as log:
+        for entry in manifest:
+            if only and entry["name"] not in only:
+                continue
+            if args.quick:
+                entry = dict(entry, warmup=5, measure=10)
+                entry.pop("stop", None)
+            for variant in args.variants.split(","):
+                r = run_variant(args, entry, variant, scratch, log)
+                results.append(r)
+                out.write(json.dumps(r) + "\n")
+                out.flush()
+                print(json.dumps(r), flush=True)
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()
