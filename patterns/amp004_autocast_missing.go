@@ -11,7 +11,7 @@ var MissingAutocast = &Rule{
 	Code:      "AMP004",
 	Name:      "training-without-autocast",
 	Title:     "Run the forward pass and loss under autocast",
-	Fix:       rewrite.Hint,
+	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
 	Names:     []string{"backward"}, // findings sit in loops of a `.backward()` call (callAttr)
@@ -25,57 +25,207 @@ func checkMissingAutocast(p *Pass) {
 	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
 		return
 	}
-	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "accelerator", "Accelerator", "Trainer"}) {
+	// Half-precision models, HF Accelerate and Lightning choose their own
+	// precision. (`torch.accelerator`, PyTorch's device API, is no sign.)
+	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator", "Trainer"}) ||
+		p.Model.Imports("accelerate") || p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") {
 		return
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
+	trains := false
 	for _, call := range p.File.MethodCalls("backward") {
 		loops := p.Model.EnclosingLoops(call)
 		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
-		loop := loops[0]
+		trains = true
 		bstmt := rewrite.Statement(call)
-		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != loop {
+		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != loops[0] {
 			continue
 		}
-		first, stmts := forwardStatements(p, bstmt)
+		first, stmts := forwardStatements(p, bstmt, call)
 		if first == nil {
 			continue
 		}
-		var fix *rewrite.Fix
 		msg := "this training step runs the forward pass in fp32: wrap the forward and the loss in "
+		var fix *rewrite.Fix
 		if bf16 {
 			msg += `torch.autocast("cuda", dtype=torch.bfloat16) (5.0× measured on an H100)`
-			if torchName, ok := p.Model.LocalName(first, "torch.autocast"); ok {
-				bfName, _ := p.Model.LocalName(first, "torch.bfloat16")
-				if e, ok := wrapStatements(p, stmts, "with "+torchName+`("cuda", dtype=`+bfName+"):"); ok && bfName != "" {
-					fix = Fix(rewrite.Hint, "Wrap the forward pass in bf16 autocast", e)
-				}
+			if edits, ok := autocastEdits(p, first, stmts, "torch.bfloat16"); ok {
+				fix = Fix(rewrite.Unsafe, "Wrap the forward pass and the loss in bf16 autocast", edits...)
 			}
 		} else {
-			msg += `torch.autocast("cuda") with a torch.amp.GradScaler (` + p.Env.GPU.Describe() + " has no native bf16)"
+			msg += `torch.autocast("cuda", dtype=torch.float16) with a torch.amp.GradScaler (` + p.Env.GPU.Describe() + " has no fast bf16)"
+			if edits, ok := autocastEdits(p, first, stmts, "torch.float16"); ok {
+				if more, ok := gradScalerEdits(p, loops, bstmt, call); ok {
+					fix = Fix(rewrite.Unsafe, "Wrap the forward pass in fp16 autocast and scale the loss with a GradScaler", append(edits, more...)...)
+				} else {
+					msg += "; the optimizer step is not a plain `opt.step()` after the backward here: add the scaler by hand"
+				}
+			}
 		}
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
 		}
-		p.Report(first, msg, fix)
+		p.Report(first, msg, v.Downgrade(fix))
+	}
+	if trains {
+		checkEvalAutocast(p, v, bf16)
 	}
 }
 
+// checkEvalAutocast reports the forward passes of evaluation loops (a loop
+// calling a model under torch.no_grad()/inference_mode(), or after
+// `.eval()` in the same function) of a file that trains.
+func checkEvalAutocast(p *Pass, v Verdict, bf16 bool) {
+	dtype := "torch.float16"
+	if bf16 {
+		dtype = "torch.bfloat16"
+	}
+	seen := map[*rewrite.Node]bool{}
+	for _, call := range p.File.OfType("call") {
+		if !p.Model.IsModule(call.ChildByField("function")) {
+			continue
+		}
+		loops := p.Model.EnclosingLoops(call)
+		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() || !evaluates(p, call) {
+			continue
+		}
+		stmt := rewrite.Statement(call)
+		if stmt == nil || seen[stmt] || stmt.Type != "expression_statement" || !loops[0].Contains(stmt) {
+			continue
+		}
+		seen[stmt] = true
+		stmts := []*rewrite.Node{stmt}
+		// The loss computed from the outputs joins the forward pass.
+		for next := nextStatement(stmt); next != nil && next.Type == "expression_statement" && callsLoss(p, next); next = nextStatement(next) {
+			stmts = append(stmts, next)
+			seen[next] = true
+		}
+		msg := "this evaluation loop runs the forward pass in fp32: wrap it in torch.autocast(\"cuda\", dtype=" + dtype + ")"
+		var fix *rewrite.Fix
+		if edits, ok := autocastEdits(p, call, stmts, dtype); ok {
+			fix = Fix(rewrite.Unsafe, "Run the evaluation forward pass under autocast", edits...)
+		}
+		if v.Hint {
+			msg += " (" + v.Assumption + ")"
+		}
+		p.Report(call, msg, v.Downgrade(fix))
+	}
+}
+
+// evaluates reports a model call under torch.no_grad()/inference_mode()
+// (a with statement or a decorator) or after `<x>.eval()` in its function.
+func evaluates(p *Pass, call *rewrite.Node) bool {
+	var fn *rewrite.Node
+	for n := call.Parent; n != nil; n = n.Parent {
+		switch n.Type {
+		case "with_statement":
+			found := false
+			n.Walk(func(c *rewrite.Node) bool {
+				if c.Type == "block" {
+					return false
+				}
+				if c.Type == "call" {
+					switch p.Model.CalleeName(c) {
+					case "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad":
+						found = true
+					}
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		case "decorated_definition":
+			for _, d := range n.NamedChildren() {
+				if d.Type == "decorator" && strings.Contains(d.Text(), "no_grad") || strings.Contains(d.Text(), "inference_mode") && d.Type == "decorator" {
+					return true
+				}
+			}
+		case "function_definition":
+			if fn == nil {
+				fn = n
+			}
+		}
+	}
+	scope := fn
+	if scope == nil {
+		scope = p.File.Root
+	}
+	for _, c := range p.File.MethodCalls("eval") {
+		if c.End <= call.Start && scope.Contains(c) && len(rewrite.PositionalArgs(c)) == 0 {
+			if f := enclosingFunction(c); f == fn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func enclosingFunction(n *rewrite.Node) *rewrite.Node {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == "function_definition" {
+			return p
+		}
+	}
+	return nil
+}
+
+// nextStatement returns the statement after stmt in its block, nil at the end.
+func nextStatement(stmt *rewrite.Node) *rewrite.Node {
+	ss := rewrite.Statements(stmt.Parent)
+	for i, s := range ss {
+		if s == stmt {
+			for _, t := range ss[i+1:] {
+				if t.Type != "comment" {
+					return t
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// callsLoss reports a statement that calls a loss: a torch.nn.functional
+// loss, an nn loss module, or a callee named like one (criterion, loss_fn).
+func callsLoss(p *Pass, stmt *rewrite.Node) bool {
+	found := false
+	stmt.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "call" {
+			fn := n.ChildByField("function")
+			name := strings.ToLower(fn.Text())
+			if i := strings.LastIndexByte(name, '.'); i >= 0 {
+				name = name[i+1:]
+			}
+			if strings.Contains(name, "loss") || strings.Contains(name, "criterion") || strings.HasSuffix(name, "cross_entropy") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // forwardStatements returns the first model call before the backward
-// statement in its block and the statements from the one holding it up to
-// the backward (excluded), or nil when they are not plain one-line-owning
-// simple statements.
-func forwardStatements(p *Pass, bstmt *rewrite.Node) (*rewrite.Node, []*rewrite.Node) {
+// statement in its block (after any earlier backward of the same block)
+// and the statements from the one holding it up to the last one that
+// assigns the backward's receiver (the loss), or up to the backward
+// (excluded) when none does. Definitions in between give nil statements.
+func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, []*rewrite.Node) {
 	var before []*rewrite.Node
 	for _, s := range rewrite.Statements(bstmt.Parent) {
 		if s == bstmt {
 			break
 		}
-		if s.Type != "comment" {
-			before = append(before, s)
+		if s.Type == "comment" {
+			continue
 		}
+		if callsMethod(s, "backward") {
+			before = before[:0] // an earlier step of the same iteration
+			continue
+		}
+		before = append(before, s)
 	}
 	for i, s := range before {
 		var fwd *rewrite.Node
@@ -83,20 +233,218 @@ func forwardStatements(p *Pass, bstmt *rewrite.Node) (*rewrite.Node, []*rewrite.
 			if fwd == nil && n.Type == "call" && p.Model.IsModule(n.ChildByField("function")) {
 				fwd = n
 			}
-			return fwd == nil
+			return fwd == nil && !rewrite.IsDefOrLambda(n)
 		})
 		if fwd == nil {
 			continue
 		}
 		stmts := before[i:]
 		for _, st := range stmts {
-			if st.Type != "expression_statement" {
+			if st.Is("function_definition", "class_definition", "decorated_definition") {
 				return fwd, nil
+			}
+		}
+		if recv := receiver(backward); recv != nil && recv.Type == "identifier" {
+			for j := len(stmts) - 1; j >= 0; j-- {
+				if assigns(stmts[j], recv.Text()) {
+					stmts = stmts[:j+1]
+					break
+				}
 			}
 		}
 		return fwd, stmts
 	}
 	return nil, nil
+}
+
+// callsMethod reports a call `<x>.name(...)` inside stmt.
+func callsMethod(stmt *rewrite.Node, name string) bool {
+	found := false
+	stmt.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "call" {
+			if fn := n.ChildByField("function"); fn.Type == "attribute" && fn.ChildByField("attribute").Text() == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// receiver is x of a call x.m(...).
+func receiver(call *rewrite.Node) *rewrite.Node {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" {
+		return nil
+	}
+	return fn.ChildByField("object")
+}
+
+// assigns reports a statement `name = ...` / `name, x = ...` / `name += ...`.
+func assigns(stmt *rewrite.Node, name string) bool {
+	if stmt.Type != "expression_statement" {
+		return false
+	}
+	for _, a := range stmt.NamedChildren() {
+		if !a.Is("assignment", "augmented_assignment") {
+			continue
+		}
+		left := a.ChildByField("left")
+		if left == nil {
+			continue
+		}
+		hit := false
+		left.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "identifier" && n.Text() == name && (n.Parent == left || n.Parent.Is("pattern_list", "tuple_pattern")) || n == left && n.Text() == name {
+				hit = true
+			}
+			return !hit
+		})
+		if hit {
+			return true
+		}
+	}
+	return false
+}
+
+// autocastEdits wraps stmts in `with torch.autocast("cuda", dtype=...):`,
+// spelled through the file's torch import. A binary cross-entropy (which
+// autocast refuses) and what follows it stay outside, with `.float()` on
+// its input; ok is false when nothing is left to wrap.
+func autocastEdits(p *Pass, site *rewrite.Node, stmts []*rewrite.Node, dtype string) ([]rewrite.Edit, bool) {
+	ac, ok := p.Model.LocalName(site, "torch.autocast")
+	if !ok {
+		return nil, false
+	}
+	dt, ok := p.Model.LocalName(site, dtype)
+	if !ok {
+		return nil, false
+	}
+	var outside []rewrite.Edit
+	for i, s := range stmts {
+		bce := bceCalls(p, s)
+		if len(bce) == 0 {
+			continue
+		}
+		for _, s2 := range stmts[i:] {
+			for _, c := range bceCalls(p, s2) {
+				arg := rewrite.PositionalArgs(c)
+				if len(arg) == 0 || !arg[0].Is("identifier", "attribute", "call", "subscript") {
+					return nil, false
+				}
+				outside = append(outside, rewrite.Edit{Start: arg[0].End, End: arg[0].End, New: ".float()"})
+			}
+		}
+		stmts = stmts[:i]
+		break
+	}
+	if len(stmts) == 0 {
+		return nil, false
+	}
+	e, ok := wrapStatements(p, stmts, "with "+ac+`("cuda", dtype=`+dt+"):")
+	if !ok {
+		return nil, false
+	}
+	return append([]rewrite.Edit{e}, outside...), true
+}
+
+// bceCalls returns the binary cross-entropy calls of a statement: autocast
+// raises on them (use BCEWithLogits, or compute them in fp32).
+func bceCalls(p *Pass, stmt *rewrite.Node) []*rewrite.Node {
+	var out []*rewrite.Node
+	stmt.Walk(func(n *rewrite.Node) bool {
+		if n.Type != "call" {
+			return true
+		}
+		switch q := p.Model.CalleeName(n); q {
+		case "torch.nn.functional.binary_cross_entropy", "torch.binary_cross_entropy":
+			out = append(out, n)
+			return true
+		}
+		fn := n.ChildByField("function")
+		if fn.Type == "identifier" {
+			if v := p.Model.ValueOf(fn); v != nil && v.Type == "call" {
+				if q := p.Model.CalleeName(v); q == "torch.nn.BCELoss" || q == "torch.nn.modules.loss.BCELoss" {
+					out = append(out, n)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// gradScalerEdits writes the GradScaler that fp16 autocast needs, where the
+// step is recognisable: `<loss>.backward()` and, later in the same block,
+// `<optimizer>.step()`. It creates the scaler before the outermost loop,
+// scales the backward, routes the step through the scaler and updates it,
+// unscaling before a gradient clip between the two.
+func gradScalerEdits(p *Pass, loops []*rewrite.Node, bstmt, backward *rewrite.Node) ([]rewrite.Edit, bool) {
+	src := p.File.Src
+	loss := receiver(backward)
+	if loss == nil || bstmt.Type != "expression_statement" || len(bstmt.NamedChildren()) != 1 || bstmt.NamedChildren()[0] != backward ||
+		len(backward.ChildByField("arguments").NamedChildren()) != 0 {
+		return nil, false
+	}
+	name := ""
+	for _, cand := range []string{"scaler", "grad_scaler"} {
+		if !p.File.Spells(cand) {
+			name = cand
+			break
+		}
+	}
+	gs, ok := p.Model.LocalName(backward, "torch.amp.GradScaler")
+	if name == "" || !ok {
+		return nil, false
+	}
+	var step, opt *rewrite.Node
+	var clips []*rewrite.Node
+	after := false
+	for _, s := range rewrite.Statements(bstmt.Parent) {
+		if s == bstmt {
+			after = true
+			continue
+		}
+		if !after || s.Type != "expression_statement" || len(s.NamedChildren()) != 1 || s.NamedChildren()[0].Type != "call" {
+			continue
+		}
+		c := s.NamedChildren()[0]
+		if q := p.Model.CalleeName(c); strings.HasPrefix(q, "torch.nn.utils.clip_grad") {
+			clips = append(clips, s)
+			continue
+		}
+		fn := c.ChildByField("function")
+		if fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "step" && p.Model.IsOptimizer(fn.ChildByField("object")) &&
+			len(c.ChildByField("arguments").NamedChildren()) == 0 {
+			step, opt = s, fn.ChildByField("object")
+			break
+		}
+	}
+	if step == nil || !ownsLine(src, step) || !ownsLine(src, loops[len(loops)-1]) {
+		return nil, false
+	}
+	outer := loops[len(loops)-1]
+	indent := src.IndentOf(outer.Start)
+	o := opt.Text()
+	edits := []rewrite.Edit{
+		{Start: src.LineStart(src.LineOf(outer.Start)), End: src.LineStart(src.LineOf(outer.Start)),
+			New: indent + name + " = " + gs + `("cuda")` + src.LineEnding},
+		{Start: backward.Start, End: loss.End, New: name + ".scale(" + loss.Text() + ")"},
+		{Start: step.Start, End: step.End, New: name + ".step(" + o + ")" + src.LineEnding + src.IndentOf(step.Start) + name + ".update()"},
+	}
+	for _, c := range clips {
+		if !ownsLine(src, c) {
+			return nil, false
+		}
+		ls := src.LineStart(src.LineOf(c.Start))
+		edits = append(edits, rewrite.Edit{Start: ls, End: ls, New: src.IndentOf(c.Start) + name + ".unscale_(" + o + ")" + src.LineEnding})
+	}
+	return edits, true
+}
+
+// ownsLine reports a node that starts its line.
+func ownsLine(src *rewrite.Source, n *rewrite.Node) bool {
+	return strings.TrimSpace(src.Text(src.LineStart(src.LineOf(n.Start)), n.Start)) == ""
 }
 
 // wrapStatements puts consecutive statements of one block under header,
