@@ -36,6 +36,14 @@ func caseEnv(t *testing.T, src []byte) *patterns.Env {
 				t.Fatalf("unknown target GPU %q", v)
 			}
 			env.GPU = g
+		case "gpu-host":
+			// gpuopt runs on the GPU host itself (a profile read from NVML).
+			g, ok := TargetGPU(v)
+			if !ok {
+				t.Fatalf("unknown GPU %q", v)
+			}
+			g.Source = "nvml"
+			env.GPU = g
 		case "torch":
 			env.Versions.Torch, _ = patterns.ParseVersion(v)
 		case "xgboost":

@@ -6,6 +6,35 @@ import (
 	"github.com/gpuopt/gpuopt/rewrite"
 )
 
+// fewWorkers: a literal num_workers below this is raised (the seeds' table
+// runs 8; 4 keeps a mid-size GPU busy on cheap decoding).
+const fewWorkers = 4
+
+// reportFewWorkers raises a small literal num_workers to the worker count
+// and adds the seeds' prefetch_factor=4 when absent.
+func reportFewWorkers(p *Pass, gl gpuLoader) {
+	if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) {
+		return
+	}
+	n, why, edits := workerCount(p, gl.Call)
+	edits = append(edits, rewrite.Edit{Start: gl.Workers.Start, End: gl.Workers.End, New: n})
+	if rewrite.KeywordArg(gl.Call, "prefetch_factor") == nil {
+		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "prefetch_factor=4")
+		if !ok {
+			return
+		}
+		edits = append(edits, e)
+	}
+	msg := "this DataLoader feeds the GPU loop with only " + strconv.Itoa(gl.WorkersN) + " worker(s): load batches in " + why +
+		", 4 batches ahead each"
+	fix := Fix(rewrite.Unsafe, "Use "+n+" workers", edits...)
+	if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
+		msg += "; its " + kw + " is a lambda or a nested function that workers cannot unpickle: move it to module level first"
+		fix = nil
+	}
+	p.Report(gl.Call, msg, fix)
+}
+
 // LoaderWorkers is LOAD001.
 var LoaderWorkers = &Rule{
 	Code:      "LOAD001",
@@ -22,20 +51,22 @@ func init() { Register(LoaderWorkers) }
 
 func checkLoaderWorkers(p *Pass) {
 	for _, gl := range gpuLoaders(p) {
+		if gl.Known && gl.WorkersN > 0 && gl.WorkersN < fewWorkers {
+			reportFewWorkers(p, gl)
+		}
 		if !gl.Known || gl.WorkersN != 0 {
 			continue
 		}
 		if iterableDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) {
 			continue
 		}
-		n, why := workerCount(p)
+		n, why, edits := workerCount(p, gl.Call)
 		args := gl.Call.ChildByField("arguments")
-		var edits []rewrite.Edit
 		var add []string
 		if gl.Workers != nil {
-			edits = append(edits, rewrite.Edit{Start: gl.Workers.Start, End: gl.Workers.End, New: strconv.Itoa(n)})
+			edits = append(edits, rewrite.Edit{Start: gl.Workers.Start, End: gl.Workers.End, New: n})
 		} else {
-			add = append(add, "num_workers="+strconv.Itoa(n))
+			add = append(add, "num_workers="+n)
 		}
 		for _, kv := range [][2]string{{"pin_memory", "True"}, {"persistent_workers", "True"}, {"prefetch_factor", "4"}} {
 			if rewrite.KeywordArg(gl.Call, kv[0]) == nil {
@@ -55,7 +86,7 @@ func checkLoaderWorkers(p *Pass) {
 		}
 		msg := "this DataLoader feeds the GPU loop from the main process (num_workers=0): load batches in " + why +
 			", pinned and persistent (needs a picklable dataset and a __main__ guard with spawn)"
-		fix := Fix(rewrite.Unsafe, "Use "+strconv.Itoa(n)+" pinned, persistent workers", edits...)
+		fix := Fix(rewrite.Unsafe, "Use "+n+" pinned, persistent workers", edits...)
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
 			// Workers started by spawn or forkserver (macOS, Windows, Linux
 			// from Python 3.14) unpickle it and fail: no automatic fix.

@@ -49,15 +49,61 @@ func gpuLoaders(p *Pass) []gpuLoader {
 	}).([]gpuLoader)
 }
 
-// workerCount is the num_workers gpuopt proposes: the host's CPU count
-// capped at 8, or 4 when the count is unknown.
-func workerCount(p *Pass) (int, string) {
+// workerCount is the num_workers gpuopt proposes, as source text, with
+// the edits it needs. The script runs on the training host, not where
+// gpuopt runs: the count is the expression `min(8, os.cpu_count() or 1)`
+// (adding `import os` where the file lacks it), and a literal (this
+// host's CPU count capped at 8) only when the profile comes from NVML, that
+// is when gpuopt runs on the GPU host itself.
+func workerCount(p *Pass, site *rewrite.Node) (string, string, []rewrite.Edit) {
 	n := p.Env.CPUCount
+	if p.Env.GPU.Source == "nvml" && n > 0 {
+		n = min(n, 8)
+		return strconv.Itoa(n), strconv.Itoa(n) + " workers (min of this GPU host's " + strconv.Itoa(p.Env.CPUCount) + " CPUs and 8)", nil
+	}
+	why := "min(8, CPU count) workers of the training host"
+	if spelled, ok := p.Model.LocalName(site, "os.cpu_count"); ok {
+		return "min(8, " + spelled + "() or 1)", why, nil
+	}
+	if e, ok := importOSEdit(p); ok {
+		return "min(8, os.cpu_count() or 1)", why, []rewrite.Edit{e}
+	}
+	// `os` means something else here: a literal, as a last resort.
 	if n <= 0 {
-		return 4, "4 workers (the CPU count is unknown: adjust to the training host)"
+		return "4", "4 workers (the training host's CPU count is unknown: adjust)", nil
 	}
-	if n > 8 {
-		n = 8
+	n = min(n, 8)
+	return strconv.Itoa(n), strconv.Itoa(n) + " workers (min of this host's " + strconv.Itoa(p.Env.CPUCount) + " CPUs and 8: adjust to the training host)", nil
+}
+
+// importOSEdit adds `import os` at module level, before the file's first
+// import (standard library first, as isort orders it), or after the
+// docstring and __future__ imports of a file without others. ok is false
+// when the module binds `os` to something else.
+func importOSEdit(p *Pass) (rewrite.Edit, bool) {
+	if bs, ok := p.Model.Module.Bindings["os"]; ok {
+		for _, b := range bs {
+			if b.Kind != rewrite.ImportBinding || b.Qualified != "os" {
+				return rewrite.Edit{}, false
+			}
+		}
 	}
-	return n, strconv.Itoa(n) + " workers (min of the host's " + strconv.Itoa(p.Env.CPUCount) + " CPUs and 8)"
+	src := p.File.Src
+	var head *rewrite.Node
+	for _, c := range p.File.Root.Children {
+		switch {
+		case c.Is("import_statement", "import_from_statement"):
+			at := src.LineStart(src.LineOf(c.Start))
+			return rewrite.Edit{Start: at, End: at, New: "import os" + src.LineEnding}, true
+		case c.Type == "future_import_statement":
+			head = c
+		case c.Type == "expression_statement" && head == nil && len(c.NamedChildren()) == 1 && c.NamedChildren()[0].Type == "string":
+			head = c
+		}
+	}
+	if head == nil {
+		return rewrite.Edit{Start: 0, End: 0, New: "import os" + src.LineEnding}, true
+	}
+	end := src.LineEnd(src.LineOf(head.End))
+	return rewrite.Edit{Start: end, End: end, New: src.LineEnding + "import os"}, true
 }

@@ -1,0 +1,12 @@
+# gpuopt-env: gpu-host=h100 cpus=16
+# gpuopt runs on the GPU host itself (NVML profile): the host's count,
+# capped at 8, is written as a literal.
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+dataset = TensorDataset(torch.randn(64, 8), torch.randn(64, 2))
+model = torch.nn.Linear(8, 2).cuda()
+loader = DataLoader(dataset, batch_size=8, shuffle=True)  # want: LOAD001
+for x, y in loader:
+    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+    loss.backward()
