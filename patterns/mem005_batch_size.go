@@ -1,0 +1,133 @@
+package patterns
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// BatchSize is MEM005.
+var BatchSize = &Rule{
+	Code:            "MEM005",
+	Name:            "batch-size-for-gpu",
+	Title:           "Size the training batch for the GPU's memory (and scale the learning rate with it)",
+	Fix:             rewrite.Hint,
+	Severity:        rewrite.Information,
+	Libraries:       []string{"torch"},
+	Names:           []string{"batch_size", "BATCH_SIZE", "batchSize", "bs"}, // a finding is a literal given to one of these (a DataLoader keyword, an argparse default's dest, a constant)
+	SkipTestModules: true,
+	Check:           checkBatchSize,
+}
+
+func init() { Register(BatchSize) }
+
+// batchName matches the names and flags that hold a training batch size.
+var batchName = regexp.MustCompile(`^-*(batch[_-]?size|batchsize|bs|b)$`)
+
+// evalName matches flags of an evaluation batch (--test-batch-size).
+var evalName = regexp.MustCompile(`(?i)(test|eval|val|valid|infer|predict)`)
+
+// suggestedBatch is the seeds' table (001, "根据GPU型号调整"): 512 on
+// A100/H100-class cards (40 GB or more), 256 on V100/RTX 3090-class
+// (16–39 GB), 128 below.
+func suggestedBatch(vramGB float64) (int, string) {
+	switch {
+	case vramGB >= 40*minVRAMSlack:
+		return 512, "A100/H100-class GPUs (40 GB or more)"
+	case vramGB >= 16*minVRAMSlack:
+		return 256, "V100/RTX 3090-class GPUs (16–39 GB)"
+	}
+	return 128, "GPUs under 16 GB (RTX 2080/3080 class)"
+}
+
+func checkBatchSize(p *Pass) {
+	v := p.Env.Gate(Need{})
+	if v.Silent() || !p.Model.UsesCUDA() || len(p.Model.TrainingLoops()) == 0 {
+		return
+	}
+	vram := p.Env.GPU.VRAMGB
+	if v.Hint {
+		vram = 80 // what the message assumes, and says so
+	}
+	want, class := suggestedBatch(vram)
+	seen := map[*rewrite.Node]bool{}
+	report := func(lit *rewrite.Node, what string) {
+		if lit == nil || seen[lit] {
+			return
+		}
+		seen[lit] = true
+		n, ok := intLiteral(p, lit)
+		if !ok || n <= 0 || n >= want {
+			return
+		}
+		k := float64(want) / float64(n)
+		gpu := "this GPU"
+		if !v.Hint {
+			gpu = fmt.Sprintf("%s, %.0f GB", p.Env.GPU.Describe(), p.Env.GPU.VRAMGB)
+		}
+		msg := fmt.Sprintf("%s %d on %s: the seeds' table runs %d on %s; raise it while the step fits "+
+			"(read torch.cuda.max_memory_allocated() after a few steps) and scale the learning rate with it: "+
+			"×%s for SGD (linear rule), ×%s for Adam/AdamW (square root), with a warm-up",
+			what, n, gpu, want, class, trimFloat(k), trimFloat(math.Sqrt(k)))
+		if v.Hint {
+			msg += " (" + v.Assumption + "; 80 GB assumed)"
+		}
+		p.Report(lit, msg, nil)
+	}
+	// A DataLoader feeding the GPU loop: its batch_size, or the constant
+	// it names.
+	for _, gl := range gpuLoaders(p) {
+		bs := rewrite.Arg(gl.Call, 1, "batch_size")
+		if bs == nil {
+			continue
+		}
+		if bs.Type == "identifier" {
+			bs = p.Model.ValueOf(bs)
+		}
+		report(bs, "batch size")
+	}
+	// argparse: add_argument("--batch-size", type=int, default=64).
+	for _, call := range p.File.MethodCalls("add_argument") {
+		flags := rewrite.PositionalArgs(call)
+		train := false
+		for _, f := range flags {
+			if f.Type != "string" {
+				continue
+			}
+			s := strings.Trim(f.Text(), `"'`)
+			if evalName.MatchString(s) {
+				train = false
+				break
+			}
+			if batchName.MatchString(strings.ToLower(s)) && s != "-b" || s == "--batchSize" {
+				train = true
+			}
+		}
+		if train {
+			report(rewrite.KeywordValue(call, "default"), "default batch size")
+		}
+	}
+	// Module-level constants: BATCH_SIZE = 64.
+	for _, s := range rewrite.Statements(p.File.Root) {
+		if s.Type != "expression_statement" || len(s.NamedChildren()) != 1 || s.NamedChildren()[0].Type != "assignment" {
+			continue
+		}
+		a := s.NamedChildren()[0]
+		left, right := a.ChildByField("left"), a.ChildByField("right")
+		if left == nil || right == nil || left.Type != "identifier" || right.Type != "integer" {
+			continue
+		}
+		if name := strings.ToLower(left.Text()); name == "batch_size" || name == "batchsize" {
+			report(right, "batch size")
+		}
+	}
+}
+
+// trimFloat prints 8 as "8" and 2.828 as "2.8".
+func trimFloat(f float64) string {
+	s := fmt.Sprintf("%.1f", f)
+	return strings.TrimSuffix(s, ".0")
+}
