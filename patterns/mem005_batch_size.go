@@ -48,6 +48,13 @@ func checkBatchSize(p *Pass) {
 	if v.Silent() || !p.Model.UsesCUDA() || len(p.Model.TrainingLoops()) == 0 {
 		return
 	}
+	// Gradient accumulation means the batch is a deliberate micro-batch,
+	// and pretrained transformers size theirs by sequence length: the
+	// seeds' table is for models whose batch is the only knob.
+	if p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "accum") }) ||
+		p.File.Spells("from_pretrained") {
+		return
+	}
 	vram := p.Env.GPU.VRAMGB
 	if v.Hint {
 		vram = 80 // what the message assumes, and says so
