@@ -23,10 +23,13 @@ while read -r name commit scopes; do
   if [ ! -d "$dir/.git" ]; then
     mirror=$(ls -d /work/.mirror/"${name/\//+}"/repo 2>/dev/null || true)
     [ -n "$mirror" ] && [ -d "$mirror/.git" ] && mirror=$mirror/.git
-    git init -q "$dir"
     if [ -n "$mirror" ]; then
-      git -C "$dir" fetch -q "$mirror" "$commit"
+      # --shared borrows the mirror's objects (some mirrors lack large data
+      # blobs, which a fetch would need to copy but a checkout of the
+      # labelled Python files does not).
+      git clone -q --no-checkout --shared "$mirror" "$dir"
     else
+      git init -q "$dir"
       git -C "$dir" fetch -q --depth 1 "https://github.com/$name" "$commit"
     fi
   fi
