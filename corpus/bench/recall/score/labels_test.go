@@ -10,13 +10,14 @@ func TestParseLabels(t *testing.T) {
 train.py:12 OPT001   # Adam over cuda params
 train.py:20-22 LOAD001
 model.py:7 !CACHE001 # built under if: a cache already
+04-Convolutional Neural Network/convolution_network.py:12 MEM003
 `
 	ls, err := ParseLabels(strings.NewReader(src), "x.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ls) != 3 {
-		t.Fatalf("got %d labels, want 3", len(ls))
+	if len(ls) != 4 {
+		t.Fatalf("got %d labels, want 4", len(ls))
 	}
 	if l := ls[0]; l.Path != "train.py" || l.Start != 12 || l.End != 12 || l.Code != "OPT001" || l.Silent || l.Why != "Adam over cuda params" {
 		t.Errorf("first label = %+v", l)
@@ -26,6 +27,9 @@ model.py:7 !CACHE001 # built under if: a cache already
 	}
 	if l := ls[2]; !l.Silent || l.Code != "CACHE001" || l.Source != "x.txt:4" {
 		t.Errorf("silent label = %+v", l)
+	}
+	if l := ls[3]; l.Path != "04-Convolutional Neural Network/convolution_network.py" || l.Start != 12 || l.Code != "MEM003" {
+		t.Errorf("label with spaces in its path = %+v", l)
 	}
 	for _, bad := range []string{"train.py OPT001", "train.py:x OPT001", "train.py:9-3 OPT001", "train.py:3 OPT", "train.py:3"} {
 		if _, err := ParseLabels(strings.NewReader(bad), "bad.txt"); err == nil {
