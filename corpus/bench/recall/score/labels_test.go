@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -100,6 +102,28 @@ func TestFamily(t *testing.T) {
 	for code, want := range map[string]string{"XGB001": "XGB", "SYNC005": "SYNC", "CUDF002": "CUDF"} {
 		if got := Family(code); got != want {
 			t.Errorf("Family(%s) = %s, want %s", code, got, want)
+		}
+	}
+}
+
+func TestPointsAtCode(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.py"), []byte("import torch\n\n# note\nx = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		l    Label
+		want bool // a complaint
+	}{
+		{Label{Path: "a.py", Start: 1}, false},
+		{Label{Path: "a.py", Start: 4}, false},
+		{Label{Path: "a.py", Start: 2}, true},
+		{Label{Path: "a.py", Start: 3}, true},
+		{Label{Path: "a.py", Start: 9}, true},
+		{Label{Path: "b.py", Start: 1}, true},
+	} {
+		if got := pointsAtCode(dir, c.l); (got != "") != c.want {
+			t.Errorf("pointsAtCode(%s:%d) = %q", c.l.Path, c.l.Start, got)
 		}
 	}
 }

@@ -122,6 +122,11 @@ func run(w io.Writer, manifest, labelDir, work, gpuopt, only, keep string) error
 				return err
 			}
 		}
+		for _, l := range labels {
+			if msg := pointsAtCode(filepath.Join(work, r.Dir()), l); msg != "" {
+				fmt.Fprintf(w, "warning: %s: %s:%s %s %s\n", l.Source, l.Path, lines(l), l.Code, msg)
+			}
+		}
 		all = append(all, scored{r, Match(labels, findings)})
 	}
 	report(w, all)
@@ -237,6 +242,23 @@ func report(w io.Writer, all []scored) {
 	section("misses", misses)
 	section("false alarms on silent places", alarms)
 	section("unlabelled findings (read by hand)", unlabelled)
+}
+
+// pointsAtCode reports why a label's first line is no place for a finding
+// (no such file, past its end, blank or a comment), or "" when it is code.
+func pointsAtCode(dir string, l Label) string {
+	src, err := os.ReadFile(filepath.Join(dir, l.Path))
+	if err != nil {
+		return "names no file of the clone"
+	}
+	all := strings.Split(string(src), "\n")
+	if l.Start > len(all) {
+		return fmt.Sprintf("is past the end of the file (%d lines)", len(all))
+	}
+	if t := strings.TrimSpace(all[l.Start-1]); t == "" || strings.HasPrefix(t, "#") {
+		return "starts on a blank or comment line"
+	}
+	return ""
 }
 
 func lines(l Label) string {
