@@ -91,8 +91,13 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool) {
 		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() || !evaluates(p, call) {
 			continue
 		}
+		// The statement of the loop's body that holds the call (an if/else
+		// choosing between two forwards is wrapped whole).
 		stmt := rewrite.Statement(call)
-		if stmt == nil || seen[stmt] || stmt.Type != "expression_statement" || !loops[0].Contains(stmt) {
+		for stmt != nil && stmt.Parent != nil && stmt.Parent.Parent != loops[0] {
+			stmt = rewrite.Statement(stmt.Parent)
+		}
+		if stmt == nil || stmt.Parent == nil || seen[stmt] || stmt.Is("function_definition", "class_definition", "decorated_definition") {
 			continue
 		}
 		seen[stmt] = true

@@ -52,3 +52,16 @@ def test(loader):
 def predict(xs):
   # No eval(), no no_grad: not recognised as an evaluation loop.
   return [model(x.cuda()) for x in xs]
+
+
+def evaluate(data_source):
+  model.eval()
+  total = 0.
+  with torch.no_grad():
+    for data, targets in data_source:
+      if use_extra:
+        output = model(data.cuda())  # want: AMP004
+      else:
+        output = model(data.cuda() * 2)
+      total += len(data) * F.nll_loss(output, targets.cuda())
+  return total
