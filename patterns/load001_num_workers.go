@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
 )
@@ -50,6 +51,7 @@ var LoaderWorkers = &Rule{
 func init() { Register(LoaderWorkers) }
 
 func checkLoaderWorkers(p *Pass) {
+	raiseKwargsWorkers(p)
 	for _, gl := range gpuLoaders(p) {
 		if gl.Known && gl.WorkersN > 0 && gl.WorkersN < fewWorkers {
 			reportFewWorkers(p, gl)
@@ -165,4 +167,58 @@ func unpicklableWorkerArg(p *Pass, call *rewrite.Node) string {
 		}
 	}
 	return ""
+}
+
+// raiseKwargsWorkers handles loaders built from a dict of settings
+// (`DataLoader(ds, **train_kwargs)` with `{'num_workers': 1, ...}`, the
+// shape of pytorch/examples' MNIST) in a file that trains on CUDA: a
+// literal 'num_workers' entry of 1 to 3 in a dict literal is raised, and
+// 'prefetch_factor': 4 added to that dict when absent.
+func raiseKwargsWorkers(p *Pass) {
+	if !p.Model.UsesCUDA() || len(p.Model.TrainingLoops()) == 0 {
+		return
+	}
+	splat := false
+	for _, call := range p.Model.CallsTo("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader") {
+		if rewrite.HasSplat(call) {
+			splat = true
+		}
+	}
+	if !splat {
+		return
+	}
+	for _, d := range p.File.OfType("dictionary") {
+		var workers, prefetch *rewrite.Node
+		for _, pair := range d.NamedChildren() {
+			if pair.Type != "pair" {
+				continue
+			}
+			switch k := pair.ChildByField("key"); {
+			case k == nil || k.Type != "string":
+			case strings.Trim(k.Text(), `"'`) == "num_workers":
+				workers = pair.ChildByField("value")
+			case strings.Trim(k.Text(), `"'`) == "prefetch_factor":
+				prefetch = pair
+			}
+		}
+		if workers == nil {
+			continue
+		}
+		n, ok := intLiteral(p, workers)
+		if !ok || n <= 0 || n >= fewWorkers {
+			continue
+		}
+		expr, why, edits := workerCount(p, d)
+		edits = append(edits, rewrite.Edit{Start: workers.Start, End: workers.End, New: expr})
+		if prefetch == nil {
+			q := string(p.File.Src.Text(workers.Parent.ChildByField("key").Start, workers.Parent.ChildByField("key").Start+1))
+			e, ok := rewrite.AppendItem(d, q+"prefetch_factor"+q+": 4")
+			if !ok {
+				continue
+			}
+			edits = append(edits, e)
+		}
+		p.Report(workers.Parent, "these DataLoader settings give the GPU loop only "+strconv.Itoa(n)+" worker(s): load batches in "+why+
+			", 4 batches ahead each", Fix(rewrite.Unsafe, "Use "+expr+" workers", edits...))
+	}
 }
