@@ -58,7 +58,7 @@ def prepare_data(kind, run_dir, env):
         return
     if kind == "wikitext2":
         d = os.path.join(run_dir, "data", "wikitext-2")
-        zipf_words(os.path.join(d, "train.txt"), 1_000_000, 20000, 1)
+        zipf_words(os.path.join(d, "train.txt"), 600_000, 20000, 1)
         zipf_words(os.path.join(d, "valid.txt"), 100_000, 20000, 2)
         zipf_words(os.path.join(d, "test.txt"), 100_000, 20000, 3)
     elif kind == "ptb":
@@ -186,39 +186,75 @@ def loss_of(r):
     return r.get("train_loss") if r.get("train_loss") is not None else r.get("eval_loss")
 
 
-def table(results):
+def fixed_codes(g):
+    """The rule codes whose findings gpuopt's fix removed, with counts."""
+    import collections
+
+    before = collections.Counter(c.split(":")[0] for c in g.get("found", []))
+    after = collections.Counter(c.split(":")[0] for c in g.get("left", []))
+    out = []
+    for code in sorted(before):
+        n = before[code] - after.get(code, 0)
+        if n > 0:
+            out.append(code + ("×%d" % n if n > 1 else ""))
+    return " ".join(out) or "nothing"
+
+
+def table(results, manifest=None):
+    """The Markdown table of a run, and the issue's criteria over the
+    public scripts (repo other than gpuopt)."""
+    import statistics
+
     by = {}
     for r in results:
         by.setdefault(r["name"], {})[r["variant"]] = r
-    rows = ["| script | orig ms/step | gpuopt | by hand | gpuopt/by-hand | loss orig / orig2 / gpuopt / by hand | within noise | peak MB orig → gpuopt → by hand |",
-            "|---|---|---|---|---|---|---|---|"]
+    public = {e["name"] for e in (manifest or []) if e.get("repo") != "gpuopt"}
+    rows = ["| script | ms/step orig | gpuopt | by hand | gpuopt ÷ by hand | loss orig / orig2 / gpuopt / by hand | within noise (gpuopt, by hand) | peak MB orig → gpuopt → by hand | gpuopt fixed |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    sg, ratio, slow, outside = [], [], [], []
     for name, v in by.items():
         o, g, h, o2 = (v.get(k, {}) for k in VARIANTS)
         t = [x.get("ms_per_step") for x in (o, g, h, o2)]
         if not t[0]:
-            rows.append("| %s | failed: %s |" % (name, o.get("rc")))
+            rows.append("| %s | failed (rc %s) | | | | | | | |" % (name, o.get("rc")))
             continue
-        sp = lambda x: "%.2f ms (%.2f×)" % (x, t[0] / x) if x else "—"
-        ratio = "%.2f" % ((t[0] / t[1]) / (t[0] / t[2])) if t[1] and t[2] else "—"
+        sp = lambda x: "%.2f (%.2f×)" % (x, t[0] / x) if x else "failed"
+        r = (t[0] / t[1]) / (t[0] / t[2]) if t[1] and t[2] else None
         ls = [loss_of(x) for x in (o, o2, g, h)]
         fmt = lambda x: "%.4g" % x if x is not None else "—"
         within = "—"
         if None not in ls[:2]:
             noise = abs(ls[0] - ls[1])
             mean = (ls[0] + ls[1]) / 2
-            within = " ".join("%s:%s" % (k, "yes" if x is not None and abs(x - mean) <= noise else "NO")
-                              for k, x in (("g", ls[2]), ("h", ls[3])))
+            flags = ["yes" if x is not None and abs(x - mean) <= noise else "NO" for x in ls[2:]]
+            within = ", ".join(flags)
+            if name in public and flags[0] != "yes":
+                outside.append(name)
         mem = " → ".join("%.0f" % x["peak_mem_mb"] if x.get("peak_mem_mb") else "—" for x in (o, g, h))
-        rows.append("| %s | %.2f | %s | %s | %s | %s | %s | %s |" % (name, t[0], sp(t[1]), sp(t[2]), ratio, " / ".join(fmt(x) for x in ls), within, mem))
-    return "\n".join(rows)
+        rows.append("| %s | %.2f | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, t[0], sp(t[1]), sp(t[2]), "%.2f" % r if r else "—",
+            " / ".join(fmt(x) for x in ls), within, mem, fixed_codes(g)))
+        if name in public and t[1]:
+            sg.append(t[0] / t[1])
+            if r:
+                ratio.append(r)
+            if t[0] / t[1] < 0.97:
+                slow.append(name)
+    lines = ["\n".join(rows)]
+    if sg:
+        lines.append("public scripts: %d; median gpuopt speed-up %.2f× (goal ≥ 1.5×); median gpuopt ÷ by-hand speed-up %.2f (goal ≥ 0.90); "
+                     "slower than 0.97×: %s; loss outside the noise: %s" % (
+                         len(sg), statistics.median(sg), statistics.median(ratio) if ratio else float("nan"),
+                         ", ".join(slow) or "none", ", ".join(outside) or "none"))
+    return "\n\n".join(lines)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
-    ap.add_argument("--src", required=True, help="directory of clones named owner+repo")
-    ap.add_argument("--byhand", required=True, help="directory of by-hand files, one folder per script")
-    ap.add_argument("--gpuopt", required=True, help="the gpuopt binary")
+    ap.add_argument("--src", help="directory of clones named owner+repo")
+    ap.add_argument("--byhand", help="directory of by-hand files, one folder per script")
+    ap.add_argument("--gpuopt", help="the gpuopt binary")
     ap.add_argument("--target-gpu", default="h100")
     ap.add_argument("--out", default="effect.jsonl")
     ap.add_argument("--log", default="effect.log")
@@ -226,7 +262,11 @@ def main():
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--timeout", type=int, default=180)
     ap.add_argument("--quick", action="store_true", help="a smoke test: 5 warm-up and 10 measured steps")
+    ap.add_argument("--table", metavar="JSONL", help="print the table of earlier results and exit")
     args = ap.parse_args()
+    if args.table:
+        print(table([json.loads(l) for l in open(args.table) if l.strip()], json.load(open(args.manifest))))
+        return
     args.gpuopt = os.path.abspath(args.gpuopt)
     args.src, args.byhand = os.path.abspath(args.src), os.path.abspath(args.byhand)
     manifest = json.load(open(args.manifest))
@@ -246,7 +286,7 @@ def main():
                 out.write(json.dumps(r) + "\n")
                 out.flush()
                 print(json.dumps(r), flush=True)
-    print(table(results))
+    print(table(results, manifest))
 
 
 if __name__ == "__main__":
