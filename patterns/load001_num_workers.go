@@ -56,6 +56,9 @@ func checkLoaderWorkers(p *Pass) {
 		if gl.Known && gl.WorkersN > 0 && gl.WorkersN < fewWorkers {
 			reportFewWorkers(p, gl)
 		}
+		if !gl.Known && gl.Workers != nil {
+			raiseFlagDefault(p, gl.Workers)
+		}
 		if !gl.Known || gl.WorkersN != 0 {
 			continue
 		}
@@ -221,4 +224,57 @@ func raiseKwargsWorkers(p *Pass) {
 		p.Report(workers.Parent, "these DataLoader settings give the GPU loop only "+strconv.Itoa(n)+" worker(s): load batches in "+why+
 			", 4 batches ahead each", Fix(rewrite.Unsafe, "Use "+expr+" workers", edits...))
 	}
+}
+
+// raiseFlagDefault handles `num_workers=args.workers` (or
+// `int(opt.workers)`) whose command-line flag defaults to a literal of 1 to
+// 3 (pytorch/examples' DCGAN: `--workers`, default 2): the default is
+// raised to the worker count. A count given on the command line still wins.
+func raiseFlagDefault(p *Pass, workers *rewrite.Node) {
+	e := workers
+	if e.Type == "call" && p.Model.CalleeName(e) == "int" && len(rewrite.PositionalArgs(e)) == 1 {
+		e = rewrite.PositionalArgs(e)[0]
+	}
+	if e.Type != "attribute" {
+		return
+	}
+	dest := e.ChildByField("attribute").Text()
+	for _, call := range p.File.MethodCalls("add_argument") {
+		if flagDest(call) != dest {
+			continue
+		}
+		def := rewrite.KeywordValue(call, "default")
+		n, ok := intLiteral(p, def)
+		if !ok || def.Type != "integer" || n <= 0 || n >= fewWorkers {
+			return
+		}
+		expr, why, edits := workerCount(p, def)
+		edits = append(edits, rewrite.Edit{Start: def.Start, End: def.End, New: expr})
+		p.Report(def, "the DataLoader's num_workers comes from this flag, whose default gives the GPU loop only "+strconv.Itoa(n)+
+			" worker(s): default to "+why, Fix(rewrite.Unsafe, "Default to "+expr+" workers", edits...))
+		return
+	}
+}
+
+// flagDest is the attribute argparse stores an add_argument call's value
+// in: its dest= keyword, else its first long flag with dashes as
+// underscores, else its short flag.
+func flagDest(call *rewrite.Node) string {
+	if d := rewrite.KeywordValue(call, "dest"); d != nil && d.Type == "string" {
+		return strings.Trim(d.Text(), `"'`)
+	}
+	short := ""
+	for _, a := range rewrite.PositionalArgs(call) {
+		if a.Type != "string" {
+			return ""
+		}
+		f := strings.Trim(a.Text(), `"'`)
+		switch {
+		case strings.HasPrefix(f, "--"):
+			return strings.ReplaceAll(f[2:], "-", "_")
+		case strings.HasPrefix(f, "-") && short == "":
+			short = f[1:]
+		}
+	}
+	return short
 }
