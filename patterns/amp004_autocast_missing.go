@@ -64,6 +64,10 @@ func checkMissingAutocast(p *Pass) {
 				}
 			}
 		}
+		if fix != nil && callsNumpy(loops[0]) {
+			fix = nil
+			msg += "; the loop hands tensors to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
+		}
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
 		}
@@ -111,6 +115,10 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool) {
 		var fix *rewrite.Fix
 		if edits, ok := autocastEdits(p, call, stmts, dtype); ok {
 			fix = Fix(rewrite.Unsafe, "Run the evaluation forward pass under autocast", edits...)
+		}
+		if fix != nil && callsNumpy(loops[0]) {
+			fix = nil
+			msg += "; the loop hands outputs to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
 		}
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
@@ -274,6 +282,13 @@ func callsMethod(stmt *rewrite.Node, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// callsNumpy reports a `.numpy()` call in a loop's body: autocast's
+// half-precision outputs would reach it (NumPy has no bf16).
+func callsNumpy(loop *rewrite.Node) bool {
+	body := loop.ChildByField("body")
+	return body != nil && callsMethod(body, "numpy")
 }
 
 // receiver is x of a call x.m(...).
