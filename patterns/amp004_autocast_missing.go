@@ -402,7 +402,7 @@ func bceCalls(p *Pass, stmt *rewrite.Node) []*rewrite.Node {
 func gradScalerEdits(p *Pass, loops []*rewrite.Node, bstmt, backward *rewrite.Node) ([]rewrite.Edit, bool) {
 	src := p.File.Src
 	loss := receiver(backward)
-	if loss == nil || bstmt.Type != "expression_statement" || len(bstmt.NamedChildren()) != 1 || bstmt.NamedChildren()[0] != backward ||
+	if len(loops) == 0 || loss == nil || bstmt.Type != "expression_statement" || len(bstmt.NamedChildren()) != 1 || bstmt.NamedChildren()[0] != backward ||
 		len(backward.ChildByField("arguments").NamedChildren()) != 0 {
 		return nil, false
 	}
