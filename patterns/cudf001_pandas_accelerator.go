@@ -63,6 +63,12 @@ daily = df.groupby("day")["amount"].sum()
 ` + "```" + `
 or run the script unchanged with ` + "`python -m cudf.pandas script.py`" + `.
 
+In a Jupyter notebook the fix adds a first code cell with cuDF's
+IPython extension instead, and a notebook that loads it is left alone:
+` + "```python" + `
+%load_ext cudf.pandas
+` + "```" + `
+
 ## Fix safety
 Unsafe: results can differ in details (row order of some groupby results,
 floating-point sums, dtypes of some results), operations cuDF lacks move
@@ -120,10 +126,18 @@ func checkPandasAccelerator(p *Pass) {
 		} else {
 			continue
 		}
-		msg += " (import cudf.pandas; cudf.pandas.install() before pandas is imported, or run it with python -m cudf.pandas)"
 		var fix *rewrite.Fix
-		if e, ok := cudfInstallEdit(p); ok {
-			fix = v.Downgrade(Fix(rewrite.Unsafe, "Install cudf.pandas before the imports", e))
+		if rewrite.IsNotebook(p.File.Src.Path) {
+			// In Jupyter, cuDF's own way in is its IPython extension, loaded
+			// by a first code cell.
+			msg += " (%load_ext cudf.pandas in a code cell before pandas is imported)"
+			e := rewrite.Edit{New: "%load_ext cudf.pandas", NewCell: true}
+			fix = v.Downgrade(Fix(rewrite.Unsafe, "Load cudf.pandas in a new first code cell", e))
+		} else {
+			msg += " (import cudf.pandas; cudf.pandas.install() before pandas is imported, or run it with python -m cudf.pandas)"
+			if e, ok := cudfInstallEdit(p); ok {
+				fix = v.Downgrade(Fix(rewrite.Unsafe, "Install cudf.pandas before the imports", e))
+			}
 		}
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"

@@ -1,0 +1,52 @@
+package notebook
+
+import "github.com/gpuopt/gpuopt/rewrite"
+
+// Findings makes each finding's fix one the notebook can apply (Admit),
+// dropping the fixes it cannot.
+func (m *Module) Findings(f *rewrite.File, fds []rewrite.Finding) []rewrite.Finding {
+	for i := range fds {
+		fds[i].Fix = m.Admit(f, fds[i].Fix)
+	}
+	return fds
+}
+
+// Parse parses the module as the engine's file, named path.
+func (m *Module) Parse(path string) *rewrite.File { return rewrite.Parse(path, m.Src) }
+
+// FixResult is the outcome of Fix.
+type FixResult struct {
+	rewrite.FixResult
+	// Cells are the fixed cells; Module is their module and
+	// FixResult.File its parse.
+	Cells  []Cell
+	Module *Module
+}
+
+// Fix applies the fixes want accepts to the cells, pass after pass, as
+// rewrite.FixFileWith does for a file: each pass analyses the module of
+// the current cells, admits the fixes a notebook can apply and applies
+// their edits cell by cell. path names the module (rules read files
+// relative to it).
+func Fix(path string, cells []Cell, analyze rewrite.Analyzer, want func(rewrite.Finding) bool) FixResult {
+	mods := map[*rewrite.File]*Module{}
+	m := Build(cells)
+	f := m.Parse(path)
+	mods[f] = m
+	admitted := func(f *rewrite.File) []rewrite.Finding {
+		return mods[f].Findings(f, analyze(f))
+	}
+	apply := func(f *rewrite.File, edits []rewrite.Edit) (*rewrite.File, error) {
+		cells, err := mods[f].Apply(edits)
+		if err != nil {
+			return nil, err
+		}
+		nm := Build(cells)
+		nf := nm.Parse(path)
+		mods[nf] = nm
+		return nf, nil
+	}
+	res := rewrite.FixFileWith(f, admitted, want, apply)
+	final := mods[res.File]
+	return FixResult{FixResult: res, Cells: final.Cells, Module: final}
+}

@@ -1,0 +1,328 @@
+// Package notebook lets the engine check and fix Jupyter notebooks
+// (nbformat 4) as it does Python files.
+//
+// Parse reads an .ipynb file and keeps its raw bytes. Build concatenates
+// the code cells, in order, into one module (so an import in cell 1
+// resolves a call in cell 7), with IPython syntax (%magic, !shell, ?help,
+// %%cell magics) replaced by placeholder lines that are never rewritten
+// (ipython.go). A Module maps every byte position of that module back to
+// its cell, line and column, admits only fixes whose edits each stay in one
+// cell, moves "top of the module" insertions into the first code cell after
+// its imports, and applies edits cell by cell.
+//
+// Render writes a notebook back with new cell sources by splicing each
+// changed "source" value into the original bytes, encoded the way Jupyter
+// writes it (a list of lines, non-ASCII kept raw): indentation, key order,
+// outputs, metadata and everything else stay byte for byte, and a notebook
+// with no change is returned as it was read.
+package notebook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Cell is one cell of a notebook.
+type Cell struct {
+	Kind   string // "code", "markdown" or "raw"
+	Source string
+	// Index is the cell's position among the file's cells (0-based), -1
+	// for a cell gpuopt adds.
+	Index int
+}
+
+// Notebook is an .ipynb file as read: its cells and where each cell's
+// source lies in the raw bytes.
+type Notebook struct {
+	Path  string
+	Raw   []byte
+	Cells []Cell
+	// Minor is nbformat_minor: from 4.5 on, cells carry an id.
+	Minor int
+
+	layouts     []cellLayout
+	indent      string // the file's indentation unit ("" when minified)
+	ensureASCII bool   // non-ASCII is written as \uXXXX escapes
+	ids         map[string]bool
+}
+
+// cellLayout is where one cell lies in the raw bytes.
+type cellLayout struct {
+	obj     span   // the cell object
+	keys    []span // its keys, in order (quotes included)
+	src     span   // the source value
+	srcList bool   // the source is a list of lines (else one string)
+	elems   []span // the list's items
+}
+
+type span struct{ start, end int }
+
+// ErrNotPython is returned for notebooks whose kernel runs another
+// language.
+var ErrNotPython = errors.New("not a Python notebook")
+
+// Parse reads an nbformat 4 notebook. Notebooks of another major version
+// or another kernel language (ErrNotPython) are errors.
+func Parse(path string, raw []byte) (*Notebook, error) {
+	var doc struct {
+		NBFormat *int `json:"nbformat"`
+		Minor    int  `json:"nbformat_minor"`
+		Metadata struct {
+			Kernelspec struct {
+				Language string `json:"language"`
+			} `json:"kernelspec"`
+			LanguageInfo struct {
+				Name string `json:"name"`
+			} `json:"language_info"`
+		} `json:"metadata"`
+		Cells []struct {
+			CellType string          `json:"cell_type"`
+			ID       string          `json:"id"`
+			Source   json.RawMessage `json:"source"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("not a notebook (invalid JSON: %v)", err)
+	}
+	if doc.NBFormat == nil || doc.Cells == nil {
+		return nil, errors.New("not a notebook (no nbformat or cells)")
+	}
+	if *doc.NBFormat != 4 {
+		return nil, fmt.Errorf("nbformat %d notebooks are not supported (only nbformat 4)", *doc.NBFormat)
+	}
+	lang := strings.ToLower(doc.Metadata.Kernelspec.Language)
+	if lang == "" {
+		lang = strings.ToLower(doc.Metadata.LanguageInfo.Name)
+	}
+	if lang != "" && lang != "python" && lang != "python3" {
+		return nil, fmt.Errorf("%w (kernel language %s)", ErrNotPython, lang)
+	}
+	nb := &Notebook{Path: path, Raw: raw, Minor: doc.Minor, ids: map[string]bool{}}
+	for i, c := range doc.Cells {
+		src, err := decodeSource(c.Source)
+		if err != nil {
+			return nil, fmt.Errorf("cell %d: %v", i+1, err)
+		}
+		nb.Cells = append(nb.Cells, Cell{Kind: c.CellType, Source: src, Index: i})
+		if c.ID != "" {
+			nb.ids[c.ID] = true
+		}
+	}
+	if err := nb.scan(); err != nil {
+		return nil, err
+	}
+	if len(nb.layouts) != len(nb.Cells) {
+		return nil, errors.New("not a notebook (its cells could not be located)")
+	}
+	nb.indent = detectIndent(raw)
+	nb.ensureASCII = usesASCIIEscapes(raw)
+	return nb, nil
+}
+
+func decodeSource(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var lines []string
+	if err := json.Unmarshal(raw, &lines); err != nil {
+		return "", errors.New(`"source" is neither a string nor a list of strings`)
+	}
+	return strings.Join(lines, ""), nil
+}
+
+// scan locates each cell's object, keys and source value in the raw
+// bytes. The JSON is known to be valid (Parse decoded it first).
+func (nb *Notebook) scan() error {
+	s := scanner{nb.Raw}
+	i := s.ws(0)
+	if i >= len(nb.Raw) || nb.Raw[i] != '{' {
+		return errors.New("not a notebook (not a JSON object)")
+	}
+	s.object(i, func(key string, _ span, v span) {
+		if key != "cells" || nb.Raw[v.start] != '[' {
+			return
+		}
+		s.array(v.start, func(c span) {
+			l := cellLayout{obj: c, src: span{-1, -1}}
+			if nb.Raw[c.start] != '{' {
+				nb.layouts = append(nb.layouts, l)
+				return
+			}
+			s.object(c.start, func(key string, k span, v span) {
+				l.keys = append(l.keys, k)
+				if key != "source" {
+					return
+				}
+				l.src = v
+				if nb.Raw[v.start] == '[' {
+					l.srcList = true
+					s.array(v.start, func(e span) { l.elems = append(l.elems, e) })
+				}
+			})
+			nb.layouts = append(nb.layouts, l)
+		})
+	})
+	return nil
+}
+
+// detectIndent returns the whitespace before the top-level object's first
+// key when it starts a line: the file's indentation unit.
+func detectIndent(raw []byte) string {
+	i := bytes.IndexByte(raw, '{')
+	if i < 0 {
+		return ""
+	}
+	rest := raw[i+1:]
+	j := 0
+	for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t' || rest[j] == '\r' || rest[j] == '\n') {
+		j++
+	}
+	ws := string(rest[:j])
+	if k := strings.LastIndexByte(ws, '\n'); k >= 0 {
+		return ws[k+1:]
+	}
+	return ""
+}
+
+// usesASCIIEscapes reports a file written with ensure_ascii: no raw
+// non-ASCII byte, but \u escapes of non-ASCII characters.
+func usesASCIIEscapes(raw []byte) bool {
+	for _, c := range raw {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	for i := 0; i+6 <= len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if raw[i+1] == 'u' {
+			if v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 32); err == nil && v >= 0x80 {
+				return true
+			}
+		}
+		i++ // skip the escaped character (the u of \\u is not an escape)
+	}
+	return false
+}
+
+// CellNumber is the 1-based number of the cell at index i, as output
+// prints it ("cell 3"): cells are counted from the top of the notebook,
+// markdown cells included, as Jupyter, VS Code and ruff count them.
+func CellNumber(index int) int { return index + 1 }
+
+// RawLine returns the 1-based line of the .ipynb file that holds the
+// given 0-based line of cell index's source (its own item of the source
+// list, in the way Jupyter writes notebooks), for formats that point into
+// the file itself (SARIF, GitHub annotations).
+func (nb *Notebook) RawLine(index, line int) int {
+	if index < 0 || index >= len(nb.layouts) {
+		return 1
+	}
+	l := nb.layouts[index]
+	at := l.src.start
+	if l.srcList && line < len(l.elems) {
+		at = l.elems[line].start
+	} else if l.srcList && len(l.elems) > 0 {
+		at = l.elems[len(l.elems)-1].start
+	}
+	if at < 0 {
+		at = l.obj.start
+	}
+	return bytes.Count(nb.Raw[:at], []byte("\n")) + 1
+}
+
+// scanner walks valid JSON and reports byte spans.
+type scanner struct{ b []byte }
+
+func (s scanner) ws(i int) int {
+	for i < len(s.b) && (s.b[i] == ' ' || s.b[i] == '\t' || s.b[i] == '\n' || s.b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// str returns the end of the string starting at i (after its quote).
+func (s scanner) str(i int) int {
+	for i++; i < len(s.b); i++ {
+		switch s.b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(s.b)
+}
+
+// value returns the end of the value starting at i.
+func (s scanner) value(i int) int {
+	if i >= len(s.b) {
+		return i
+	}
+	switch s.b[i] {
+	case '"':
+		return s.str(i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(s.b); i++ {
+			switch s.b[i] {
+			case '"':
+				i = s.str(i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(s.b)
+	}
+	for i < len(s.b) && !strings.ContainsRune(",]} \t\r\n", rune(s.b[i])) {
+		i++
+	}
+	return i
+}
+
+// object calls f for each member of the object starting at i.
+func (s scanner) object(i int, f func(key string, k, v span)) {
+	i = s.ws(i + 1)
+	for i < len(s.b) && s.b[i] == '"' {
+		kend := s.str(i)
+		var key string
+		json.Unmarshal(s.b[i:kend], &key)
+		j := s.ws(kend)
+		if j < len(s.b) && s.b[j] == ':' {
+			j = s.ws(j + 1)
+		}
+		vend := s.value(j)
+		f(key, span{i, kend}, span{j, vend})
+		i = s.ws(vend)
+		if i < len(s.b) && s.b[i] == ',' {
+			i = s.ws(i + 1)
+		}
+	}
+}
+
+// array calls f for each item of the array starting at i.
+func (s scanner) array(i int, f func(v span)) {
+	i = s.ws(i + 1)
+	for i < len(s.b) && s.b[i] != ']' {
+		end := s.value(i)
+		f(span{i, end})
+		i = s.ws(end)
+		if i < len(s.b) && s.b[i] == ',' {
+			i = s.ws(i + 1)
+		}
+	}
+}
