@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,5 +165,109 @@ func validateNotebook(t *testing.T, name string, orig, fixed []byte) {
 	os.WriteFile(b, fixed, 0o644)
 	if out, err := exec.Command(nbformatPython(t), "-c", checkNotebook, a, b).CombinedOutput(); err != nil {
 		t.Errorf("%s: the fixed notebook fails nbformat's validation or lost cell data: %v\n%s", name, err, out)
+	}
+}
+
+// TestNotebookMatchesScript checks corpus/examples/notebook_pipeline.ipynb
+// against its script version notebook_pipeline.py (the same code, a
+// "# %%" line before each cell's): an XGBoost pipeline and a PyTorch
+// training loop whose model, optimizer and loader live in an earlier cell.
+// Both must get the same findings, codes and positions (the script's line
+// mapped to the cell's); the fixed notebook must pass nbformat, keep its
+// cells' outputs, compile, and be a fixed point.
+func TestNotebookMatchesScript(t *testing.T) {
+	script, err := os.ReadFile(filepath.Join("examples", "notebook_pipeline.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("examples", "notebook_pipeline.ipynb")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := notebook.Parse(path, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The script's cells: the lines after each "# %%".
+	type segment struct{ firstLine, cell int }
+	var segs []segment
+	lines := strings.Split(string(script), "\n")
+	var bodies []string
+	for i, l := range lines {
+		if l == "# %%" {
+			segs = append(segs, segment{firstLine: i + 1})
+			bodies = append(bodies, "")
+		} else if len(bodies) > 0 {
+			bodies[len(bodies)-1] += l + "\n"
+		}
+	}
+	k := 0
+	for i, c := range nb.Cells {
+		if c.Kind != "code" {
+			continue
+		}
+		if k >= len(bodies) || c.Source != strings.TrimRight(bodies[k], "\n") {
+			t.Fatalf("code cell %d is not the script's cell %d: regenerate the notebook from the script", notebook.CellNumber(i), k+1)
+		}
+		segs[k].cell = i
+		k++
+	}
+	if k != len(segs) {
+		t.Fatalf("the notebook has %d code cells, the script %d", k, len(segs))
+	}
+
+	gpu, _ := TargetGPU("h100")
+	env := &patterns.Env{Versions: patterns.DefaultVersions, GPU: gpu, CPUCount: 8}
+	analyze := func(f *rewrite.File) []rewrite.Finding { return patterns.Run(f, patterns.Selection{}, env) }
+	wants := func(fd rewrite.Finding) bool {
+		return fd.Fix != nil && (fd.Fix.Applicability == rewrite.Safe || fd.Fix.Applicability == rewrite.Unsafe)
+	}
+	var fromScript, fromNotebook []string
+	pf := rewrite.Parse("notebook_pipeline.py", script)
+	for _, fd := range analyze(pf) {
+		line, col := pf.Src.Position(fd.Start)
+		s := len(segs) - 1
+		for s > 0 && segs[s].firstLine > line {
+			s--
+		}
+		fromScript = append(fromScript, fmt.Sprintf("%s cell %d:%d:%d", fd.Code, notebook.CellNumber(segs[s].cell), line-segs[s].firstLine+1, col+1))
+	}
+	mod := notebook.Build(nb.Cells)
+	nf := mod.Parse(path)
+	for _, fd := range mod.Findings(nf, analyze(nf)) {
+		cell, line, col := mod.Position(fd.Start)
+		fromNotebook = append(fromNotebook, fmt.Sprintf("%s cell %d:%d:%d", fd.Code, notebook.CellNumber(cell), line+1, col+1))
+	}
+	if strings.Join(fromScript, "\n") != strings.Join(fromNotebook, "\n") {
+		t.Errorf("findings differ:\nscript:\n%s\nnotebook:\n%s", strings.Join(fromScript, "\n"), strings.Join(fromNotebook, "\n"))
+	}
+	if len(fromNotebook) < 10 {
+		t.Errorf("only %d findings: %v", len(fromNotebook), fromNotebook)
+	}
+
+	res := notebook.Fix(path, nb.Cells, analyze, wants)
+	out, err := nb.Render(res.Cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) == string(raw) || res.Dropped > 0 {
+		t.Fatalf("fix changed nothing or dropped %d fixes", res.Dropped)
+	}
+	validateNotebook(t, path, raw, out)
+	fixed, err := notebook.Parse(path, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(fixed.Cells[1].Source, "%load_ext cudf.pandas") || len(fixed.Cells) != len(nb.Cells)+1 {
+		t.Errorf("CUDF001 did not add its cell first: %q", fixed.Cells[1].Source)
+	}
+	if !strings.Contains(fixed.Cells[2].Source, "from torch.utils.data import DataLoader, TensorDataset\ntorch.set_float32_matmul_precision(\"high\")") {
+		t.Errorf("the TF32 switch is not after the first cell's imports:\n%s", fixed.Cells[2].Source)
+	}
+	compilePython(t, path, notebook.Build(fixed.Cells).Src)
+	again := notebook.Fix(path, fixed.Cells, analyze, wants)
+	if out2, _ := fixed.Render(again.Cells); string(out2) != string(out) {
+		t.Errorf("a second fix changes the notebook:\n%s", rewrite.UnifiedDiff(path, out, out2))
 	}
 }

@@ -1,12 +1,30 @@
 package notebook
 
-import "github.com/gpuopt/gpuopt/rewrite"
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// lineRef is how rule messages name another line of the file.
+var lineRef = regexp.MustCompile(`\bline (\d+)\b`)
 
 // Findings makes each finding's fix one the notebook can apply (Admit),
-// dropping the fixes it cannot.
+// dropping the fixes it cannot, and rewrites the module lines messages
+// name ("line 12") as cell positions ("cell 4, line 2").
 func (m *Module) Findings(f *rewrite.File, fds []rewrite.Finding) []rewrite.Finding {
 	for i := range fds {
 		fds[i].Fix = m.Admit(f, fds[i].Fix)
+		fds[i].Message = lineRef.ReplaceAllStringFunc(fds[i].Message, func(ref string) string {
+			n, err := strconv.Atoi(lineRef.FindStringSubmatch(ref)[1])
+			if err != nil || n < 1 || n > len(m.lineStarts) {
+				return ref
+			}
+			cell, line, _ := m.Position(m.lineStarts[n-1])
+			return fmt.Sprintf("cell %d, line %d", CellNumber(cell), line+1)
+		})
 	}
 	return fds
 }
