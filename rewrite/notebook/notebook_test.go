@@ -105,7 +105,7 @@ func TestParseReadsCellsAndRefusesOthers(t *testing.T) {
 	}
 	for raw, want := range map[string]string{
 		`{"cells": [], "metadata": {"kernelspec": {"language": "R"}}, "nbformat": 4, "nbformat_minor": 2}`: "not a Python notebook",
-		`{"worksheets": [], "nbformat": 3, "cells": []}`: "nbformat 3",
+		`{"worksheets": [], "nbformat": 3, "cells": []}`:                                                   "nbformat 3",
 		`{"cells": [`: "invalid JSON",
 		`[1, 2]`:      "invalid JSON",
 		`{"a": 1}`:    "no nbformat",
@@ -242,7 +242,7 @@ func TestTopInsertionGoesToTheFirstCellsImports(t *testing.T) {
 func TestRenderKeepsShapeAndStyle(t *testing.T) {
 	nb := mustParse(t, jupyter)
 	cells := append([]Cell(nil), nb.Cells...)
-	cells[2].Source = "a = 1\nb = \"é\"\n"        // was []
+	cells[2].Source = "a = 1\nb = \"é\"\n"             // was []
 	cells[3].Source = "y = torch.zeros(3)\nprint(y)\n" // a string stays a string
 	cells = append([]Cell{{Kind: "code", Source: "%load_ext cudf.pandas", Index: -1}}, cells...)
 	out, err := nb.Render(cells)
