@@ -47,12 +47,30 @@ type FixResult struct {
 // their edits cell by cell. path names the module (rules read files
 // relative to it).
 func Fix(path string, cells []Cell, analyze rewrite.Analyzer, want func(rewrite.Finding) bool) FixResult {
+	return fix(path, cells, analyze, want, false)
+}
+
+// FixInEditor is Fix for an editor, which cannot add cells: a fix that
+// adds a cell writes its lines at the top of the first code cell instead
+// (InlineNewCells).
+func FixInEditor(path string, cells []Cell, analyze rewrite.Analyzer, want func(rewrite.Finding) bool) FixResult {
+	return fix(path, cells, analyze, want, true)
+}
+
+func fix(path string, cells []Cell, analyze rewrite.Analyzer, want func(rewrite.Finding) bool, inline bool) FixResult {
 	mods := map[*rewrite.File]*Module{}
 	m := Build(cells)
 	f := m.Parse(path)
 	mods[f] = m
 	admitted := func(f *rewrite.File) []rewrite.Finding {
-		return mods[f].Findings(f, analyze(f))
+		m := mods[f]
+		fds := m.Findings(f, analyze(f))
+		if inline {
+			for i := range fds {
+				fds[i].Fix = m.InlineNewCells(fds[i].Fix)
+			}
+		}
+		return fds
 	}
 	apply := func(f *rewrite.File, edits []rewrite.Edit) (*rewrite.File, error) {
 		cells, err := mods[f].Apply(edits)

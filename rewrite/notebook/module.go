@@ -348,3 +348,59 @@ func (m *Module) Apply(edits []rewrite.Edit) ([]Cell, error) {
 	}
 	return out, nil
 }
+
+// InlineNewCells returns fx with each NewCell edit turned into lines
+// inserted at the top of the first code cell, for editors: LSP 3.17's
+// workspace edits can change cells' text but cannot add a cell. A line
+// magic there runs before the rest of the cell, as a cell of its own
+// would. fx itself is returned when it adds no cell.
+func (m *Module) InlineNewCells(fx *rewrite.Fix) *rewrite.Fix {
+	if fx == nil || len(m.spans) == 0 {
+		return fx
+	}
+	var out *rewrite.Fix
+	for i, e := range fx.Edits {
+		if !e.NewCell {
+			continue
+		}
+		if out == nil {
+			c := *fx
+			c.Edits = append([]rewrite.Edit(nil), fx.Edits...)
+			out = &c
+		}
+		at := m.spans[0].start
+		out.Edits[i] = rewrite.Edit{Start: at, End: at, New: strings.TrimRight(e.New, "\n") + "\n"}
+	}
+	if out == nil {
+		return fx
+	}
+	return out
+}
+
+// CellStart returns the module offset where the cell at position cell in
+// Cells starts, and false when the cell is not analysed (markdown, a cell
+// magic, empty).
+func (m *Module) CellStart(cell int) (int, bool) {
+	for _, sp := range m.spans {
+		if sp.cell == cell {
+			return sp.start, true
+		}
+	}
+	return 0, false
+}
+
+// CellRange maps the module range [start, end) to its cell (position in
+// Cells) and the range in that cell's source. A range that runs into a
+// later cell ends at the end of its first cell; ok is false for a module
+// with no code.
+func (m *Module) CellRange(start, end int) (cell, s, e int, ok bool) {
+	si := m.spanAt(start)
+	if si < 0 {
+		return 0, 0, 0, false
+	}
+	if end > start && m.spanAt(end-1) != si {
+		end = m.spans[si].end
+	}
+	s = m.locateIn(si, start)
+	return m.spans[si].cell, s, max(m.locateIn(si, max(end, start)), s), true
+}

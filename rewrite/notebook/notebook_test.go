@@ -279,3 +279,24 @@ func TestRenderKeepsShapeAndStyle(t *testing.T) {
 		t.Errorf("ensure_ascii / 4.4 notebook:\n%s", out)
 	}
 }
+
+func TestNewCellFixes(t *testing.T) {
+	nb := mustParse(t, jupyter)
+	once := func(f *rewrite.File) []rewrite.Finding {
+		if strings.Contains(string(f.Src.Bytes), "import cudf.pandas") {
+			return nil // the new cell's magic stands for the install
+		}
+		return []rewrite.Finding{{Code: "T001", Fix: &rewrite.Fix{Edits: []rewrite.Edit{{New: "%load_ext cudf.pandas", NewCell: true}}}}}
+	}
+	all := func(rewrite.Finding) bool { return true }
+	res := Fix("t.ipynb", nb.Cells, once, all)
+	if len(res.Cells) != 5 || res.Cells[1].Index != -1 || res.Cells[1].Source != "%load_ext cudf.pandas" || res.Applied["T001"] != 1 {
+		t.Fatalf("CLI: cells %+v", res.Cells)
+	}
+	// An editor cannot add cells: the line goes on top of the first code
+	// cell instead.
+	res = FixInEditor("t.ipynb", nb.Cells, once, all)
+	if len(res.Cells) != 4 || res.Cells[1].Source != "%load_ext cudf.pandas\n"+nb.Cells[1].Source {
+		t.Fatalf("editor: cells %+v", res.Cells)
+	}
+}
