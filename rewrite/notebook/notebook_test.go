@@ -300,3 +300,26 @@ func TestNewCellFixes(t *testing.T) {
 		t.Fatalf("editor: cells %+v", res.Cells)
 	}
 }
+
+func TestRenderMinifiedAndCompact(t *testing.T) {
+	for _, raw := range []string{
+		`{"cells":[{"cell_type":"code","execution_count":null,"metadata":{},"outputs":[],"source":["import torch\n","x = 1"]},{"cell_type":"code","execution_count":null,"metadata":{},"outputs":[],"source":[]}],"metadata":{},"nbformat":4,"nbformat_minor":4}`,
+		"{\n  \"cells\": [\n    {\n      \"cell_type\": \"code\",\n      \"execution_count\": null,\n      \"metadata\": {},\n      \"outputs\": [],\n      \"source\": [\"import torch\\n\", \"x = 1\"]\n    },\n    {\"cell_type\": \"code\", \"execution_count\": null, \"metadata\": {}, \"outputs\": [], \"source\": []}\n  ],\n  \"metadata\": {},\n  \"nbformat\": 4,\n  \"nbformat_minor\": 4\n}\n",
+	} {
+		nb := mustParse(t, raw)
+		cells := append([]Cell{{Kind: "code", Source: "%load_ext cudf.pandas", Index: -1}}, nb.Cells...)
+		cells[1].Source = "import torch\nx = 2\ny = 3"
+		cells[2].Source = "z = 1\n"
+		out, err := nb.Render(cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back := mustParse(t, string(out))
+		if len(back.Cells) != 3 || back.Cells[0].Source != "%load_ext cudf.pandas" || back.Cells[1].Source != cells[1].Source || back.Cells[2].Source != "z = 1\n" {
+			t.Errorf("read back %+v from:\n%s", back.Cells, out)
+		}
+		if strings.Contains(raw, "\n") != strings.Contains(string(out), "\n") {
+			t.Errorf("layout changed:\n%s", out)
+		}
+	}
+}

@@ -225,7 +225,15 @@ func (nb *Notebook) newCell(like int, src string) string {
 		memberIndent = memberWS[i+1:]
 	}
 	var source string
-	if strings.Contains(memberWS, "\n") {
+	if len(l.elems) > 0 {
+		// The source list laid out like the model cell's.
+		open, sep, close := nb.listLayout(l)
+		var items []string
+		for _, line := range splitLines(src) {
+			items = append(items, nb.quote(line))
+		}
+		source = "[" + open + strings.Join(items, sep) + close + "]"
+	} else if strings.Contains(memberWS, "\n") {
 		lines := splitLines(src)
 		var sb strings.Builder
 		sb.WriteString("[")
