@@ -47,8 +47,14 @@ func checkNotebook(in input, s *settings) fileReport {
 	return r
 }
 
-// notebookSyntaxError describes the module's first syntax error by cell.
+// notebookSyntaxError describes the first syntax error by cell: of a
+// cell that does not parse on its own (left out of the analysis), else of
+// the module.
 func notebookSyntaxError(f *rewrite.File, mod *notebook.Module) string {
+	if len(mod.Broken) > 0 {
+		b := mod.Broken[0]
+		return fmt.Sprintf("syntax error at cell %d:%d:%d: %s", notebook.CellNumber(b.Cell), b.Line+1, b.Col+1, b.What)
+	}
 	if !f.HasSyntaxErrors() {
 		return ""
 	}
@@ -79,6 +85,10 @@ func fixNotebook(in input, s *settings, dryRun bool) fixResult {
 		res.report.Note = "has a syntax error: not rewritten"
 		return res
 	}
+	var note string
+	if len(mod.Broken) > 0 {
+		note = fmt.Sprintf("cell %d has a syntax error: that cell is not rewritten", notebook.CellNumber(mod.Broken[0].Cell))
+	}
 	fr := notebook.Fix(in.path, nb.Cells, s.analyzer(), s.wants)
 	out, err := nb.Render(fr.Cells)
 	if err == nil {
@@ -101,6 +111,9 @@ func fixNotebook(in input, s *settings, dryRun bool) fixResult {
 	final.bytes = res.output
 	r := checkNotebook(final, s)
 	r.Note, r.Err = res.report.Note, res.report.Err
+	if r.Note == "" {
+		r.Note = note
+	}
 	res.report = r
 	return res
 }

@@ -159,3 +159,19 @@ func TestNotebookWalkAndBadNotebooks(t *testing.T) {
 		t.Errorf("exclude = [*.ipynb]:\n%s", out)
 	}
 }
+
+func TestNotebookCellWithSyntaxErrorIsLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	nb := `{"cells": [{"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ["import xgboost as xgb\n", "params = {\"tree_method\": \"gpu_hist\"}"]}, {"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ["for x in :\n", "params2 = {\"tree_method\": \"gpu_hist\"}"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`
+	write(t, filepath.Join(dir, "nb.ipynb"), nb)
+	out, _, code := run(t, dir, "", "check", "nb.ipynb")
+	if code != 1 || !strings.Contains(out, "nb.ipynb:cell 2:1:9: E999 syntax error at cell 2:1:9: missing identifier") || !strings.Contains(out, "nb.ipynb:cell 1:2:26: XGB002") || strings.Contains(out, "cell 2:2") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	_, errOut, _ := run(t, dir, "", "fix", "nb.ipynb")
+	b, _ := os.ReadFile(filepath.Join(dir, "nb.ipynb"))
+	want := strings.Replace(nb, `\"gpu_hist\"}"]}, {`, `\"hist\", \"device\": \"cuda\"}"]}, {`, 1)
+	if string(b) != want || !strings.Contains(errOut, "cell 2 has a syntax error: that cell is not rewritten") {
+		t.Errorf("fixed:\n%s\nstderr:\n%s", b, errOut)
+	}
+}

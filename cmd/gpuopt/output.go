@@ -71,6 +71,7 @@ func flatten(reports []fileReport) []jsonFinding {
 		if r.Syntax != "" {
 			jf := jsonFinding{Code: "E999", Message: r.Syntax + " (not analysed past it, never rewritten)", Path: r.Path, Line: syntaxLine(r.Syntax), Column: 1, Severity: "error"}
 			if r.nb != nil {
+				jf.Message = r.Syntax + " (this cell is not analysed, never rewritten)"
 				fmt.Sscanf(r.Syntax, "syntax error at cell %d:%d:%d", &jf.Cell, &jf.Line, &jf.Column)
 				jf.rawLine = r.nb.nb.RawLine(jf.Cell-1, jf.Line-1)
 			}

@@ -67,8 +67,15 @@ func FuzzNotebookCheckAndFix(f *testing.F) {
 		if out := res.Module.Parse("fuzz.ipynb"); out.HasSyntaxErrors() {
 			t.Fatalf("fix added a %s:\n%s", out.SyntaxError(), res.Module.Src)
 		}
+		broken := map[int]bool{}
+		for _, b := range mod.Broken {
+			broken[b.Cell] = true
+		}
 		kept := 0
 		for _, c := range res.Cells {
+			if c.Index >= 0 && broken[c.Index] && c.Source != nb.Cells[c.Index].Source {
+				t.Fatalf("a cell with a syntax error was rewritten: %q", c.Source)
+			}
 			if c.Index >= 0 {
 				kept++
 				if c.Index == 0 && c.Source != nb.Cells[0].Source {

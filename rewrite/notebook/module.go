@@ -14,6 +14,10 @@ import (
 type Module struct {
 	Src   []byte
 	Cells []Cell // every cell, as given (markdown and raw too)
+	// Broken are the code cells that do not parse on their own. IPython
+	// compiles each cell apart, so such a cell fails alone: it is left out
+	// of the module, never rewritten, and the other cells are analysed.
+	Broken []CellError
 
 	spans []cellSpan // the analysed cells, in order
 	// lines maps each module line to its cell line.
@@ -38,7 +42,8 @@ type moduleLine struct {
 }
 
 // Build concatenates the code cells of cells into a module. Cells with a
-// cell magic (%%) and empty cells contribute nothing.
+// cell magic (%%), empty cells and cells with a syntax error (Broken)
+// contribute nothing.
 func Build(cells []Cell) *Module {
 	m := &Module{Cells: cells, cellSrcs: map[int]*rewrite.Source{}}
 	var sb strings.Builder
@@ -46,8 +51,13 @@ func Build(cells []Cell) *Module {
 		if c.Kind != "code" || c.Source == "" || isCellMagic(c.Source) {
 			continue
 		}
+		masked := maskCell(c.Source)
+		if err, ok := cellSyntaxError(i, masked); !ok {
+			m.Broken = append(m.Broken, err)
+			continue
+		}
 		sp := cellSpan{cell: i, start: sb.Len(), firstLine: len(m.lines)}
-		for _, ml := range maskCell(c.Source) {
+		for _, ml := range masked {
 			m.lines = append(m.lines, moduleLine{span: len(m.spans), masked: ml.masked})
 			m.lineStarts = append(m.lineStarts, sb.Len())
 			sb.WriteString(ml.text)
@@ -62,6 +72,33 @@ func Build(cells []Cell) *Module {
 	}
 	m.Src = []byte(sb.String())
 	return m
+}
+
+// CellError is a code cell's first syntax error.
+type CellError struct {
+	Cell      int // position in Cells
+	Line, Col int // 0-based, in the cell (the column in characters)
+	What      string
+}
+
+// cellSyntaxError parses a cell's analysed lines on their own.
+func cellSyntaxError(cell int, lines []maskedLine) (CellError, bool) {
+	var sb strings.Builder
+	for _, l := range lines {
+		sb.WriteString(l.text)
+	}
+	f := rewrite.Parse("", []byte(sb.String()))
+	defer f.Release()
+	if !f.HasSyntaxErrors() {
+		return CellError{}, true
+	}
+	e := f.Errors[0]
+	line, col := f.Src.Position(e.Start)
+	what := "invalid syntax"
+	if e.Missing {
+		what = "missing " + strings.TrimSpace(e.Type)
+	}
+	return CellError{Cell: cell, Line: line, Col: col, What: what}, false
 }
 
 func lineStarts(s string) []int {
