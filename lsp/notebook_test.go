@@ -165,3 +165,43 @@ func TestNotebookSyncDiagnosticsQuickFixAndHover(t *testing.T) {
 		t.Errorf("exit code %d", code)
 	}
 }
+
+// TestNotebookNewCellFixBecomesFirstLine: CUDF001's fix adds a cell from
+// the command line; an editor cannot add one through a workspace edit, so
+// its quick fix puts the line on top of the first code cell.
+func TestNotebookNewCellFixBecomesFirstLine(t *testing.T) {
+	c := newTestClient(t, Options{Hardware: h100(nil, nil)})
+	c.initialize(nil, "", nil)
+	cells := []string{
+		"import pandas as pd\nimport xgboost as xgb",
+		"df = pd.read_parquet(\"features.parquet\")\ndtrain = xgb.QuantileDMatrix(df.drop(columns=[\"y\"]), label=df[\"y\"])\nxgb.train({\"tree_method\": \"hist\", \"device\": \"cuda\"}, dtrain)",
+	}
+	var meta, docs []any
+	for i, text := range cells {
+		uri := cellMD[:len(cellMD)-1] + string(rune('a'+i))
+		meta = append(meta, map[string]any{"kind": 2, "document": uri})
+		docs = append(docs, map[string]any{"uri": uri, "languageId": "python", "version": 1, "text": text})
+	}
+	first, second := docs[0].(map[string]any)["uri"].(string), docs[1].(map[string]any)["uri"].(string)
+	c.notify("notebookDocument/didOpen", map[string]any{
+		"notebookDocument":  map[string]any{"uri": nbURI, "notebookType": "jupyter-notebook", "version": 1, "cells": meta},
+		"cellTextDocuments": docs,
+	})
+	d := findDiag(waitCell(c, second, 1), "CUDF001")
+	if d == nil {
+		t.Fatal("no CUDF001")
+	}
+	var actions []protocol.CodeAction
+	c.mustCall("textDocument/codeAction", protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: protocol.DocumentURI(second)},
+		Range:        d.Range,
+		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}},
+	}, &actions)
+	fix := findAction(actions, func(a protocol.CodeAction) bool { return strings.HasPrefix(a.Title, "Fix CUDF001") })
+	if fix == nil || len(fix.Edit.Changes) != 1 {
+		t.Fatalf("CUDF001 quick fix: %+v", actions)
+	}
+	if got := applyTextEdits(t, cells[0], fix.Edit.Changes[protocol.DocumentURI(first)]); got != "%load_ext cudf.pandas\n"+cells[0] {
+		t.Errorf("first cell after the fix:\n%s", got)
+	}
+}
