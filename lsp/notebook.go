@@ -114,7 +114,7 @@ type nbDoc struct {
 	eng       *engine
 	timer     *time.Timer
 	closed    bool
-	published map[protocol.DocumentURI]bool // cells with diagnostics out
+	published map[protocol.DocumentURI]bool // cells diagnostics were published for
 	pubMu     sync.Mutex
 }
 
@@ -432,9 +432,11 @@ func (s *Server) publishNotebook(nb *nbDoc) {
 	if state != stateInitialized {
 		return
 	}
+	gone := map[protocol.DocumentURI]bool{}
 	for uri := range nb.published {
 		if _, ok := diags[uri]; !ok {
-			diags[uri] = []protocol.Diagnostic{}
+			diags[uri] = []protocol.Diagnostic{} // a removed cell: clear it once
+			gone[uri] = true
 		}
 	}
 	uris := make([]string, 0, len(diags))
@@ -449,7 +451,11 @@ func (s *Server) publishNotebook(nb *nbDoc) {
 		}); err != nil {
 			s.logf("publishing diagnostics: %v", err)
 		}
-		nb.published[uri] = len(diags[uri]) > 0
+		if gone[uri] {
+			delete(nb.published, uri)
+		} else {
+			nb.published[uri] = true
+		}
 	}
 }
 
