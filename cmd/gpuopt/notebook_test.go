@@ -48,6 +48,12 @@ func TestNotebookCheckOutputs(t *testing.T) {
 	if !found {
 		t.Errorf("no SYNC002 in %s", out)
 	}
+	write(t, filepath.Join(dir, "feat.ipynb"), readCorpus(t, "CUDF001/notebook.ipynb"))
+	out, _, _ = run(t, dir, "", "check", "--target-gpu", "h100", "--output-format", "json", "feat.ipynb")
+	if !strings.Contains(out, `"new_cell": true,
+          "content": "%load_ext cudf.pandas"`) {
+		t.Errorf("CUDF001's new cell in JSON:\n%s", out)
+	}
 	// GitHub annotations and SARIF point at the .ipynb line holding the
 	// cell line, and name the cell position in the message.
 	rawLine := 1 + strings.Count(nb[:strings.Index(nb, `"    total += loss.item()`)], "\n")

@@ -23,7 +23,8 @@ func locate(src *rewrite.Source, off int) location {
 }
 
 type jsonEdit struct {
-	Cell        int      `json:"cell,omitempty"` // notebooks: the cell's number
+	Cell        int      `json:"cell,omitempty"`     // notebooks: the cell's number
+	NewCell     bool     `json:"new_cell,omitempty"` // notebooks: content is a code cell added before the first
 	Content     string   `json:"content"`
 	Location    location `json:"location"`
 	EndLocation location `json:"end_location"`
@@ -94,7 +95,7 @@ func flatten(reports []fileReport) []jsonFinding {
 					if e.NewCell {
 						ecell, from, to = 0, location{1, 1}, location{1, 1}
 					}
-					fx.Edits = append(fx.Edits, jsonEdit{Cell: ecell, Content: e.New, Location: from, EndLocation: to})
+					fx.Edits = append(fx.Edits, jsonEdit{Cell: ecell, NewCell: e.NewCell, Content: e.New, Location: from, EndLocation: to})
 				}
 				jf.Fix = fx
 			}
