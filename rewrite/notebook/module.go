@@ -414,18 +414,6 @@ func (m *Module) InlineNewCells(fx *rewrite.Fix) *rewrite.Fix {
 	return out
 }
 
-// CellStart returns the module offset where the cell at position cell in
-// Cells starts, and false when the cell is not analysed (markdown, a cell
-// magic, empty).
-func (m *Module) CellStart(cell int) (int, bool) {
-	for _, sp := range m.spans {
-		if sp.cell == cell {
-			return sp.start, true
-		}
-	}
-	return 0, false
-}
-
 // CellRange maps the module range [start, end) to its cell (position in
 // Cells) and the range in that cell's source. A range that runs into a
 // later cell ends at the end of its first cell; ok is false for a module

@@ -5,7 +5,8 @@
 // the code cells, in order, into one module (so an import in cell 1
 // resolves a call in cell 7), with IPython syntax (%magic, !shell, ?help,
 // %%cell magics) replaced by placeholder lines that are never rewritten
-// (ipython.go). A Module maps every byte position of that module back to
+// (ipython.go); a cell that does not parse on its own is left out, as
+// IPython would fail it alone. A Module maps every byte position of that module back to
 // its cell, line and column, admits only fixes whose edits each stay in one
 // cell, moves "top of the module" insertions into the first code cell after
 // its imports, and applies edits cell by cell.
