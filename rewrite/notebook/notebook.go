@@ -53,11 +53,12 @@ type Notebook struct {
 
 // cellLayout is where one cell lies in the raw bytes.
 type cellLayout struct {
-	obj     span   // the cell object
-	keys    []span // its keys, in order (quotes included)
-	src     span   // the source value
-	srcList bool   // the source is a list of lines (else one string)
-	elems   []span // the list's items
+	obj     span     // the cell object
+	keys    []span   // its keys, in order (quotes included)
+	src     span     // the source value
+	srcList bool     // the source is a list of lines (else one string)
+	elems   []span   // the list's items
+	lines   []string // their values
 }
 
 type span struct{ start, end int }
@@ -67,111 +68,129 @@ type span struct{ start, end int }
 var ErrNotPython = errors.New("not a Python notebook")
 
 // Parse reads an nbformat 4 notebook. Notebooks of another major version
-// or another kernel language (ErrNotPython) are errors.
+// or another kernel language (ErrNotPython) are errors. Keys are matched
+// exactly, and a repeated key's last value counts, as in Python's json
+// (Jupyter's reader): what gpuopt analyses is what it would rewrite.
 func Parse(path string, raw []byte) (*Notebook, error) {
-	var doc struct {
-		NBFormat *int `json:"nbformat"`
-		Minor    int  `json:"nbformat_minor"`
-		Metadata struct {
-			Kernelspec struct {
-				Language string `json:"language"`
-			} `json:"kernelspec"`
-			LanguageInfo struct {
-				Name string `json:"name"`
-			} `json:"language_info"`
-		} `json:"metadata"`
-		Cells []struct {
-			CellType string          `json:"cell_type"`
-			ID       string          `json:"id"`
-			Source   json.RawMessage `json:"source"`
-		} `json:"cells"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	if !json.Valid(raw) {
+		var v any
+		err := json.Unmarshal(raw, &v)
 		return nil, fmt.Errorf("not a notebook (invalid JSON: %v)", err)
 	}
-	if doc.NBFormat == nil || doc.Cells == nil {
+	s := scanner{raw}
+	i := s.ws(0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, errors.New("not a notebook (not a JSON object)")
+	}
+	top := map[string]span{}
+	s.object(i, func(key string, _ span, v span) { top[key] = v })
+	cellsAt, hasCells := top["cells"]
+	formatAt, hasFormat := top["nbformat"]
+	if !hasCells || !hasFormat || raw[cellsAt.start] != '[' {
 		return nil, errors.New("not a notebook (no nbformat or cells)")
 	}
-	if *doc.NBFormat != 4 {
-		return nil, fmt.Errorf("nbformat %d notebooks are not supported (only nbformat 4)", *doc.NBFormat)
+	var major int
+	if err := json.Unmarshal(raw[formatAt.start:formatAt.end], &major); err != nil {
+		return nil, errors.New("not a notebook (nbformat is not a number)")
 	}
-	lang := strings.ToLower(doc.Metadata.Kernelspec.Language)
-	if lang == "" {
-		lang = strings.ToLower(doc.Metadata.LanguageInfo.Name)
+	if major != 4 {
+		return nil, fmt.Errorf("nbformat %d notebooks are not supported (only nbformat 4)", major)
 	}
-	if lang != "" && lang != "python" && lang != "python3" {
-		return nil, fmt.Errorf("%w (kernel language %s)", ErrNotPython, lang)
+	nb := &Notebook{Path: path, Raw: raw, ids: map[string]bool{}}
+	if m, ok := top["nbformat_minor"]; ok {
+		json.Unmarshal(raw[m.start:m.end], &nb.Minor)
 	}
-	nb := &Notebook{Path: path, Raw: raw, Minor: doc.Minor, ids: map[string]bool{}}
-	for i, c := range doc.Cells {
-		src, err := decodeSource(c.Source)
+	if m, ok := top["metadata"]; ok {
+		if lang := kernelLanguage(raw[m.start:m.end]); lang != "" && lang != "python" && lang != "python3" {
+			return nil, fmt.Errorf("%w (kernel language %s)", ErrNotPython, lang)
+		}
+	}
+	var err error
+	s.array(cellsAt.start, func(c span) {
 		if err != nil {
-			return nil, fmt.Errorf("cell %d: %v", i+1, err)
+			return
 		}
-		nb.Cells = append(nb.Cells, Cell{Kind: c.CellType, Source: src, Index: i})
-		if c.ID != "" {
-			nb.ids[c.ID] = true
+		if raw[c.start] != '{' {
+			err = fmt.Errorf("not a notebook (cell %d is not an object)", len(nb.Cells)+1)
+			return
 		}
-	}
-	if err := nb.scan(); err != nil {
+		l := cellLayout{obj: c, src: span{-1, -1}}
+		var kind, id string
+		s.object(c.start, func(key string, k span, v span) {
+			l.keys = append(l.keys, k)
+			switch key {
+			case "cell_type":
+				kind = ""
+				json.Unmarshal(raw[v.start:v.end], &kind)
+			case "id":
+				id = ""
+				json.Unmarshal(raw[v.start:v.end], &id)
+			case "source":
+				l.src, l.srcList, l.elems = v, raw[v.start] == '[', nil
+				if l.srcList {
+					s.array(v.start, func(e span) { l.elems = append(l.elems, e) })
+				}
+			}
+		})
+		src, lines, serr := decodeSource(raw, l)
+		if serr != nil {
+			err = fmt.Errorf("cell %d: %v", len(nb.Cells)+1, serr)
+			return
+		}
+		l.lines = lines
+		nb.Cells = append(nb.Cells, Cell{Kind: kind, Source: src, Index: len(nb.Cells)})
+		nb.layouts = append(nb.layouts, l)
+		if id != "" {
+			nb.ids[id] = true
+		}
+	})
+	if err != nil {
 		return nil, err
-	}
-	if len(nb.layouts) != len(nb.Cells) {
-		return nil, errors.New("not a notebook (its cells could not be located)")
 	}
 	nb.indent = detectIndent(raw)
 	nb.ensureASCII = usesASCIIEscapes(raw)
 	return nb, nil
 }
 
-func decodeSource(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+// kernelLanguage reads the notebook's language from its metadata
+// (kernelspec.language, else language_info.name), lower-case.
+func kernelLanguage(metadata []byte) string {
+	var md struct {
+		Kernelspec struct {
+			Language string `json:"language"`
+		} `json:"kernelspec"`
+		LanguageInfo struct {
+			Name string `json:"name"`
+		} `json:"language_info"`
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, nil
+	json.Unmarshal(metadata, &md)
+	if md.Kernelspec.Language != "" {
+		return strings.ToLower(md.Kernelspec.Language)
 	}
-	var lines []string
-	if err := json.Unmarshal(raw, &lines); err != nil {
-		return "", errors.New(`"source" is neither a string nor a list of strings`)
-	}
-	return strings.Join(lines, ""), nil
+	return strings.ToLower(md.LanguageInfo.Name)
 }
 
-// scan locates each cell's object, keys and source value in the raw
-// bytes. The JSON is known to be valid (Parse decoded it first).
-func (nb *Notebook) scan() error {
-	s := scanner{nb.Raw}
-	i := s.ws(0)
-	if i >= len(nb.Raw) || nb.Raw[i] != '{' {
-		return errors.New("not a notebook (not a JSON object)")
+// decodeSource decodes a cell's source value: a string, or a list of
+// strings (whose items it also returns).
+func decodeSource(raw []byte, l cellLayout) (string, []string, error) {
+	if l.src.start < 0 || string(raw[l.src.start:l.src.end]) == "null" {
+		return "", nil, nil
 	}
-	s.object(i, func(key string, _ span, v span) {
-		if key != "cells" || nb.Raw[v.start] != '[' {
-			return
+	bad := errors.New(`"source" is neither a string nor a list of strings`)
+	if !l.srcList {
+		var s string
+		if raw[l.src.start] != '"' || json.Unmarshal(raw[l.src.start:l.src.end], &s) != nil {
+			return "", nil, bad
 		}
-		s.array(v.start, func(c span) {
-			l := cellLayout{obj: c, src: span{-1, -1}}
-			if nb.Raw[c.start] != '{' {
-				nb.layouts = append(nb.layouts, l)
-				return
-			}
-			s.object(c.start, func(key string, k span, v span) {
-				l.keys = append(l.keys, k)
-				if key != "source" {
-					return
-				}
-				l.src = v
-				if nb.Raw[v.start] == '[' {
-					l.srcList = true
-					s.array(v.start, func(e span) { l.elems = append(l.elems, e) })
-				}
-			})
-			nb.layouts = append(nb.layouts, l)
-		})
-	})
-	return nil
+		return s, nil, nil
+	}
+	lines := make([]string, len(l.elems))
+	for i, e := range l.elems {
+		if raw[e.start] != '"' || json.Unmarshal(raw[e.start:e.end], &lines[i]) != nil {
+			return "", nil, bad
+		}
+	}
+	return strings.Join(lines, ""), lines, nil
 }
 
 // detectIndent returns the whitespace before the top-level object's first

@@ -107,12 +107,32 @@ func TestParseReadsCellsAndRefusesOthers(t *testing.T) {
 		`{"cells": [], "metadata": {"kernelspec": {"language": "R"}}, "nbformat": 4, "nbformat_minor": 2}`: "not a Python notebook",
 		`{"worksheets": [], "nbformat": 3, "cells": []}`:                                                   "nbformat 3",
 		`{"cells": [`: "invalid JSON",
-		`[1, 2]`:      "invalid JSON",
-		`{"a": 1}`:    "no nbformat",
+		`[1, 2]`:      "not a JSON object",
+		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": [1]}]}`: "neither a string",
+		`{"nbformat": 4, "cells": [3]}`:                                    "not an object",
+		`{"a": 1}`:                                                         "no nbformat",
 	} {
 		if _, err := Parse("x.ipynb", []byte(raw)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", raw, err, want)
 		}
+	}
+}
+
+func TestParseMatchesKeysAsJupyterDoes(t *testing.T) {
+	// Exact keys, the last of repeated ones: a "Source" is not the source.
+	nb := mustParse(t, `{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["x = 1"], "Source": ["y = 2"], "source": ["a = 1\n", "", "b = 2"]}]}`)
+	if nb.Cells[0].Source != "a = 1\nb = 2" {
+		t.Fatalf("source %q", nb.Cells[0].Source)
+	}
+	// Items that are not one line each are re-encoded, never misaligned.
+	cells := append([]Cell(nil), nb.Cells...)
+	cells[0].Source = "a = 1\nb = 3"
+	out, err := nb.Render(cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := mustParse(t, string(out)); back.Cells[0].Source != cells[0].Source {
+		t.Errorf("read back %q from %s", back.Cells[0].Source, out)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -112,7 +113,7 @@ func (nb *Notebook) encodeSource(l cellLayout, old, src string) string {
 	}
 	oldLines := splitLines(old)
 	raw := make([]string, len(lines))
-	if len(oldLines) == len(l.elems) {
+	if slices.Equal(oldLines, l.lines) {
 		// Keep the items of the unchanged first and last lines as written.
 		p := 0
 		for p < len(lines) && p < len(oldLines) && lines[p] == oldLines[p] {
