@@ -1,5 +1,5 @@
-"""A module with a docstring: `import os` goes before its first import,
-below the docstring."""
+"""A module with a docstring and one import: `import os` goes after the
+import."""
 import torch.utils.data as tud
 
 
