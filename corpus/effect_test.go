@@ -1,0 +1,96 @@
+package corpus
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// effectEntry is one script of corpus/effect/manifest.json.
+type effectEntry struct {
+	Name    string   `json:"name"`
+	Repo    string   `json:"repo"`
+	Commit  string   `json:"commit"`
+	Dir     string   `json:"dir"`
+	Script  string   `json:"script"`
+	Fix     []string `json:"fix"`
+	Args    []string `json:"args"`
+	Config  string   `json:"config"`
+	Warmup  int      `json:"warmup"`
+	Measure int      `json:"measure"`
+}
+
+// TestEffectManifest checks what the effect harness (corpus/effect, run on
+// a GPU machine, not in CI) relies on: every public script names a
+// repository and a full commit, every entry a script, a configuration and a
+// measuring window; the corpus/examples entries exist; and the harness's
+// Python compiles and can print the table of a recorded run.
+func TestEffectManifest(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("effect", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []effectEntry
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		t.Fatalf("manifest.json: %v", err)
+	}
+	public := 0
+	names := map[string]bool{}
+	commit := regexp.MustCompile(`^[0-9a-f]{40}$`)
+	for _, e := range entries {
+		if e.Name == "" || names[e.Name] {
+			t.Errorf("entry %+v: empty or repeated name", e)
+		}
+		names[e.Name] = true
+		if e.Script == "" || e.Config == "" || e.Warmup <= 0 || e.Measure <= 0 {
+			t.Errorf("%s: needs a script, a config and a measuring window", e.Name)
+		}
+		if e.Repo == "gpuopt" {
+			if _, err := os.Stat(filepath.Join(e.Dir, e.Script)); err != nil {
+				t.Errorf("%s: %v", e.Name, err)
+			}
+			continue
+		}
+		public++
+		if !strings.Contains(e.Repo, "/") || !commit.MatchString(e.Commit) {
+			t.Errorf("%s: a public script needs owner/repo and a full commit, got %q %q", e.Name, e.Repo, e.Commit)
+		}
+	}
+	if public < 6 {
+		t.Errorf("%d public scripts, want at least 6", public)
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 is needed: %v", err)
+	}
+	for _, f := range []string{"effect/effect.py", "effect/shim/sitecustomize.py", "effect/shim/effect_synth.py"} {
+		if out, err := exec.Command(py, "-m", "py_compile", f).CombinedOutput(); err != nil {
+			t.Errorf("%s does not compile: %v\n%s", f, err, out)
+		}
+	}
+	// A recorded run (two variants of one script) prints a table row.
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.jsonl")
+	lines := `{"name": "mnist-cnn", "variant": "orig", "ms_per_step": 40.0, "train_loss": 1.0, "peak_mem_mb": 200}
+{"name": "mnist-cnn", "variant": "gpuopt", "found": ["AMP004:41", "LOAD001:109"], "left": [], "ms_per_step": 10.0, "train_loss": 1.05, "peak_mem_mb": 150}
+{"name": "mnist-cnn", "variant": "byhand", "ms_per_step": 8.0, "train_loss": 1.02, "peak_mem_mb": 150}
+{"name": "mnist-cnn", "variant": "orig2", "ms_per_step": 40.0, "train_loss": 1.1, "peak_mem_mb": 200}
+`
+	if err := os.WriteFile(rec, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, "-B", "effect/effect.py", "--table", rec).CombinedOutput()
+	if err != nil {
+		t.Fatalf("effect.py --table: %v\n%s", err, out)
+	}
+	for _, want := range []string{"| mnist-cnn | 40.00 | 10.00 (4.00×) | 8.00 (5.00×) | 0.80 |", "yes, yes", "AMP004 LOAD001",
+		"median gpuopt speed-up 4.00×"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
