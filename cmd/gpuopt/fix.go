@@ -44,12 +44,13 @@ Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
 			}
 			ins, walkErr := readInputs(args, s, flags.stdinFilename, cmd.InOrStdin())
 			stdinMode := len(args) == 1 && args[0] == "-"
-			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) },
-				progress(len(ins), "fixed", flags.noProgress))
+			bar := startProgress(len(ins), "fixed", flags.noProgress)
+			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) }, bar.step())
+			bar.stop()
 			if walkErr != nil {
 				results = append(results, fixResult{report: fileReport{Err: walkErr}})
 			}
-			return reportFixes(cmd.OutOrStdout(), cmd.ErrOrStderr(), results, s, diff, stdinMode, flags.outputFormat)
+			return exitZero(reportFixes(cmd.OutOrStdout(), cmd.ErrOrStderr(), results, s, diff, stdinMode, flags.outputFormat), flags.exitZero)
 		},
 	}
 	flags.register(cmd)
@@ -159,6 +160,9 @@ func reportFixes(stdout, stderr io.Writer, results []fixResult, s *settings, dif
 		if err := writeReports(stdout, "json", reports, s); err != nil {
 			return err
 		}
+	}
+	if s.text.showFixes {
+		listFixed(stderr, results, diff)
 	}
 	fmt.Fprintln(stderr, summary(total, files, diff, remaining, unsafeLeft, hints))
 	for _, r := range reports {

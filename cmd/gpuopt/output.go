@@ -90,6 +90,9 @@ func syntaxLine(msg string) int {
 
 func writeReports(w io.Writer, format string, reports []fileReport, s *settings) error {
 	printProblems(reports)
+	if s.text.statistics {
+		return writeStatistics(w, format, shownFindings(reports), styleFor(w))
+	}
 	findings := flatten(reports)
 	switch format {
 	case "json":
@@ -110,29 +113,15 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 				level, f.Code, f.Path, f.Line, f.Column, f.EndLine, f.EndColumn, ghEscape(f.Code+" "+f.Message))
 		}
 		return nil
-	default:
-		fixable, unsafe := 0, 0
-		for _, f := range findings {
-			mark := ""
-			if f.Fix != nil && f.Fix.Applicability == "safe" {
-				mark = "[*] "
-				fixable++
-			} else if f.Fix != nil && f.Fix.Applicability == "unsafe" {
-				unsafe++
-			}
-			fmt.Fprintf(w, "%s:%d:%d: %s %s%s\n", f.Path, f.Line, f.Column, f.Code, mark, f.Message)
-		}
-		if len(findings) == 0 {
-			fmt.Fprintln(w, "All checks passed!")
-			return nil
-		}
-		fmt.Fprintf(w, "Found %d finding%s.\n", len(findings), plural(len(findings)))
-		if fixable > 0 {
-			fmt.Fprintf(w, "[*] %d fixable with `gpuopt fix`.\n", fixable)
-		}
-		if unsafe > 0 {
-			fmt.Fprintf(w, "%d more fixable with `gpuopt fix --unsafe-fixes` (may change numerics; see `gpuopt rule CODE`).\n", unsafe)
-		}
+	case "full":
+		items, st := shownFindings(reports), styleFor(w)
+		writeFull(w, items, st, s.text.showFixes)
+		writeSummary(w, items, st)
+		return nil
+	default: // concise
+		items, st := shownFindings(reports), styleFor(w)
+		writeConcise(w, items, st)
+		writeSummary(w, items, st)
 		return nil
 	}
 }
