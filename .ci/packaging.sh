@@ -29,7 +29,7 @@ fi
 # --- the wheel ----------------------------------------------------------------
 version=0.1.0.dev0
 commit=$(git rev-parse HEAD)
-echo "== packaging: wheel $version"
+echo "== packaging: wheel $version ($(date +%T))"
 go build -trimpath -ldflags "-X main.version=$version -X main.commit=$commit" -o "$tmp/build/gpuopt" ./cmd/gpuopt
 wheel=$(go run ./cmd/gpuopt-wheel -binary "$tmp/build/gpuopt" -version "$version" -readme README.md -out "$tmp/dist")
 case "$(basename "$wheel")" in
@@ -75,11 +75,11 @@ fi
 echo "packaging: pip-installed gpuopt ($got) finds XGB002 in corpus/examples/xgb_train.py"
 
 # --- pre-commit ---------------------------------------------------------------
-echo "== packaging: pre-commit try-repo (pre-commit $(pre-commit --version | cut -d' ' -f2))"
+echo "== packaging: pre-commit try-repo (pre-commit $(pre-commit --version | cut -d' ' -f2)) ($(date +%T))"
 export PRE_COMMIT_HOME="$tmp/pre-commit-home"
 # The hooks are `language: golang`: pre-commit runs `go install ./...` in a
 # clone with its own GOPATH; sharing the module cache keeps it offline.
-export GOMODCACHE GOFLAGS="${GOFLAGS:-} -buildvcs=false"
+export GOMODCACHE GOFLAGS="${GOFLAGS:-} -buildvcs=false -trimpath" # -trimpath: reuse the build cache of the wheel step
 GOMODCACHE=$(go env GOMODCACHE)
 scratch="$tmp/scratch"
 mkdir -p "$scratch"
@@ -113,4 +113,4 @@ if ! out=$(try_repo gpuopt --all-files); then
   echo "packaging: after gpuopt-fix the gpuopt hook must pass:" >&2; echo "$out" >&2; exit 1
 fi
 echo "packaging: pre-commit hooks gpuopt (fails on a finding, passes when clean) and gpuopt-fix work"
-echo "== packaging: ok"
+echo "== packaging: ok ($(date +%T))"

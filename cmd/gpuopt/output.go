@@ -100,7 +100,7 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 		enc.SetIndent("", "  ")
 		return enc.Encode(findings)
 	case "sarif":
-		return writeSARIF(w, findings)
+		return writeSARIF(w, reports)
 	case "github":
 		for _, f := range findings {
 			level := "warning"
@@ -135,61 +135,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// writeSARIF emits SARIF 2.1.0 with the rule catalogue as the driver's rules.
-func writeSARIF(w io.Writer, findings []jsonFinding) error {
-	type msg struct {
-		Text string `json:"text"`
-	}
-	type region struct {
-		StartLine   int `json:"startLine"`
-		StartColumn int `json:"startColumn"`
-		EndLine     int `json:"endLine"`
-		EndColumn   int `json:"endColumn"`
-	}
-	type artifact struct {
-		URI string `json:"uri"`
-	}
-	type physical struct {
-		ArtifactLocation artifact `json:"artifactLocation"`
-		Region           region   `json:"region"`
-	}
-	type loc struct {
-		PhysicalLocation physical `json:"physicalLocation"`
-	}
-	type result struct {
-		RuleID    string `json:"ruleId"`
-		Level     string `json:"level"`
-		Message   msg    `json:"message"`
-		Locations []loc  `json:"locations"`
-	}
-	type rule struct {
-		ID               string `json:"id"`
-		Name             string `json:"name"`
-		ShortDescription msg    `json:"shortDescription"`
-		FullDescription  msg    `json:"fullDescription"`
-		HelpURI          string `json:"helpUri"`
-	}
-	var rules []rule
-	for _, r := range patterns.All() {
-		rules = append(rules, rule{ID: r.Code, Name: r.Name, ShortDescription: msg{r.Title}, FullDescription: msg{r.Doc}, HelpURI: patterns.DocURL(r.Code)})
-	}
-	results := []result{}
-	for _, f := range findings {
-		level := map[string]string{"error": "error", "warning": "warning", "info": "note"}[f.Severity]
-		results = append(results, result{RuleID: f.Code, Level: level, Message: msg{f.Message},
-			Locations: []loc{{physical{artifact{strings.TrimPrefix(f.Path, "./")}, region{f.Line, f.Column, f.EndLine, f.EndColumn}}}}})
-	}
-	doc := map[string]any{
-		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-		"version": "2.1.0",
-		"runs": []any{map[string]any{
-			"tool":    map[string]any{"driver": map[string]any{"name": "gpuopt", "informationUri": "https://github.com/gpuopt/gpuopt", "rules": rules}},
-			"results": results,
-		}},
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
 }

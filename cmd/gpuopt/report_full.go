@@ -33,6 +33,7 @@ type shown struct {
 	start, end int // byte offsets in src
 	line, col  int // 1-based; col in characters
 	code, msg  string
+	severity   rewrite.Severity
 	fix        *rewrite.Fix
 }
 
@@ -46,7 +47,7 @@ func shownFindings(reports []fileReport) []shown {
 	for _, r := range reports {
 		if r.Syntax != "" {
 			line, col := syntaxPosition(r.Syntax)
-			s := shown{path: r.Path, src: r.Src, line: line, col: col, code: "E999",
+			s := shown{path: r.Path, src: r.Src, line: line, col: col, code: "E999", severity: rewrite.Error,
 				msg: r.Syntax + " (not analysed past it, never rewritten)"}
 			if r.Src != nil && line <= r.Src.LineCount() {
 				s.start = offsetOf(r.Src, line-1, col-1)
@@ -59,7 +60,7 @@ func shownFindings(reports []fileReport) []shown {
 		for _, fd := range r.Findings {
 			l := locate(r.Src, fd.Start)
 			out = append(out, shown{path: r.Path, src: r.Src, start: fd.Start, end: fd.End, line: l.Line, col: l.Column,
-				code: fd.Code, msg: fd.Message, fix: fd.Fix})
+				code: fd.Code, msg: fd.Message, severity: fd.Severity, fix: fd.Fix})
 		}
 	}
 	return out
