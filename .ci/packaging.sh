@@ -18,6 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 need_apt=()
 python3 -c 'import ensurepip, venv' 2>/dev/null || need_apt+=(python3-venv)
 command -v pre-commit >/dev/null || need_apt+=(pre-commit)
+python3 -c 'import yaml' 2>/dev/null || need_apt+=(python3-yaml)
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -73,6 +74,21 @@ if ! grep -q '^   |                    ^^^^^^^^^^ XGB002$' <<<"$full" || grep -q
   echo "packaging: the default output lacks the code frame or has escape codes in a pipe:" >&2; echo "$full" >&2; exit 1
 fi
 echo "packaging: pip-installed gpuopt ($got) finds XGB002 in corpus/examples/xgb_train.py"
+
+# The documented GitHub workflow: its gpuopt commands, run as written.
+python3 - .ci/examples/github-code-scanning.yml >"$tmp/workflow-commands" <<'PY'
+import sys, yaml
+steps = yaml.safe_load(open(sys.argv[1]))["jobs"]["gpuopt"]["steps"]
+runs = [s["run"] for s in steps if s.get("run", "").startswith("gpuopt ")]
+uploads = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+assert len(runs) == 2 and uploads and uploads[0]["with"]["sarif_file"] == "gpuopt.sarif", (runs, uploads)
+print("\n".join(runs))
+PY
+while read -r cmd; do
+  venv_run sh -c "$cmd" >"$tmp/workflow-out" || { echo "packaging: workflow step '$cmd' failed" >&2; exit 1; }
+done <"$tmp/workflow-commands"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert any(r["ruleId"] == "XGB002" for r in d["runs"][0]["results"])' "$tmp/gpuopt.sarif"
+echo "packaging: the example GitHub workflow's commands produce annotations and gpuopt.sarif"
 
 # --- pre-commit ---------------------------------------------------------------
 echo "== packaging: pre-commit try-repo (pre-commit $(pre-commit --version | cut -d' ' -f2)) ($(date +%T))"
