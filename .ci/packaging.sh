@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Packaging as CI checks it (called by .ci/run; runnable alone):
-#   1. pip: build gpuopt stamped with a version, wrap it into a wheel with
-#      cmd/gpuopt-wheel, check the wheel's RECORD with Python's own zipfile
-#      and hashlib, `pip install --no-index` it into a fresh `python3 -m venv`,
-#      and run `gpuopt check` on a corpus example from the venv with no Go on
-#      PATH: the expected finding, a code frame, no escape codes in a pipe.
+#   1. pip: .ci/release builds this machine's target (gpuopt stamped with
+#      version and commit, its archive and wheel); Python's own zipfile and
+#      hashlib check the wheel's RECORD; `pip install --no-index` puts it
+#      into a fresh `python3 -m venv`; `gpuopt check` runs on a corpus
+#      example from the venv with no Go on PATH: the expected finding, a
+#      code frame, no escape codes in a pipe. The example GitHub workflow's
+#      gpuopt commands run as written.
 #   2. pre-commit (Debian's package): `pre-commit try-repo` this checkout in
 #      a scratch git repository: the gpuopt hook fails on a file with a
 #      finding and passes on a clean one; gpuopt-fix applies the safe fix.
-# Installs python3-venv and pre-commit with apt-get when missing.
+# Installs python3-venv, python3-yaml and pre-commit with apt-get when missing.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -31,8 +33,13 @@ fi
 version=0.1.0.dev0
 commit=$(git rev-parse HEAD)
 echo "== packaging: wheel $version ($(date +%T))"
-go build -trimpath -ldflags "-X main.version=$version -X main.commit=$commit" -o "$tmp/build/gpuopt" ./cmd/gpuopt
-wheel=$(go run ./cmd/gpuopt-wheel -binary "$tmp/build/gpuopt" -version "$version" -readme README.md -out "$tmp/dist")
+case "$(uname -m)" in
+  x86_64) target=linux/amd64 ;;
+  aarch64 | arm64) target=linux/arm64 ;;
+  *) echo "packaging: no release target for $(uname -m)" >&2; exit 1 ;;
+esac
+DIST="$tmp/dist" .ci/release --version "$version" --no-vsix "$target"
+wheel=$(ls "$tmp"/dist/*.whl)
 case "$(basename "$wheel")" in
   gpuopt-$version-py3-none-manylinux_2_*_x86_64.whl | gpuopt-$version-py3-none-manylinux_2_*_aarch64.whl) ;;
   *) echo "packaging: unexpected wheel name $wheel" >&2; exit 1 ;;
