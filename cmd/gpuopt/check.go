@@ -50,6 +50,9 @@ Exit codes: 0 no findings, 1 findings, 2 usage or I/O error.`,
 				return err
 			}
 			ins, walkErr := readInputs(args, s, flags.stdinFilename, cmd.InOrStdin())
+			if flags.forceExclude && !(len(args) == 1 && args[0] == "-") { // stdin is never dropped
+				ins = forceExclude(ins, s.cfg)
+			}
 			bar := startProgress(len(ins), "checked", flags.noProgress)
 			reports := workspace.Map(ins, func(in input) fileReport { return checkOne(in, s) }, bar.step())
 			bar.stop()

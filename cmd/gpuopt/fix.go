@@ -43,6 +43,9 @@ Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
 				return err
 			}
 			ins, walkErr := readInputs(args, s, flags.stdinFilename, cmd.InOrStdin())
+			if flags.forceExclude && !(len(args) == 1 && args[0] == "-") { // stdin is never dropped
+				ins = forceExclude(ins, s.cfg)
+			}
 			stdinMode := len(args) == 1 && args[0] == "-"
 			bar := startProgress(len(ins), "fixed", flags.noProgress)
 			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) }, bar.step())

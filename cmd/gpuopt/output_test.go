@@ -248,3 +248,30 @@ for x, y in loader:
 		t.Errorf("want one XFER002:\n%s", out)
 	}
 }
+
+// --force-exclude applies the configuration's exclude patterns to files
+// named on the command line, as pre-commit names them.
+func TestForceExclude(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "pyproject.toml"), "[tool.gpuopt]\nexclude = [\"legacy_*.py\", \"notebooks/\"]\n")
+	for _, name := range []string{"legacy_a.py", "notebooks/deep/b.py", "train.py"} {
+		write(t, filepath.Join(dir, name), xgbSource)
+	}
+	files := []string{"legacy_a.py", "notebooks/deep/b.py", "train.py"}
+	out, _, _ := run(t, dir, "", append([]string{"check", "--output-format", "concise"}, files...)...)
+	if !strings.Contains(out, "legacy_a.py:") || !strings.Contains(out, "notebooks/deep/b.py:") {
+		t.Errorf("files named explicitly are checked without --force-exclude:\n%s", out)
+	}
+	out, _, _ = run(t, dir, "", append([]string{"check", "--output-format", "concise", "--force-exclude"}, files...)...)
+	if strings.Contains(out, "legacy_a.py") || strings.Contains(out, "notebooks/") || !strings.Contains(out, "train.py:2:26: XGB002") {
+		t.Errorf("--force-exclude:\n%s", out)
+	}
+	_, _, code := run(t, dir, "", "fix", "--force-exclude", "legacy_a.py")
+	if b, _ := os.ReadFile(filepath.Join(dir, "legacy_a.py")); string(b) != xgbSource || code != 0 {
+		t.Errorf("fix --force-exclude rewrote an excluded file (exit %d):\n%s", code, b)
+	}
+	fixed, _, _ := run(t, dir, xgbSource, "fix", "--force-exclude", "-", "--stdin-filename", "legacy_a.py")
+	if !strings.Contains(fixed, `"tree_method": "hist"`) {
+		t.Errorf("stdin is never dropped:\n%s", fixed)
+	}
+}

@@ -26,6 +26,7 @@ type commonFlags struct {
 	configPath    string
 	noProgress    bool
 	exitZero      bool
+	forceExclude  bool
 	text          textOptions
 }
 
@@ -41,6 +42,7 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.configPath, "config", "", "read [tool.gpuopt] from this pyproject.toml instead of the nearest one")
 	fl.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on long runs")
 	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings remain (2 still means an error)")
+	fl.BoolVar(&f.forceExclude, "force-exclude", false, "apply the configuration's exclude patterns to files named on the command line too (for pre-commit)")
 	fl.BoolVar(&f.text.showFixes, "show-fixes", false, "show each fix's change (check) or list what was fixed (fix)")
 }
 
