@@ -125,9 +125,16 @@ func TestStatisticsExitZeroShowFixes(t *testing.T) {
 		t.Errorf("--exit-zero keeps errors: exit %d", code)
 	}
 	out, _, _ = run(t, dir, "", "check", "--show-fixes", "--select", "XGB002", "a.py")
-	if !strings.Contains(out, "ℹ Safe fix\n2 - params = {\"tree_method\": \"gpu_hist\", \"max_depth\": 6}  # keep me\n2 + params = {\"tree_method\": \"hist\", \"device\": \"cuda\", \"max_depth\": 6}  # keep me\n") {
+	if !strings.Contains(out, "ℹ Safe fix\n2 - params = {\"tree_method\": \"gpu_hist\", \"max_depth\": 6}  # keep me\n  + params = {\"tree_method\": \"hist\", \"device\": \"cuda\", \"max_depth\": 6}  # keep me\n") {
 		t.Errorf("check --show-fixes:\n%s", out)
 	}
+	// A fix with edits far apart shows one hunk per place.
+	write(t, filepath.Join(dir, "amp.py"), "import torch\nfrom torch.cuda.amp import autocast\n"+strings.Repeat("x = 1\n", 120)+"with autocast():\n    pass\n")
+	out, _, _ = run(t, dir, "", "check", "--show-fixes", "--select", "AMP001", "amp.py")
+	if !strings.Contains(out, "    ℹ Safe fix\n  2 - from torch.cuda.amp import autocast\n    + from torch import autocast\n123 - with autocast():\n    + with autocast(\"cuda\", dtype=torch.float16):\n") {
+		t.Errorf("check --show-fixes, two hunks:\n%s", out)
+	}
+	os.Remove(filepath.Join(dir, "amp.py"))
 	_, errOut, code := run(t, dir, "", "fix", "--show-fixes", "--exit-zero", ".")
 	if code != 0 || !strings.Contains(errOut, "Fixed 2 findings:\n- a.py:\n    1 × XGB002 (xgboost-gpu-hist)\n- b.py:\n") {
 		t.Errorf("fix --show-fixes --exit-zero: exit %d\n%s", code, errOut)

@@ -230,31 +230,51 @@ func displayWidth(s string) int {
 	return n
 }
 
-// writeFixDiff prints the lines a fix changes, before (-) and after (+).
+// writeFixDiff prints the lines a fix changes, before (-) and after (+),
+// one hunk per group of edits on neighbouring lines.
 func writeFixDiff(w io.Writer, s shown, st style) {
 	src := s.src
-	a, b := s.fix.Edits[0].Start, s.fix.Edits[0].End
-	for _, e := range s.fix.Edits[1:] {
-		a, b = min(a, e.Start), max(b, e.End)
+	edits := append([]rewrite.Edit(nil), s.fix.Edits...)
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+	width := frameGutterWidth(s)
+	for _, e := range edits {
+		width = max(width, len(strconv.Itoa(src.LineOf(e.End)+1)))
 	}
-	l0, l1 := src.LineOf(a), src.LineOf(b)
-	segStart, segEnd := src.LineStart(l0), max(src.LineEnd(l1), b)
-	edits := make([]rewrite.Edit, len(s.fix.Edits))
-	for i, e := range s.fix.Edits {
-		edits[i] = rewrite.Edit{Start: e.Start - segStart, End: e.End - segStart, New: e.New}
+	pad := strings.Repeat(" ", width)
+	kind := s.fix.Applicability.String()
+	fmt.Fprintf(w, "%s %s %s fix\n", pad, st.gutter("ℹ"), strings.ToUpper(kind[:1])+kind[1:])
+	for len(edits) > 0 {
+		n, last := 1, src.LineOf(edits[0].End)
+		for n < len(edits) && src.LineOf(edits[n].Start) <= last+1 {
+			last = max(last, src.LineOf(edits[n].End))
+			n++
+		}
+		writeHunk(w, src, edits[:n], width, st)
+		edits = edits[n:]
 	}
-	after, err := rewrite.ApplyEdits(src.Bytes[segStart:segEnd], edits)
+}
+
+// writeHunk prints the whole lines that edits (sorted, neighbours) touch.
+func writeHunk(w io.Writer, src *rewrite.Source, edits []rewrite.Edit, width int, st style) {
+	a, b := edits[0].Start, edits[0].End
+	for _, e := range edits[1:] {
+		b = max(b, e.End)
+	}
+	l0 := src.LineOf(a)
+	segStart, segEnd := src.LineStart(l0), max(src.LineEnd(src.LineOf(b)), b)
+	shifted := make([]rewrite.Edit, len(edits))
+	for i, e := range edits {
+		shifted[i] = rewrite.Edit{Start: e.Start - segStart, End: e.End - segStart, New: e.New}
+	}
+	after, err := rewrite.ApplyEdits(src.Bytes[segStart:segEnd], shifted)
 	if err != nil {
 		return
 	}
-	width := frameGutterWidth(s)
-	pad := strings.Repeat(" ", width)
-	fmt.Fprintf(w, "%s %s %s fix\n", pad, st.gutter("ℹ"), strings.ToUpper(s.fix.Applicability.String()[:1])+s.fix.Applicability.String()[1:])
 	for i, line := range splitLines(string(src.Bytes[segStart:segEnd])) {
 		fmt.Fprintf(w, "%s %s\n", st.gutter(fmt.Sprintf("%*d", width, l0+1+i)), st.paint(sgrRedText, "- "+expandTabs(line)))
 	}
-	for i, line := range splitLines(string(after)) {
-		fmt.Fprintf(w, "%s %s\n", st.gutter(fmt.Sprintf("%*d", width, l0+1+i)), st.paint(sgrGreen, "+ "+expandTabs(line)))
+	for _, line := range splitLines(string(after)) {
+		fmt.Fprintf(w, "%s %s\n", strings.Repeat(" ", width), st.paint(sgrGreen, "+ "+expandTabs(line)))
 	}
 }
 
