@@ -18,6 +18,7 @@ import (
 
 	"github.com/gpuopt/gpuopt/patterns"
 	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/notebook"
 )
 
 // textOptions are the flags that shape text output.
@@ -26,15 +27,20 @@ type textOptions struct {
 	showFixes  bool // each fix's change under its finding
 }
 
-// shown is one finding as the text formats print it.
+// shown is one finding as the text formats print it. In a notebook, src
+// is the finding's cell and lines count from the cell's first.
 type shown struct {
 	path       string
+	cell       int // notebooks: the cell's number, from 1; 0 for a .py file
+	rawLine    int // notebooks: the .ipynb line holding the finding's cell line
 	src        *rewrite.Source
 	start, end int // byte offsets in src
 	line, col  int // 1-based; col in characters
 	code, msg  string
 	severity   rewrite.Severity
 	fix        *rewrite.Fix
+	edits      []rewrite.Edit // the fix's edits, in src's offsets
+	elsewhere  int            // notebooks: the fix's edits in other cells, or new cells
 }
 
 // safeFix reports whether `gpuopt fix` applies the finding's fix.
@@ -46,24 +52,69 @@ func shownFindings(reports []fileReport) []shown {
 	var out []shown
 	for _, r := range reports {
 		if r.Syntax != "" {
-			line, col := syntaxPosition(r.Syntax)
-			s := shown{path: r.Path, src: r.Src, line: line, col: col, code: "E999", severity: rewrite.Error,
-				msg: r.Syntax + " (not analysed past it, never rewritten)"}
-			if r.Src != nil && line <= r.Src.LineCount() {
-				s.start = offsetOf(r.Src, line-1, col-1)
-				s.end = s.start
-			} else {
-				s.src = nil
+			out = append(out, syntaxFinding(r))
+		}
+		for _, fd := range r.Findings {
+			s := shown{path: r.Path, src: r.Src, start: fd.Start, end: fd.End, code: fd.Code, msg: fd.Message, severity: fd.Severity, fix: fd.Fix}
+			if fd.Fix != nil {
+				s.edits = fd.Fix.Edits
+			}
+			if r.nb != nil {
+				s = inCell(r, s)
+			}
+			l := locate(s.src, s.start)
+			s.line, s.col = l.Line, l.Column
+			if r.nb != nil {
+				s.rawLine = r.nb.nb.RawLine(s.cell-1, s.line-1)
 			}
 			out = append(out, s)
 		}
-		for _, fd := range r.Findings {
-			l := locate(r.Src, fd.Start)
-			out = append(out, shown{path: r.Path, src: r.Src, start: fd.Start, end: fd.End, line: l.Line, col: l.Column,
-				code: fd.Code, msg: fd.Message, severity: fd.Severity, fix: fd.Fix})
-		}
 	}
 	return out
+}
+
+// inCell moves a notebook finding from the module's offsets to its cell's.
+func inCell(r fileReport, s shown) shown {
+	mod := r.nb.mod
+	cell, start, _ := mod.Locate(s.start)
+	_, end, _ := mod.Locate(s.end)
+	s.cell, s.src, s.start, s.end = notebook.CellNumber(cell), mod.CellSource(cell), start, max(start, end)
+	s.edits = nil
+	if s.fix == nil {
+		return s
+	}
+	for _, e := range s.fix.Edits {
+		c1, from, _ := mod.Locate(e.Start)
+		c2, to, _ := mod.Locate(e.End)
+		if e.NewCell || c1 != cell || c2 != cell {
+			s.elsewhere++
+			continue
+		}
+		s.edits = append(s.edits, rewrite.Edit{Start: from, End: to, New: e.New})
+	}
+	return s
+}
+
+// syntaxFinding is a report's syntax error as finding E999.
+func syntaxFinding(r fileReport) shown {
+	s := shown{path: r.Path, src: r.Src, code: "E999", severity: rewrite.Error,
+		msg: r.Syntax + " (not analysed past it, never rewritten)"}
+	if r.nb != nil {
+		s.msg = r.Syntax + " (this cell is not analysed, never rewritten)"
+		fmt.Sscanf(r.Syntax, "syntax error at cell %d:%d:%d", &s.cell, &s.line, &s.col)
+		s.cell, s.line, s.col = max(s.cell, 1), max(s.line, 1), max(s.col, 1)
+		s.src = r.nb.mod.CellSource(s.cell - 1)
+		s.rawLine = r.nb.nb.RawLine(s.cell-1, s.line-1)
+	} else {
+		s.line, s.col = syntaxPosition(r.Syntax)
+	}
+	if s.src != nil && s.line <= s.src.LineCount() {
+		s.start = offsetOf(s.src, s.line-1, s.col-1)
+		s.end = s.start
+	} else {
+		s.src = nil
+	}
+	return s
 }
 
 // syntaxPosition reads the 1-based line and column out of File.SyntaxError's
@@ -89,7 +140,11 @@ func writeHeader(w io.Writer, s shown, st style) {
 	if s.safeFix() {
 		mark = st.mark("[*]") + " "
 	}
-	fmt.Fprintf(w, "%s:%d:%d: %s %s%s\n", st.bold(s.path), s.line, s.col, st.code(s.code), mark, s.msg)
+	where := st.bold(s.path)
+	if s.cell > 0 {
+		where += fmt.Sprintf(":cell %d", s.cell) // as ruff names a notebook's place
+	}
+	fmt.Fprintf(w, "%s:%d:%d: %s %s%s\n", where, s.line, s.col, st.code(s.code), mark, s.msg)
 }
 
 func writeConcise(w io.Writer, items []shown, st style) {
@@ -116,8 +171,11 @@ func writeFull(w io.Writer, items []shown, st style, showFixes bool) {
 		if s.fix != nil && s.fix.Message != "" {
 			fmt.Fprintf(w, "%s %s %s %s%s\n", gutter, st.gutter("="), st.bold("help:"), s.fix.Message, applicabilityNote(s.fix.Applicability))
 		}
-		if showFixes && s.fix != nil && len(s.fix.Edits) > 0 && s.src != nil {
+		if showFixes && len(s.edits) > 0 && s.src != nil {
 			writeFixDiff(w, s, st)
+		}
+		if showFixes && s.elsewhere > 0 {
+			fmt.Fprintf(w, "%s %s the fix also changes %d place%s in other cells\n", gutter, st.gutter("ℹ"), s.elsewhere, plural(s.elsewhere))
 		}
 		fmt.Fprintln(w)
 	}
@@ -234,7 +292,7 @@ func displayWidth(s string) int {
 // one hunk per group of edits on neighbouring lines.
 func writeFixDiff(w io.Writer, s shown, st style) {
 	src := s.src
-	edits := append([]rewrite.Edit(nil), s.fix.Edits...)
+	edits := append([]rewrite.Edit(nil), s.edits...)
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
 	width := frameGutterWidth(s)
 	for _, e := range edits {

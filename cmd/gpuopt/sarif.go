@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -178,6 +179,13 @@ func sarifFindings(reports []fileReport) []sarifFinding {
 			end := locate(s.src, s.end)
 			f.region.EndLine, f.region.EndColumn = end.Line, end.Column
 			f.lineText = strings.TrimSpace(s.src.LineText(s.line - 1))
+		}
+		if s.cell > 0 {
+			// A notebook: point at the .ipynb line that holds the cell
+			// line, and say where in the cell (the fingerprint leaves the
+			// cell's number out: cells added above do not move alerts).
+			f.region = sarifRegion{StartLine: s.rawLine, StartColumn: 1, EndLine: s.rawLine, EndColumn: 1}
+			f.msg = fmt.Sprintf("cell %d:%d:%d: %s", s.cell, s.line, s.col, s.msg)
 		}
 		out = append(out, f)
 	}
