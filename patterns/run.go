@@ -38,6 +38,9 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 // run is Run; gateNames false runs the rules whose Rule.Names the file
 // lacks too, for the test that checks that gate.
 func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Finding {
+	if f.TooDeep() {
+		return nil // reported as a syntax error; no rule may walk it
+	}
 	if env == nil {
 		env = &Env{Versions: DefaultVersions}
 	}

@@ -412,4 +412,5 @@ func (f *File) index(nodes []Node) {
 		}
 	}
 	f.byType = lists
+	f.checkCPython()
 }

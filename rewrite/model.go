@@ -132,7 +132,9 @@ func buildModel(f *File) *Model {
 		sl.lists = make([]*Binding, len(sl.arena))
 	}
 	b := &binder{m: m, loads: slices.Grow(sl.loads[:0], len(f.OfType("identifier"))), bindings: sl.arena[:cap(sl.arena)], lists: sl.lists}
-	b.walk(f.Root, m.Module)
+	if !f.tooDeep { // a file too deep to walk has an empty model
+		b.walk(f.Root, m.Module)
+	}
 	defer func() {
 		clear(b.loads) // scratch: must not keep nodes alive in the slab
 		sl.loads = b.loads[:0]

@@ -1,0 +1,116 @@
+package rewrite
+
+import (
+	"os"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// snippets reads a testdata file of "### name" sections. .ci/run checks
+// the same files against CPython (python3 -m py_compile), so that the lists
+// stay honest: every rejected snippet is a SyntaxError there, every
+// accepted one compiles.
+func snippets(t *testing.T, name string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, sec := range strings.Split(string(b), "### ")[1:] {
+		title, body, _ := strings.Cut(sec, "\n")
+		out[title] = body
+	}
+	if len(out) < 10 {
+		t.Fatalf("%s: only %d snippets", name, len(out))
+	}
+	return out
+}
+
+func TestCPythonRejectedSnippetsAreSyntaxErrors(t *testing.T) {
+	for name, src := range snippets(t, "cpython_rejects.txt") {
+		f := Parse("x.py", []byte(src))
+		if !f.HasSyntaxErrors() || f.SyntaxError() == "" {
+			t.Errorf("%s: not reported as a syntax error:\n%s", name, src)
+		}
+		f.Release()
+	}
+}
+
+func TestCPythonAcceptedSnippetsAreNotSyntaxErrors(t *testing.T) {
+	for name, src := range snippets(t, "cpython_accepts.txt") {
+		f := Parse("x.py", []byte(src))
+		if f.HasSyntaxErrors() {
+			t.Errorf("%s: reported as %q but CPython compiles it:\n%s", name, f.SyntaxError(), src)
+		}
+		f.Release()
+	}
+}
+
+// TestRejectionMessages checks what the messages say, at the right place.
+func TestRejectionMessages(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"import torch\nprint \"x\"\n", "2:1: Python 2 print statement"},
+		{"x = 1\nexec \"x\"\n", "2:1: Python 2 exec statement"},
+		{"y = `x`\n", "1:5: backticks"},
+		{"if a <> b:\n    pass\n", "1:6: '<>'"},
+		{"raise E, \"m\"\n", "1:1: Python 2 raise"},
+		{"x = 0777\n", "1:5: leading zeros"},
+		{"x = 10L\n", "1:5: leading zeros or an L suffix"},
+		{"x = ur\"a\"\n", "1:5: string prefix \"ur\""},
+		{"if x:\n        a = 1\n\tb = 2\n", "3:1: inconsistent use of tabs and spaces"},
+		{"f(a=1, b=2, a=3)\n", "1:13: keyword argument repeated: a"},
+		{"return 1\n", "1:1: 'return' outside function"},
+		{"class C:\n    yield 1\n", "2:5: 'yield' outside function"},
+		{"for i in x:\n    pass\nelse:\n    break\n", "4:5: 'break' outside loop"},
+		{"continue\n", "1:1: 'continue' not properly in loop"},
+		{"y = " + strings.Repeat("(", 201) + "1" + strings.Repeat(")", 201) + "\n", "1:205: too many nested parentheses"},
+	} {
+		f := Parse("x.py", []byte(c.src))
+		if got := f.SyntaxError(); !strings.Contains(got, c.want) {
+			t.Errorf("%q: got %q, want it to contain %q", c.src, got, c.want)
+		}
+		f.Release()
+	}
+}
+
+// deepSources are files nested a million levels deep, generated here (not
+// committed): they used to overflow the Go stack of the binder's walk, a
+// fatal error nothing recovers from.
+func deepSources(n int) map[string][]byte {
+	return map[string][]byte{
+		"unary minus": []byte("import torch\ny = " + strings.Repeat("-", 5*n) + "1\n"),
+		"parentheses": []byte("import torch\ny = " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + "\n"),
+		"brackets":    []byte("import torch\ny = " + strings.Repeat("[", n) + "1" + strings.Repeat("]", n) + "\n"),
+		"plus one":    []byte("import torch\ny = 1" + strings.Repeat("+1", n) + "\n"),
+	}
+}
+
+func TestDeepNestingIsRejectedNotWalked(t *testing.T) {
+	// The issue's files were a million deep; one is here, the others a
+	// fifth of that with the stack limited to a quarter of Go's default,
+	// which overflowed just the same before the fix.
+	defer debug.SetMaxStack(debug.SetMaxStack(256 << 20))
+	n := 200_000
+	for name, src := range deepSources(n) {
+		f := Parse("deep.py", src)
+		if !f.TooDeep() || !strings.Contains(f.SyntaxError(), "nest") {
+			t.Errorf("%s: TooDeep %v, syntax error %q", name, f.TooDeep(), f.SyntaxError())
+		}
+		if m := f.Model(); len(m.Module.Bindings) != 0 {
+			t.Errorf("%s: a file too deep to analyse got a model with bindings", name)
+		}
+		f.Release()
+	}
+	// A chain CPython accepts (an or-chain is flat for it) is not rejected
+	// below the limit, and is walked without recursion trouble.
+	f := Parse("or.py", []byte("a = 1\ny = a"+strings.Repeat(" or a", MaxNesting/2)+"\n"))
+	if f.HasSyntaxErrors() {
+		t.Errorf("or-chain of %d: %s", MaxNesting/2, f.SyntaxError())
+	}
+	if len(f.Model().Module.Bindings["a"][0].Uses) != MaxNesting/2+1 {
+		t.Errorf("or-chain: uses of a not all found")
+	}
+	f.Release()
+}
