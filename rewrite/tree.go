@@ -164,10 +164,10 @@ type File struct {
 	// errorMessages describe the Errors that are rejected constructs.
 	errorMessages map[*Node]string
 	tooDeep       bool // nested past MaxNesting: not analysed
-	tree   *sitter.Tree
-	model  *Model
-	byType [][]*Node       // per type id, the named nodes of that type in source order
-	idents identifierIndex // built on first use
+	tree          *sitter.Tree
+	model         *Model
+	byType        [][]*Node       // per type id, the named nodes of that type in source order
+	idents        identifierIndex // built on first use
 	// nodes is the mirror: every node in pre-order (source order); sizes
 	// holds each node's subtree size, so node i's subtree is
 	// nodes[i:i+sizes[i]].
