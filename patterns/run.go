@@ -69,6 +69,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		runIsolated(pass)
 	}
 	kept := out[:0]
+	lines := suppressions{}
 	for _, fd := range out {
 		if fd.Fix != nil && f.InError(fd.Start, fd.End) {
 			fd.Fix = nil // never rewrite inside a syntax error
@@ -76,7 +77,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		if f.DropsComment(fd.Fix) {
 			fd.Fix = nil // never lose a comment: the finding stays, without a fix
 		}
-		if !suppressed(f, fd) {
+		if !lines.suppressed(f, fd) {
 			kept = append(kept, fd)
 		}
 	}
@@ -144,35 +145,64 @@ func importsAny(m *rewrite.Model, libs []string) bool {
 // and `# noqa`, `# noqa: XGB001,XGB002`.
 var suppressionComment = regexp.MustCompile(`(?i)#\s*(?:gpuopt:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?|noqa(?::\s*([A-Za-z0-9_,\s]+))?)`)
 
+// suppressions memoises, per line, what its suppression comments silence:
+// many findings on one long line read the line once, not once each.
+type suppressions map[int]lineSuppression
+
+// lineSuppression is what a line's comments silence: everything, or the
+// codes and prefixes listed (upper case).
+type lineSuppression struct {
+	all   bool
+	codes []string
+}
+
 // suppressed reports whether a comment on the finding's first or last line
 // silences it.
-func suppressed(f *rewrite.File, fd rewrite.Finding) bool {
+func (c suppressions) suppressed(f *rewrite.File, fd rewrite.Finding) bool {
 	first, last := f.Src.LineOf(fd.Start), f.Src.LineOf(max(fd.Start, fd.End-1))
 	for _, line := range []int{first, last} {
-		start := f.Src.LineStart(line)
-		text := f.Src.Text(start, f.Src.LineEnd(line))
-		if !strings.Contains(text, "#") || !containsFoldASCII(text, "noqa") && !containsFoldASCII(text, "gpuopt") {
-			continue // no comment that names us or noqa: the regexp cannot match
+		ls, ok := c[line]
+		if !ok {
+			ls = lineSuppressions(f, line)
+			c[line] = ls
 		}
-		for _, loc := range suppressionComment.FindAllStringSubmatchIndex(text, -1) {
-			if n := f.NodeAt(start+loc[0], start+loc[0]+1); n.Type != "comment" {
-				continue // a '#' inside a string
-			}
-			codes := ""
-			for _, g := range []int{2, 4} {
-				if loc[g] >= 0 {
-					codes = text[loc[g]:loc[g+1]]
-				}
-			}
-			if strings.TrimSpace(codes) == "" {
+		if ls.all {
+			return true
+		}
+		for _, code := range ls.codes {
+			if strings.HasPrefix(fd.Code, code) {
 				return true
-			}
-			for _, c := range strings.FieldsFunc(codes, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-				if strings.HasPrefix(fd.Code, strings.ToUpper(c)) {
-					return true
-				}
 			}
 		}
 	}
 	return false
+}
+
+// lineSuppressions reads the suppression comments of one line.
+func lineSuppressions(f *rewrite.File, line int) lineSuppression {
+	var ls lineSuppression
+	start := f.Src.LineStart(line)
+	text := f.Src.Text(start, f.Src.LineEnd(line))
+	if !strings.Contains(text, "#") || !containsFoldASCII(text, "noqa") && !containsFoldASCII(text, "gpuopt") {
+		return ls // no comment that names us or noqa: the regexp cannot match
+	}
+	for _, loc := range suppressionComment.FindAllStringSubmatchIndex(text, -1) {
+		if n := f.NodeAt(start+loc[0], start+loc[0]+1); n.Type != "comment" {
+			continue // a '#' inside a string
+		}
+		codes := ""
+		for _, g := range []int{2, 4} {
+			if loc[g] >= 0 {
+				codes = text[loc[g]:loc[g+1]]
+			}
+		}
+		if strings.TrimSpace(codes) == "" {
+			ls.all = true
+			return ls
+		}
+		for _, c := range strings.FieldsFunc(codes, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+			ls.codes = append(ls.codes, strings.ToUpper(c))
+		}
+	}
+	return ls
 }

@@ -114,3 +114,35 @@ func TestDeepNestingIsRejectedNotWalked(t *testing.T) {
 	}
 	f.Release()
 }
+
+// A UTF-8 byte order mark is not Python: tree-sitter must not see it (it
+// used to swallow the first line into an error node, hiding the imports
+// on it), but offsets still count it, so that a file is written back with
+// its mark and editors that keep it in the text get right positions.
+func TestByteOrderMarkIsIgnored(t *testing.T) {
+	f := Parse("bom.py", []byte("\ufeffimport torch\nx = torch.zeros(3)\n"))
+	if f.HasSyntaxErrors() {
+		t.Errorf("BOM: %s", f.SyntaxError())
+	}
+	if !f.Model().Imports("torch") {
+		t.Errorf("BOM: the import on the first line is not seen")
+	}
+	if imp := f.OfType("import_statement"); len(imp) != 1 || imp[0].Start != 3 || imp[0].Text() != "import torch" {
+		t.Errorf("BOM: import statement %v", imp)
+	}
+	// Columns count characters after the mark, as editors show them.
+	if l, c := f.Src.Position(3); l != 0 || c != 0 {
+		t.Errorf("BOM: Position(3) = %d:%d, want 0:0", l, c)
+	}
+	f.Release()
+	f = Parse("bom.py", []byte("\ufeffimport torch\nx = (\n"))
+	if got := f.SyntaxError(); !strings.HasPrefix(got, "syntax error at 2:") {
+		t.Errorf("BOM: syntax error %q, want it on line 2", got)
+	}
+	f.Release()
+	f = Parse("bom.py", []byte("\ufeffprint 'x'\n"))
+	if got := f.SyntaxError(); !strings.Contains(got, "1:1: Python 2 print") {
+		t.Errorf("BOM: syntax error %q, want it at 1:1", got)
+	}
+	f.Release()
+}
