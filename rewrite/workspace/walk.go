@@ -60,6 +60,7 @@ type ignoreScope struct {
 
 func walkDir(root string, cfg Config, excl *ignore.GitIgnore) ([]string, error) {
 	var files []string
+	var errs []error
 	var scopes []ignoreScope
 	ignored := func(path string, isDir bool) bool {
 		for _, s := range scopes {
@@ -88,7 +89,12 @@ func walkDir(root string, cfg Config, excl *ignore.GitIgnore) ([]string, error) 
 	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			// An unreadable directory is reported; the walk goes on.
+			errs = append(errs, err)
+			if d != nil && d.IsDir() && path != root {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if d.IsDir() {
 			if path != root && (skipDirs[d.Name()] || IsVirtualenv(path) || ignored(path, true)) {
@@ -107,7 +113,7 @@ func walkDir(root string, cfg Config, excl *ignore.GitIgnore) ([]string, error) 
 		}
 		return nil
 	})
-	return files, err
+	return files, errors.Join(append(errs, err)...)
 }
 
 func dedupe(s []string) []string {
