@@ -175,7 +175,7 @@ func TestUnifiedDiff(t *testing.T) {
 	d := UnifiedDiff("x.py", []byte(old), []byte(new))
 	// Seven unchanged lines between the changes: two hunks (GNU diff merges
 	// hunks only when at most 2×3 context lines separate them).
-	want := "--- a/x.py\n+++ b/x.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -7,5 +7,5 @@\n g\n h\n i\n-j\n-k\n+J\n+k\n\\ No newline at end of file\n"
+	want := "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -7,5 +7,5 @@\n g\n h\n i\n-j\n-k\n+J\n+k\n\\ No newline at end of file\n"
 	if d != want {
 		t.Fatalf("got\n%s\nwant\n%s", d, want)
 	}

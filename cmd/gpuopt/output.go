@@ -106,8 +106,8 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 			} else if f.Severity == "info" {
 				level = "notice"
 			}
-			fmt.Fprintf(w, "::%s title=gpuopt (%s),file=%s,line=%d,col=%d,endLine=%d,endColumn=%d::%s\n",
-				level, f.Code, f.Path, f.Line, f.Column, f.EndLine, f.EndColumn, ghEscape(f.Code+" "+f.Message))
+			fmt.Fprintf(w, "::%s title=%s,file=%s,line=%d,col=%d,endLine=%d,endColumn=%d::%s\n",
+				level, ghProperty("gpuopt ("+f.Code+")"), ghProperty(f.Path), f.Line, f.Column, f.EndLine, f.EndColumn, ghEscape(f.Code+" "+f.Message))
 		}
 		return nil
 	default:
@@ -123,6 +123,11 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 			fmt.Fprintf(w, "%s:%d:%d: %s %s%s\n", f.Path, f.Line, f.Column, f.Code, mark, f.Message)
 		}
 		if len(findings) == 0 {
+			for _, r := range reports {
+				if r.Err != nil {
+					return nil // not a pass: the errors are on stderr
+				}
+			}
 			fmt.Fprintln(w, "All checks passed!")
 			return nil
 		}
@@ -137,9 +142,18 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 	}
 }
 
-func ghEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+// ghEscape escapes a workflow command's data (the message) as GitHub's
+// runner unescapes it, so that nothing in it ends the command.
+func ghEscape(s string) string { return ghData.Replace(s) }
+
+// ghProperty escapes a workflow command property's value (a file name):
+// as data, and ':' and ',' too, which end a property.
+func ghProperty(s string) string { return ghProp.Replace(s) }
+
+var (
+	ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 func plural(n int) string {
 	if n == 1 {

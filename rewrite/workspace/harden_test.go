@@ -13,9 +13,13 @@ import (
 // must survive: WriteAtomic checks again right before the rename.
 func TestWriteAtomicRechecksBeforeRename(t *testing.T) {
 	for name, change := range map[string]func(path string){
-		"content":       func(p string) { os.WriteFile(p, []byte("x = 9\n"), 0o644) },
-		"same size":     func(p string) { os.WriteFile(p, []byte("x = 9\n"), 0o644) },
-		"appended":      func(p string) { f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0); f.WriteString("y = 2\n"); f.Close() },
+		"content":   func(p string) { os.WriteFile(p, []byte("x = 9\n"), 0o644) },
+		"same size": func(p string) { os.WriteFile(p, []byte("x = 9\n"), 0o644) },
+		"appended": func(p string) {
+			f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("y = 2\n")
+			f.Close()
+		},
 		"replaced file": func(p string) { os.WriteFile(p+".new", []byte("x = 1\n"), 0o644); os.Rename(p+".new", p) },
 		"touched":       func(p string) { later := time.Now().Add(time.Hour); os.Chtimes(p, later, later) },
 	} {
