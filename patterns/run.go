@@ -14,7 +14,7 @@ import (
 // imports none of them is skipped without parsing.
 var TargetLibraries = []string{"torch", "xgboost", "numpy", "pandas", "cupy", "cudf", "transformers", "torchvision", "timm"}
 
-var importLine = regexp.MustCompile(`(?m)^[ \t]*(?:from|import)[ \t][^\n]*\b(?:torch|xgboost|numpy|pandas|cupy|cudf|transformers|torchvision|timm)\b`)
+var importLine = regexp.MustCompile(`(?m)^(?:\x{FEFF})?[ \t]*(?:from|import)[ \t][^\n]*\b(?:torch|xgboost|numpy|pandas|cupy|cudf|transformers|torchvision|timm)\b`)
 
 // Relevant reports, without parsing, whether src may import a target
 // library. False means no rule can fire on the file.
@@ -71,8 +71,8 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	kept := out[:0]
 	lines := suppressions{}
 	for _, fd := range out {
-		if fd.Fix != nil && f.InError(fd.Start, fd.End) {
-			fd.Fix = nil // never rewrite inside a syntax error
+		if fd.Fix != nil && (f.Rejected() || f.InError(fd.Start, fd.End)) {
+			fd.Fix = nil // never rewrite inside a syntax error, nor a file CPython rejects
 		}
 		if f.DropsComment(fd.Fix) {
 			fd.Fix = nil // never lose a comment: the finding stays, without a fix

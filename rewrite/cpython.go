@@ -35,6 +35,21 @@ const (
 // reported as a syntax error and has an empty model.
 func (f *File) TooDeep() bool { return f.tooDeep }
 
+// Rejected reports whether the file holds a construct CPython rejects
+// (or nests too deep): no fix may touch such a file, anywhere.
+func (f *File) Rejected() bool { return len(f.errorMessages) > 0 }
+
+// FirstRejection returns the first construct CPython rejects, as the
+// finding editors show for it (code E999), and whether there is one.
+func (f *File) FirstRejection() (Finding, bool) {
+	for _, e := range f.Errors {
+		if msg, ok := f.errorMessages[e]; ok {
+			return Finding{Code: "E999", Message: "syntax error: " + msg + " (never rewritten)", Start: e.Start, End: e.End, Severity: Error}, true
+		}
+	}
+	return Finding{}, false
+}
+
 // reject records a construct CPython rejects as a syntax error covering
 // [start, end) with its message.
 func (f *File) reject(start, end int, format string, args ...any) {
