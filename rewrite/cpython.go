@@ -68,7 +68,11 @@ func (f *File) checkCPython() {
 	before := len(f.Errors)
 	if !f.checkNesting() {
 		f.checkLegacySyntax()
-		f.checkContext()
+		if before == 0 {
+			// Only a clean parse says where a statement is: error
+			// recovery can leave a `return` of a broken def at the top.
+			f.checkContext()
+		}
 		f.checkKeywordArguments()
 		f.checkIndentation()
 	}

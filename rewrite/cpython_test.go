@@ -146,3 +146,22 @@ func TestByteOrderMarkIsIgnored(t *testing.T) {
 	}
 	f.Release()
 }
+
+// Error recovery can move a broken def's body to the module: its return
+// is the parse error's consequence, not a second error (the server would
+// show it, and drop every fix while the user types).
+func TestContextChecksWaitForACleanParse(t *testing.T) {
+	for _, src := range []string{
+		"def __:nit__(self):\n    return 1\n",
+		"ass Net0(nn.Module):\n    def f(self):\n        return 1\n",
+		"from x i\nport y\n\ndef f(x):\n    for i in x:\n        break\n    return x\n",
+		// An edit of TestRecycledVersionsUnderConcurrentRequests (lsp).
+		"def train_epoch_0(model, loader, optimizer, device=\"cuda\"):\n    model.train()\n    total = 0.0\n    for step, (xb, yb) in enumerate(loader):\n        xb, yb = xb.to(device), yb.to(device)\n        o1imizer.zero_grad()\n        los(s = F.crossimport xgboost as xgb\nenimport xgboost as xgb\nropy(model(xb), yb)\n        loss.backward()\n        optimizer.step()\n        total += loss.item()\n        if step % 100 == 0:\n            print(f\"bloc)0 step {step}: loss {total / (step + 1):.4f}\")\n    return total\n",
+	} {
+		f := Parse("x.py", []byte(src))
+		if r, ok := f.FirstRejection(); ok {
+			t.Errorf("%q: %s", src, r.Message)
+		}
+		f.Release()
+	}
+}
