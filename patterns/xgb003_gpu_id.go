@@ -36,7 +36,8 @@ model = xgb.XGBRegressor(tree_method="hist", device="cuda:1")
 
 ## Fix safety
 Safe: ` + "`device=\"cuda:N\"`" + ` selects the same GPU. Applied when the ordinal
-is an integer literal; when the parameters already name a device, the
+is an integer literal and the call passes no ` + "`**kwargs`" + ` (which may name
+` + "`device`" + ` already); when the parameters already name a device, the
 redundant ` + "`gpu_id`" + ` is removed. Silent when XGBoost < 2.0 is pinned.
 
 ## Measured gain
@@ -59,7 +60,7 @@ func checkGPUID(p *Pass) {
 		var fix *rewrite.Fix
 		if g.get("device") != nil && e.Form != setParamForm {
 			fix = Fix(rewrite.Safe, "Remove gpu_id (device is already set)", deleteEntry(e))
-		} else if n, err := strconv.Atoi(e.Value.Text()); err == nil && e.Value.Type == "integer" && e.Form != setParamForm {
+		} else if n, err := strconv.Atoi(e.Value.Text()); err == nil && e.Value.Type == "integer" && e.Form != setParamForm && !(e.Form == kwargForm && passesKwargs(e.Item)) {
 			dev := "cuda:" + strconv.Itoa(n)
 			var edit rewrite.Edit
 			switch e.Form {
@@ -75,6 +76,21 @@ func checkGPUID(p *Pass) {
 		}
 		p.Report(e.Item, msg, fix)
 	}
+}
+
+// passesKwargs reports whether the call a keyword argument belongs to
+// also passes **kwargs, which may name the keyword a fix would add (a
+// call given one keyword twice raises TypeError).
+func passesKwargs(kw *rewrite.Node) bool {
+	if kw.Parent == nil {
+		return true // no argument list to see: assume the worst
+	}
+	for _, c := range kw.Parent.Children {
+		if c.Type == "dictionary_splat" {
+			return true
+		}
+	}
+	return false
 }
 
 // siblingString returns the first string value among the keyword arguments
