@@ -12,50 +12,6 @@ var CudaAmpAutocast = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"autocast"}, // every spelling of the deprecated callable ends in it
 	Check:     checkCudaAmpAutocast,
-	Doc: `## What it does
-Finds the deprecated ` + "`torch.cuda.amp.autocast`" + ` in every form: a call, a
-` + "`with`" + ` statement, a decorator (` + "`@torch.cuda.amp.autocast()`" + `), and
-` + "`from torch.cuda.amp import autocast`" + ` (the import and each of its calls).
-
-## Why is this bad?
-` + "`torch.cuda.amp.autocast`" + ` is deprecated since PyTorch 2.4 and warns on
-every use; ` + "`torch.autocast(\"cuda\", ...)`" + ` is the same context manager,
-one API for every device type.
-
-## Example
-` + "```python" + `
-from torch.cuda.amp import autocast
-
-with autocast(enabled=use_amp):
-    loss = model(x)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-from torch import autocast
-
-with autocast("cuda", enabled=use_amp):
-    loss = model(x)
-` + "```" + `
-
-## Fix safety
-Safe: ` + "`torch.cuda.amp.autocast(...)`" + ` is implemented as
-` + "`torch.autocast(\"cuda\", ...)`" + ` with the same keywords (` + "`enabled`, `dtype`, `cache_enabled`" + `).
-Positional arguments become keywords because the new callable takes the device
-type first. A call without a dtype gets ` + "`dtype=torch.float16`" + ` spelled out:
-the old callable defaults to float16, while ` + "`torch.autocast(\"cuda\")`" + ` takes
-the dtype of an enclosing autocast region (a decorated forward called inside
-a bf16 region would switch from fp16 to bf16); where ` + "`torch`" + ` is not imported
-the finding has no fix. The
-import form is rewritten only when every use of the imported name is a call;
-calls with ` + "`*args`" + ` are reported without a fix. Spellings kept for old
-releases (in a branch of a version test such as ` + "`is_torch_version(...)`" + ` or
-` + "`hasattr(torch, ...)`" + `, after such a test that returns, or in a ` + "`try`" + ` whose
-` + "`except`" + ` catches ImportError/AttributeError) are not reported.
-
-## Measured gain
-None: this is a deprecation fix.
-`,
 }
 
 func init() { Register(CudaAmpAutocast) }

@@ -12,54 +12,6 @@ var BF16Autocast = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"GradScaler"}, // the finding needs exactly one GradScaler call, and every qualified spelling of it ends in GradScaler
 	Check:     checkBF16Autocast,
-	Doc: `## What it does
-Finds float16 CUDA autocast (` + "`dtype=torch.float16`" + ` or no dtype: float16 is the
-default) used together with a ` + "`GradScaler`" + `, on a GPU with compute capability
->= 8.0 (A100, RTX 30xx/40xx, H100, ...).
-
-## Why is this bad?
-fp16 has a narrow exponent range, so gradients must be scaled to avoid
-underflow: the scaler multiplies the loss, checks every gradient for inf/NaN
-each step (a reduction and a host sync on overflow), and skips steps. bf16 has
-fp32's exponent range and needs none of that, and it is native on these GPUs.
-
-## Example
-` + "```python" + `
-scaler = torch.amp.GradScaler("cuda")
-with torch.autocast("cuda"):
-    loss = loss_fn(model(x), y)
-scaler.scale(loss).backward()
-scaler.step(optimizer)
-scaler.update()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-scaler = torch.amp.GradScaler("cuda", enabled=False)
-with torch.autocast("cuda", dtype=torch.bfloat16):
-    loss = loss_fn(model(x), y)
-scaler.scale(loss).backward()   # pass-through when disabled
-scaler.step(optimizer)          # plain optimizer.step()
-scaler.update()                 # no-op
-` + "```" + `
-
-## Fix safety
-Unsafe: bf16 keeps fewer mantissa bits than fp16 (8 vs 11), so activations are
-less precise, and results change. The scaler is constructed with
-` + "`enabled=False`" + ` so every ` + "`scaler.*`" + ` call becomes a pass-through and the loop is
-not restructured; ` + "`scaler.get_scale()`" + ` then returns 1.0 and
-` + "`scaler.state_dict()`" + ` is empty (checkpoints saved before still load). Fires only
-when the file has exactly one ` + "`GradScaler`" + ` and every CUDA autocast in it has a
-literal dtype (or none); without a known GPU it is a hint that says what it assumed.
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): a 4-layer transformer
-encoder (d 1024, seq 512, batch 16) training step took 13.5 ms with fp16 +
-GradScaler and 13.4 ms with bf16 (**1.01×**). The case for this rewrite is
-robustness (no overflow, no skipped steps, no scaler), not speed. The
-catalogue's earlier run saw bf16 a little slower (0.85×) on the same step.
-`,
 }
 
 func init() { Register(BF16Autocast) }

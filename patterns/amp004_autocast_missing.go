@@ -16,48 +16,6 @@ var MissingAutocast = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"backward"}, // findings sit in loops of a `.backward()` call (callAttr)
 	Check:     checkMissingAutocast,
-	Doc: `## What it does
-Finds a training loop on CUDA (a loop whose body runs ` + "`.backward()`" + `) in a
-file that uses no autocast and no half-precision model, and offers to wrap the
-forward pass and the loss in ` + "`with torch.autocast(\"cuda\", dtype=torch.bfloat16):`" + `.
-
-## Why is this bad?
-Without mixed precision every matmul and convolution runs in fp32 (or TF32),
-using a fraction of the tensor cores' throughput and twice the activation
-memory.
-
-## Example
-` + "```python" + `
-for x, y in loader:
-    out = model(x)
-    loss = loss_fn(out, y)
-    loss.backward()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-for x, y in loader:
-    with torch.autocast("cuda", dtype=torch.bfloat16):
-        out = model(x)
-        loss = loss_fn(out, y)
-    loss.backward()
-` + "```" + `
-
-## Fix safety
-Hint: mixed precision changes numerics, and some models need care (losses
-computed in fp32, custom ops). The code action (bf16, for GPUs with compute
-capability >= 8.0) wraps the statements from the first model call up to the
-backward when they are plain statements of the loop body; below 8.0 the hint
-suggests fp16 with a ` + "`GradScaler`" + `, which needs the loop restructured by hand.
-Without a known GPU it says what it assumed.
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): a 4-layer transformer
-encoder (d 1024, seq 512, batch 16) training step: fp32 66.6 ms → bf16
-autocast 13.4 ms (**5.0×**). The catalogue's run measured peak memory
-3.20 → 2.22 GB (−31%) for the same step.
-`,
 }
 
 func init() { Register(MissingAutocast) }

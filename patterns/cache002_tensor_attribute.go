@@ -16,52 +16,6 @@ var TensorAttribute = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"tensor", "as_tensor", "zeros", "ones", "full", "arange", "eye", "linspace", "logspace"}, // last parts of the tensorAttrFactories the attribute must be built by
 	Check:     checkTensorAttribute,
-	Doc: `## What it does
-Finds ` + "`self.w = torch.tensor(...)`" + ` (or ` + "`torch.zeros/ones/full/arange/eye/linspace/as_tensor`" + `)
-in the ` + "`__init__`" + ` of an ` + "`nn.Module`" + ` subclass.
-
-## Why is this bad?
-A plain tensor attribute is invisible to the module: ` + "`model.to(device)`" + `,
-` + "`.cuda()`" + ` and DDP do not move it. It stays on the CPU, so every forward
-either fails with a device mismatch or copies it to the GPU again
-(` + "`self.w.to(x.device)`" + `): a host-to-device transfer per step. A buffer moves
-with the module once.
-
-## Example
-` + "```python" + `
-class Norm(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.mean = torch.tensor([0.485, 0.456, 0.406])
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-class Norm(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.register_buffer("mean", torch.tensor([0.485, 0.456, 0.406]), persistent=False)
-` + "```" + `
-
-## Fix safety
-Safe under the conditions gpuopt checks: the attribute is read as before
-(` + "`self.mean`" + `), ` + "`persistent=False`" + ` keeps it out of ` + "`state_dict()`" + ` so
-checkpoints load exactly as before, and the value is unchanged. What changes is
-what the rule is for: ` + "`.to(device)`" + `/` + "`.cuda()`" + ` now move the tensor with
-the module (and it appears in ` + "`model.buffers()`" + `). gpuopt stays silent when that
-could change results or fail: the class is not a subclass of ` + "`nn.Module`" + ` defined
-in the file; the assignment comes before ` + "`super().__init__()`" + `; the attribute is
-assigned anywhere else in the file (a buffer only accepts tensors or
-` + "`None`" + `) or named by the class body; the tensor ` + "`requires_grad`" + `; the
-module is cast with ` + "`.half()`/`.double()`/`.bfloat16()`/`.float()`/`.apply(...)`" + `, or moved with
-` + "`.to(...)`" + ` given anything but a device (` + "`.to(dtype)`, `.to(other_tensor)`" + `)
-anywhere in the file (casts convert floating-point buffers); or the attribute is
-turned into NumPy (` + "`.numpy()`" + ` fails on a CUDA tensor). Needs torch >= 1.6.
-
-## Measured gain
-Not measured by gpuopt; the saving is one host-to-device copy of the tensor per
-forward (or a device-mismatch error avoided).
-`,
 }
 
 func init() { Register(TensorAttribute) }

@@ -20,67 +20,6 @@ var PandasAccelerator = &Rule{
 	Libraries: []string{"pandas"},
 	Names:     []string{"read_csv", "read_parquet", "read_feather", "read_orc", "read_json"}, // the finding is a pandas reader call (pandasReaders)
 	Check:     checkPandasAccelerator,
-	Doc: `## What it does
-Finds a pandas script whose data is large: a ` + "`pd.read_csv`" + ` /
-` + "`read_parquet`" + ` / ` + "`read_orc`" + ` / ` + "`read_feather`" + ` / ` + "`read_json`" + ` of a
-literal path to a file (or a dataset folder) of at least 1 GB on disk, or a
-frame that feeds GPU training (XGBoost with ` + "`device=\"cuda\"`" + `, a CUDA tensor
-built from ` + "`df.values`" + `). It adds cuDF's zero-code-change mode before
-anything is imported:
-
-` + "```python" + `
-import cudf.pandas
-cudf.pandas.install()
-` + "```" + `
-
-Paths are taken relative to the checked file's folder (absolute paths as
-they are); the message states the size found. Globs, URLs and paths built at
-run time are not looked at.
-
-## Why is this bad?
-pandas runs on one CPU core. With ` + "`cudf.pandas`" + ` installed, the same pandas
-code runs on the GPU through cuDF where cuDF supports the operation and
-falls back to pandas on the CPU where it does not: reading, joins, groupby
-and aggregations on gigabytes of data typically run many times faster, and
-frames handed to GPU training are already in GPU memory.
-
-## Example
-` + "```python" + `
-import pandas as pd
-
-df = pd.read_csv("data/transactions.csv")  # 6.2 GB
-daily = df.groupby("day")["amount"].sum()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-import cudf.pandas
-cudf.pandas.install()
-import pandas as pd
-
-df = pd.read_csv("data/transactions.csv")
-daily = df.groupby("day")["amount"].sum()
-` + "```" + `
-or run the script unchanged with ` + "`python -m cudf.pandas script.py`" + `.
-
-## Fix safety
-Unsafe: results can differ in details (row order of some groupby results,
-floating-point sums, dtypes of some results), operations cuDF lacks move
-data back to the CPU, the data must fit in GPU memory (or spill through
-managed memory), and the script then needs the ` + "`cudf`" + ` package
-(RAPIDS). The lines go before every import, after the module docstring and
-` + "`from __future__`" + ` imports, because ` + "`cudf.pandas.install()`" + ` only takes effect
-for pandas imported after it. gpuopt stays silent in files that already
-import ` + "`cudf.pandas`" + ` or call ` + "`install()`" + `, in modules that are not scripts (no
-` + "`if __name__ == \"__main__\":`" + ` and no reading at module level: installing
-the accelerator is the program's decision, not a library's), and where
-pandas is not imported at module level. It cannot know whether the script is
-already run with ` + "`python -m cudf.pandas`" + `: suppress the finding then. The rule
-needs a GPU in the profile; with none known the fix is only a hint.
-
-## Measured gain
-Not measured by gpuopt yet (cuDF is not installed on its benchmark machine).
-`,
 }
 
 func init() { Register(PandasAccelerator) }

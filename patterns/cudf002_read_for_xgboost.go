@@ -16,54 +16,6 @@ var CudfReadForXGBoost = &Rule{
 	Libraries: []string{"pandas"},
 	Names:     []string{"read_csv", "read_parquet", "read_orc"}, // the readers this rule follows to XGBoost
 	Check:     checkCudfReadForXGBoost,
-	Doc: `## What it does
-Finds a ` + "`pd.read_csv`" + ` / ` + "`pd.read_parquet`" + ` / ` + "`pd.read_orc`" + ` whose frame (or
-columns selected from it) is passed to XGBoost: ` + "`xgb.DMatrix`" + `,
-` + "`xgb.QuantileDMatrix`" + `, or an XGBoost estimator's ` + "`fit`" + ` / ` + "`predict`" + `, and
-suggests reading it with ` + "`cudf.read_*`" + ` instead.
-
-## Why is this bad?
-pandas parses the file on one CPU core into host memory; XGBoost training on
-the GPU then copies the whole frame to the device. ` + "`cudf.read_csv`" + ` parses
-on the GPU and the frame stays there: XGBoost (with ` + "`device=\"cuda\"`" + `) reads a
-cuDF frame in place.
-
-## Example
-` + "```python" + `
-import pandas as pd
-import xgboost as xgb
-
-df = pd.read_csv("train.csv")
-X = df[feature_cols]
-y = df["target"]
-dtrain = xgb.DMatrix(X, label=y)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-import cudf
-import xgboost as xgb
-
-df = cudf.read_csv("train.csv")
-X = df[feature_cols]
-y = df["target"]
-dtrain = xgb.DMatrix(X, label=y)
-` + "```" + `
-
-## Fix safety
-Hint: the frame becomes a cuDF DataFrame, which supports much but not all of
-pandas' API, and the script then needs the ` + "`cudf`" + ` package (RAPIDS) and a
-GPU. A code action (` + "`cudf.read_*`" + ` and ` + "`import cudf`" + `) is offered when every
-use of the frame is one cuDF supports the same way: column selection,
-` + "`drop`" + ` / ` + "`fillna`" + `-style methods, ` + "`len`" + `, ` + "`.columns`" + `, ` + "`.shape`" + ` and the XGBoost
-calls, and when the reader's keywords are ones cuDF's reader accepts too.
-Training on the CPU would copy the frame back to the host: add
-` + "`device=\"cuda\"`" + ` (XGB005). Files that already install ` + "`cudf.pandas`" + ` are left
-alone (their pandas reads already run on the GPU).
-
-## Measured gain
-Not measured by gpuopt yet (cuDF is not installed on its benchmark machine).
-`,
 }
 
 func init() { Register(CudfReadForXGBoost) }

@@ -19,69 +19,6 @@ var NumpyOnGPU = &Rule{
 	Libraries: []string{"numpy"},
 	Names:     []string{"zeros", "ones", "empty", "full", "arange", "eye", "identity", "random"}, // findings are constructors of cupyShapeElements; every numpy.random.* spelling has `random`
 	Check:     checkNumpyOnGPU,
-	Doc: `## What it does
-Finds NumPy arrays built on the CPU that are large (a literal shape of at
-least 1,000,000 elements: ` + "`np.random.rand(10_000, 1000)`" + `,
-` + "`np.zeros((4096, 4096))`" + `) or that end up in GPU code (` + "`torch.from_numpy(x).cuda()`" + `,
-` + "`torch.tensor(x, device=\"cuda\")`" + `, ` + "`cp.asarray(x)`" + `), and offers to run the
-array's NumPy work with CuPy instead: ` + "`np.X`" + ` becomes ` + "`cp.X`" + ` for every
-function CuPy implements along the array's data flow, ` + "`import cupy as cp`" + ` is
-added, and ` + "`cp.asnumpy(...)`" + ` is written only where a CPU consumer (a function
-that is not NumPy's, CuPy's, XGBoost's matrix or a CUDA tensor constructor)
-receives the data.
-
-## Why is this bad?
-NumPy runs on one CPU core for most operations. CuPy implements the same API
-on the GPU: element-wise maths, reductions, matrix products and FFTs on
-arrays of millions of elements run one to two orders of magnitude faster.
-An array computed with NumPy only to be copied to the GPU afterwards pays
-for the CPU work and for the host-to-device copy.
-
-## Example
-` + "```python" + `
-import numpy as np
-
-x = np.random.randn(10000, 1000)
-y = np.dot(x, x.T)
-print(y.mean())
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-import numpy as np
-import cupy as cp
-
-x = cp.random.randn(10000, 1000)
-y = cp.dot(x, x.T)
-print(cp.asnumpy(y.mean()))
-` + "```" + `
-
-## Fix safety
-Hint only. The code action is offered when gpuopt can follow every use of
-the arrays: each one must be NumPy work CuPy implements (with the other
-operands CuPy arrays or plain scalars), a method or attribute of the array,
-a GPU consumer, or a call that receives a host copy (` + "`cp.asnumpy`" + `). Any other
-use (returned from a function, stored in a container or an attribute, mixed
-with an array of unknown origin, a NumPy function CuPy lacks) leaves the
-finding without a code action. Even then the rewrite can change behaviour:
-CuPy's random generators produce different numbers than NumPy's (and
-` + "`np.random.seed`" + ` does not seed them), reductions return 0-d arrays instead
-of NumPy scalars, floating-point results can differ in the last bits, the
-array must fit in GPU memory, and ` + "`cp.asarray(x)`" + ` now shares ` + "`x`" + `'s memory
-instead of copying it. ` + "`torch.from_numpy(x).cuda()`" + ` becomes
-` + "`torch.as_tensor(x, device=\"cuda\")`" + `, which shares the CuPy array's memory.
-Small arrays are left alone: the GPU's launch and copy overheads dominate
-below about a million elements. The rule needs a GPU in the profile; with
-none known the hint says what it assumed.
-
-## Measured gain
-NVIDIA H100 80GB HBM3, CuPy with CUDA 13.0 (` + "`corpus/gpu/gains.py`" + ` and
-` + "`corpus/gpu/cupy001.py`" + `, medians): ` + "`x @ x.T`" + ` for a 10000×1000 float32 array,
-NumPy 253–409 ms → CuPy 3.4 ms (**~75–120×**) when the data stays on the GPU,
-but 141–256 ms (**1.6–1.8×**) when it is copied to the GPU and the result back
-each time: keep the data on the GPU. Standardise / clip / log1p / histogram
-over 10M floats: 139–238 → 12.5–20.2 ms including the copies (**11–12×**).
-`,
 }
 
 func init() { Register(NumpyOnGPU) }

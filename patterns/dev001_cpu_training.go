@@ -16,69 +16,6 @@ var CPUTraining = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"backward", "step"}, // TrainingLoops needs a loop calling .backward() or <optimizer>.step()
 	Check:     checkCPUTraining,
-	Doc: `## What it does
-Finds a training loop (one that runs ` + "`.backward()`" + ` or an optimizer step)
-calling a model that gpuopt recognises (a ` + "`torch.nn`" + ` / torchvision /
-transformers / timm model, or an ` + "`nn.Module`" + ` class of the file) in a file that
-never places anything on a device: no ` + "`.to(...)`" + ` other than a dtype
-conversion, no ` + "`.cuda()`" + `, no ` + "`device=`" + ` / ` + "`device_map=`" + ` argument, no framework that
-places tensors itself (Accelerate, Lightning, DeepSpeed, DataParallel,
-DistributedDataParallel, the Hugging Face Trainer ...). PyTorch creates
-everything on the CPU by default, so such a script trains on the CPU even on
-a machine with a GPU.
-
-## Why is this bad?
-The GPU sits idle. Training even a small convolutional network is typically
-one to two orders of magnitude slower on CPU cores than on a data-centre GPU.
-
-## Example
-` + "```python" + `
-import torch
-
-model = Net()
-for x, y in loader:
-    loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-import torch
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-
-model = Net()
-model.to(device)
-for x, y in loader:
-    x, y = x.to(device), y.to(device)
-    loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-` + "```" + `
-
-## Fix safety
-A hint: the code action picks the device once after the imports (reusing
-an unused ` + "`device = torch.device(\"cuda\" ...)`" + ` of the file, or a name the
-file does not use), moves each model (and each loss module holding
-tensors) once after it is built, and moves the batch names that meet a
-tensor at the top of every loop over a ` + "`DataLoader`" + ` that calls the model.
-Results change a little (GPU kernels round differently) and tensors that
-reach NumPy must then go through ` + "`.cpu()`" + `. The action is offered only when
-every call of the model is in such a loop, the model is used otherwise only
-through methods such as ` + "`.parameters()`" + ` or ` + "`.train()`" + `, the loops create no
-tensor without ` + "`device=`" + ` and read none built outside them, and the file calls
-no ` + "`.numpy()`" + `; otherwise the finding comes without one. Silent with a star
-import, or when the model is built in a way gpuopt does not follow.
-
-## Measured gain
-A small CNN (two convolutions and a linear layer, CIFAR-shaped inputs,
-batch 128, fed by a ` + "`DataLoader`" + ` over a ` + "`TensorDataset`" + `): 6,452–8,242 samples/s
-on the 16 CPU threads of the H100 host, 38,346–45,448 samples/s after the
-code action on the H100 (**5.5–5.9×** over two runs;
-` + "`corpus/gpu/dev_placement.py`" + `, PyTorch 2.11, CUDA 13.0). The
-GPU side of that number is bound by the single-process loader; with LOAD001's
-workers and larger models the gap grows.
-`,
 }
 
 func init() { Register(CPUTraining) }

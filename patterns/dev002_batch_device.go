@@ -16,53 +16,6 @@ var BatchDevice = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"DataLoader"}, // batchLoopOf needs a torch DataLoader(...) call, spelled DataLoader
 	Check:     checkBatchDevice,
-	Doc: `## What it does
-Finds a loop over a ` + "`DataLoader`" + ` that feeds its batches to a model moved to
-the GPU (` + "`model.to(\"cuda\")`, `model.cuda()`, `model.to(device)`" + ` with ` + "`device`" + `
-a CUDA device or ` + "`\"cuda\" if torch.cuda.is_available() else \"cpu\"`" + `) while the
-batches stay on the CPU: never moved, or moved to the CPU explicitly
-(` + "`data = data.to(\"cpu\")`" + `).
-
-## Why is this bad?
-It does not run: the forward pass raises "Expected all tensors to be on the
-same device" at its first layer. The guides list it as the most common
-mistake of a first GPU port (moving the model and forgetting the data).
-
-## Example
-` + "```python" + `
-model = Net().to(device)
-for x, y in loader:
-    loss = criterion(model(x), y)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-model = Net().to(device)
-for x, y in loader:
-    x, y = x.to(device), y.to(device)
-    loss = criterion(model(x), y)
-` + "```" + `
-
-## Fix safety
-Unsafe: the fix moves, at the top of the loop body, every batch name that
-meets a tensor there (a model or loss call, a torch function, an
-operator), with the model's own device expression; an explicit
-` + "`.to(\"cpu\")` / `.cpu()`" + ` of a batch fed to the model is redirected to that
-device. Code that later needs those batches on the host (` + "`.numpy()`" + `) has to
-call ` + "`.cpu()`" + ` itself. gpuopt stays silent when the batches may already be
-moved elsewhere: a ` + "`collate_fn`" + `, a dataset it cannot see into (or whose
-class mentions devices), a batch handed to a helper function, rebound in
-the loop, or moved anywhere in it; in files that use DataParallel,
-DistributedDataParallel (which scatter CPU inputs themselves), Accelerate,
-Lightning or a similar framework; and when the model's device is not a
-visible assignment in the loop's scope.
-
-## Measured gain
-Not a speed rule: the code before the fix fails on the GPU; after it, it
-runs. Checked on an H100 with ` + "`corpus/gpu/dev_placement.py`" + `: the corpus cases
-raise "Expected all tensors to be on the same device" before the fix and
-train with the model on ` + "`cuda:0`" + ` after it.
-`,
 }
 
 func init() { Register(BatchDevice) }

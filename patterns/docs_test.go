@@ -23,6 +23,28 @@ func TestEveryRuleIsDocumented(t *testing.T) {
 	}
 }
 
+// TestEveryDocFileIsARule checks that docs/ holds one Markdown file per
+// registered rule and nothing else (a renamed or removed rule leaves no
+// orphan page behind).
+func TestEveryDocFileIsARule(t *testing.T) {
+	entries, err := docFiles.ReadDir("docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, e := range entries {
+		code := strings.TrimSuffix(e.Name(), ".md")
+		if Lookup(code) == nil || Lookup(code).Code != code {
+			t.Errorf("docs/%s belongs to no registered rule", e.Name())
+			continue
+		}
+		seen++
+	}
+	if seen != len(All()) {
+		t.Errorf("docs/ has %d rule pages for %d rules", seen, len(All()))
+	}
+}
+
 // TestRulesDocumentInSync keeps patterns/RULES.md and the README's rule
 // table equal to what the registry generates. Run
 // `go generate ./patterns` to refresh both.

@@ -16,44 +16,6 @@ var LoaderWorkers = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"DataLoader"}, // a finding is on a torch DataLoader call, whose every spelling ends in it
 	Check:     checkLoaderWorkers,
-	Doc: `## What it does
-Finds a ` + "`DataLoader`" + ` that feeds a GPU training or inference loop with
-` + "`num_workers`" + ` absent or 0.
-
-## Why is this bad?
-With no workers every batch is loaded, decoded and collated in the training
-process, between GPU steps: the GPU idles while the CPU prepares data.
-Workers prepare the next batches in parallel; pinned memory makes the copy to
-the GPU asynchronous; persistent workers are not restarted each epoch; a
-prefetch factor keeps a few batches ready.
-
-## Example
-` + "```python" + `
-loader = DataLoader(dataset, batch_size=64, shuffle=True)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-loader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=8,
-                    pin_memory=True, persistent_workers=True, prefetch_factor=4)
-` + "```" + `
-
-## Fix safety
-Unsafe: workers are separate processes. The dataset (and ` + "`collate_fn`" + `) must be
-picklable where the start method is spawn (macOS, Windows), the script needs
-an ` + "`if __name__ == \"__main__\":`" + ` guard there, random augmentations draw from
-per-worker seeds, an ` + "`IterableDataset`" + ` is replayed by every worker unless it
-shards itself, and each worker holds a copy of the dataset in memory. The
-worker count is the host's CPU count capped at 8 (4, and the message says
-so, when the count is unknown); settings already given are kept. When
-` + "`collate_fn`" + ` or ` + "`worker_init_fn`" + ` is a lambda or a function nested in a
-function, workers started by spawn or forkserver (macOS, Windows, Linux from
-Python 3.14) cannot unpickle it: the finding then comes without a fix.
-
-## Measured gain
-ResNet-18 training on a CPU-decoded dataset on an H100: 326 → 2,327
-samples/s, **7.1×** (8 workers, pinned, persistent, non_blocking copies).
-`,
 }
 
 func init() { Register(LoaderWorkers) }

@@ -12,48 +12,6 @@ var LoaderPersistentWorkers = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"num_workers"}, // it needs a num_workers= keyword with a literal > 0 (the sixth positional argument is left out)
 	Check:     checkLoaderPersistent,
-	Doc: `## What it does
-Finds a ` + "`DataLoader`" + ` with ` + "`num_workers`" + ` > 0 that is iterated once per
-epoch (its loop sits inside another loop, or the function that iterates it is
-called in one) to feed the GPU, without ` + "`persistent_workers`" + `.
-
-## Why is this bad?
-Without it every epoch starts new worker processes: each re-imports the
-script's modules, unpickles the dataset and refills its prefetch queue, and
-the GPU waits for the first batches of every epoch.
-
-## Example
-` + "```python" + `
-loader = DataLoader(dataset, batch_size=64, num_workers=8, pin_memory=True)
-for epoch in range(epochs):
-    for x, y in loader:
-        ...
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-loader = DataLoader(dataset, batch_size=64, num_workers=8, pin_memory=True, persistent_workers=True)
-` + "```" + `
-
-## Fix safety
-Unsafe (the catalogue calls it safe): random augmentations change. Without
-persistent workers the loader draws a fresh base seed from the main process's
-generator every epoch; with them the workers keep their random state across
-epochs and the main generator is no longer advanced, so from the second epoch
-on the workers' random numbers differ, and so do later draws in the main
-process (checked on an H100: epoch 1 identical, epochs 2 and 3 not). Batches
-are otherwise the same. Also: persistent workers keep the copy of the dataset they received at the first
-epoch, so changes the main process makes to the dataset object between
-epochs (` + "`dataset.set_epoch(epoch)`" + `, reassigning a transform) would no
-longer reach them. The rule is silent when the dataset's name is used inside
-the epoch loop, when ` + "`persistent_workers`" + ` is given, and when the worker
-count is not a visible literal.
-
-## Measured gain
-Not measured alone; part of the LOAD001 measurement (ResNet-18 on a
-CPU-decoded dataset, 326 → 2,327 samples/s with 8 workers, pinned memory,
-persistent workers and non_blocking copies).
-`,
 }
 
 func init() { Register(LoaderPersistentWorkers) }

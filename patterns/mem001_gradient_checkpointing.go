@@ -17,48 +17,6 @@ var GradientCheckpointing = &Rule{
 	Libraries: []string{"transformers"},
 	Names:     []string{"from_pretrained"}, // findings are on X.from_pretrained(...) calls
 	Check:     checkGradientCheckpointing,
-	Doc: `## What it does
-Finds a Hugging Face ` + "`transformers`" + ` model (` + "`AutoModel*.from_pretrained(...)`" + `,
-` + "`*For*.from_pretrained(...)`" + `) that is trained (called in a training loop or
-handed to a ` + "`Trainer`" + `) without gradient checkpointing, when the GPU has at
-most 24 GB of memory.
-
-## Why is this bad?
-Training keeps every layer's activations for the backward pass; for
-transformers they dominate memory at useful batch sizes and sequence lengths.
-Gradient checkpointing keeps only each block's inputs and recomputes the rest
-during backward: activation memory drops by a large factor for about one extra
-forward of compute, which on a small GPU often decides whether a model, batch
-size or sequence length fits at all.
-
-## Example
-` + "```python" + `
-model = AutoModelForCausalLM.from_pretrained("gpt2").cuda()
-for batch in loader:
-    model(**batch).loss.backward()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-model = AutoModelForCausalLM.from_pretrained("gpt2").cuda()
-model.gradient_checkpointing_enable()
-for batch in loader:
-    model(**batch).loss.backward()
-` + "```" + `
-
-## Fix safety
-A hint: the code action inserts ` + "`model.gradient_checkpointing_enable()`" + ` after
-the model is built, but it trades speed (roughly 20-30% slower steps) for memory,
-which only pays when memory is the limit. It also turns off the generation KV
-cache during training (` + "`use_cache=False`" + `), and with frozen embeddings (PEFT/LoRA)
-needs ` + "`model.enable_input_require_grads()`" + `. With ` + "`Trainer`" + ` prefer
-` + "`TrainingArguments(gradient_checkpointing=True)`" + `. Silent when the file already
-mentions gradient checkpointing or uses ` + "`torch.utils.checkpoint`" + `, and on GPUs
-with more than 24 GB (no GPU known: a hint that says so).
-
-## Measured gain
-Not measured by gpuopt; a memory saving, paid for with recomputation.
-`,
 }
 
 func init() { Register(GradientCheckpointing) }

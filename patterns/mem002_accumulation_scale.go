@@ -17,53 +17,6 @@ var AccumulationScale = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"backward"}, // findings are on X.backward() calls
 	Check:     checkAccumulationScale,
-	Doc: `## What it does
-Finds gradient accumulation (a loop that calls ` + "`loss.backward()`" + ` on every
-step but ` + "`optimizer.step()`" + ` only under ` + "`if ... % k == 0:`" + `) where the loss is
-never divided by ` + "`k`" + `.
-
-## Why is this bad?
-This is a bug, not a slowdown. ` + "`backward()`" + ` adds into ` + "`.grad`" + `, so after
-` + "`k`" + ` micro-batches the gradient is the *sum* of ` + "`k`" + ` mean losses' gradients:
-` + "`k`" + ` times the gradient of the large batch the accumulation is meant to
-emulate. The update is as if the learning rate were multiplied by ` + "`k`" + `
-(weight decay and gradient clipping thresholds are off by the same factor;
-Adam partly hides it, SGD does not), and changing ` + "`k`" + ` changes the training.
-
-## Example
-` + "```python" + `
-for i, (x, y) in enumerate(loader):
-    loss = loss_fn(model(x), y)
-    loss.backward()
-    if (i + 1) % accum_steps == 0:
-        optimizer.step()
-        optimizer.zero_grad()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-for i, (x, y) in enumerate(loader):
-    loss = loss_fn(model(x), y)
-    loss = loss / accum_steps
-    loss.backward()
-    if (i + 1) % accum_steps == 0:
-        optimizer.step()
-        optimizer.zero_grad()
-` + "```" + `
-
-## Fix safety
-Unsafe: it changes the gradients (that is the point: they become the
-large-batch average) and anything that reads ` + "`loss`" + ` after the inserted line
-(logging) sees the divided value. Learning rates tuned against the buggy
-code may need retuning. gpuopt stays silent when the loss is scaled anywhere
-(` + "`loss / k`" + `, ` + "`loss /= k`" + `, ` + "`loss * ...`" + `), when the gradients are
-divided before the step, when ` + "`zero_grad()`" + ` runs on every step (then nothing
-accumulates), when the loss comes from a function of this file that mentions
-` + "`k`" + `, and in files using Hugging Face Accelerate (its ` + "`backward`" + ` scales).
-
-## Measured gain
-None: this is a correctness fix.
-`,
 }
 
 func init() { Register(AccumulationScale) }

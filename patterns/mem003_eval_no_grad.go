@@ -16,52 +16,6 @@ var EvalWithoutNoGrad = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"eval"}, // a finding needs an R.eval() statement before the loop
 	Check:     checkEvalWithoutNoGrad,
-	Doc: `## What it does
-Finds an evaluation loop: a ` + "`for`" + ` loop after ` + "`model.eval()`" + ` that calls
-` + "`model(...)`" + ` and never runs ` + "`backward()`" + ` or an optimizer step, with no
-` + "`torch.no_grad()`" + ` / ` + "`torch.inference_mode()`" + ` around it (a ` + "`with`" + `, a
-decorator, or a caller in the same file that wraps it).
-
-## Why is this bad?
-` + "`model.eval()`" + ` only switches dropout and batch-norm behaviour; it does not
-turn autograd off. Every forward still records the graph and keeps the
-activations it needs for a backward that never comes: evaluation then uses
-training-sized memory (fewer samples per batch fit) and spends time on
-bookkeeping. ` + "`inference_mode`" + ` also skips version counting and view tracking.
-
-## Example
-` + "```python" + `
-model.eval()
-for x, y in val_loader:
-    preds = model(x.cuda()).argmax(-1)
-    correct += (preds == y.cuda()).sum()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-model.eval()
-with torch.inference_mode():
-    for x, y in val_loader:
-        preds = model(x.cuda()).argmax(-1)
-        correct += (preds == y.cuda()).sum()
-` + "```" + `
-
-## Fix safety
-Unsafe: tensors created inside ` + "`inference_mode`" + ` are inference tensors. If
-the loop's outputs are later used in autograd (as a target of a training loss,
-for instance) PyTorch raises an error; use ` + "`torch.no_grad()`" + ` there instead.
-The fix re-indents the loop with the file's indentation unit (lines inside
-multi-line strings are left alone). gpuopt stays silent when the loop mentions
-anything about gradients (` + "`requires_grad`" + `, ` + "`torch.autograd`" + `, ` + "`.grad`" + `,
-` + "`enable_grad`" + `), contains ` + "`yield`" + ` (grad mode would leak into the consumer),
-when every forward in the loop already runs under ` + "`no_grad`/`inference_mode`" + `,
-or when the file switches grad mode globally. On torch < 1.9 the fix uses
-` + "`torch.no_grad()`" + `.
-
-## Measured gain
-Not measured by gpuopt; the saving is the activation memory of the forward
-(often most of the evaluation's memory) plus autograd bookkeeping.
-`,
 }
 
 func init() { Register(EvalWithoutNoGrad) }

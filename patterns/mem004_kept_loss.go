@@ -12,50 +12,6 @@ var KeptLoss = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"backward"}, // the kept name is an X.backward() receiver
 	Check:     checkKeptLoss,
-	Doc: `## What it does
-Finds a training loop that calls ` + "`loss.backward()`" + ` and also keeps that
-same ` + "`loss`" + ` beyond the step: ` + "`losses.append(loss)`" + ` into a list created
-outside the loop, or ` + "`total += loss`" + ` into an accumulator created outside it.
-
-## Why is this bad?
-A loss tensor that requires grad holds a reference to its autograd graph
-(` + "`grad_fn`" + ` and the nodes behind it). Keeping every step's loss keeps every
-step's graph alive: memory grows with the number of steps, and ` + "`total += loss`" + `
-even chains the graphs together. The value is all that is needed for logging.
-
-## Example
-` + "```python" + `
-losses = []
-for x, y in loader:
-    loss = loss_fn(model(x), y)
-    loss.backward()
-    optimizer.step()
-    losses.append(loss)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-losses = []
-for x, y in loader:
-    loss = loss_fn(model(x), y)
-    loss.backward()
-    optimizer.step()
-    losses.append(loss.detach())
-` + "```" + `
-
-## Fix safety
-Safe: ` + "`detach()`" + ` shares the loss's storage and value; only the autograd
-history is dropped. The rule requires that the loop calls ` + "`backward()`" + ` on
-that loss without ` + "`retain_graph`" + `/` + "`create_graph`" + `, so the graph's buffers are
-already freed and no later backward through the kept losses could have worked.
-The only visible difference is that the kept tensors print without
-` + "`grad_fn=...`" + `. (Call ` + "`.item()`" + ` once when you read the values, not every step:
-that synchronises with the GPU, see SYNC002.)
-
-## Measured gain
-Not measured: this is a memory fix. The memory held grows with the steps
-kept, up to an out-of-memory error on long runs.
-`,
 }
 
 func init() { Register(KeptLoss) }

@@ -16,52 +16,6 @@ var FusedOptimizer = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"Adam", "AdamW", "SGD"}, // every spelling of the optimizers it fixes ends in one
 	Check:     checkFusedOptimizer,
-	Doc: `## What it does
-Finds ` + "`torch.optim.Adam`, `AdamW` and `SGD`" + ` built over the parameters of a model
-that was moved to a CUDA device before the optimizer is created
-(` + "`model = Net().cuda()`, `model.to(\"cuda\")`, `model = Net().to(device)`" + ` with
-` + "`device = torch.device(\"cuda\")`" + `), without ` + "`fused=`, `foreach=`, `differentiable=` or `capturable=`" + `.
-
-## Why is this bad?
-Without ` + "`fused`" + ` PyTorch uses the ` + "`foreach`" + ` implementation: a handful of
-multi-tensor kernels per step, each reading and writing every parameter and
-state tensor. The fused implementation does the whole update in one pass.
-
-## Example
-` + "```python" + `
-model = Net().cuda()
-optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-model = Net().cuda()
-optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4, fused=True)
-` + "```" + `
-
-## Fix safety
-Safe: the fused kernels implement the same update (PyTorch tests them against
-the reference implementation) and work with ` + "`GradScaler`" + `. gpuopt only adds
-the flag when the parameters are certainly on a CUDA device when the optimizer
-is created (fused kernels need them there on PyTorch < 2.4); it stays silent
-when the device is conditional (` + "`\"cuda\" if torch.cuda.is_available() else \"cpu\"`" + `),
-unknown (a function parameter), or when the model is wrapped (DDP) first.
-On PyTorch 2.0–2.3 the fix is unsafe: the fused path there accepts only
-CUDA parameters, and a parameter created after the model was moved (a CPU
-scalar, which plain Adam accepts) would make the first step fail.
-Silent when the file makes complex tensors (` + "`torch.cfloat`" + `, ` + "`view_as_complex`" + `, ...:
-fused kernels reject complex parameters), and when
-` + "`foreach`, `differentiable` or `capturable`" + ` is given (they conflict
-or change the implementation on purpose), and with ` + "`**kwargs`" + `. Needs
-PyTorch >= 2.0 (SGD: >= 2.3).
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): an AdamW step over
-200 tensors (~105M parameters): foreach 4.31–4.46 ms → fused 2.01–2.18 ms
-(**2.0–2.15×** over two runs; the catalogue's run also measured the for-loop
-implementation at 21.0 ms, 10× the fused step).
-`,
 }
 
 func init() { Register(FusedOptimizer) }

@@ -12,39 +12,6 @@ var CompileModel = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"backward", "step"}, // the model must be called in a training loop (.backward() or optimizer .step())
 	Check:     checkCompileModel,
-	Doc: `## What it does
-Finds a model trained on CUDA (called in a loop that runs ` + "`.backward()`" + `)
-in a file that never calls ` + "`torch.compile`" + `, and offers
-` + "`model = torch.compile(model)`" + ` after the model is created.
-
-## Why is this bad?
-It may not be: ` + "`torch.compile`" + ` traces the model and generates fused kernels,
-which often speeds up models bound by memory traffic or kernel launches, but
-it costs compile time at start-up (and on every new input shape) and can be
-slower on small models.
-
-## Example
-` + "```python" + `
-model = Net().cuda()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-model = Net().cuda()
-model = torch.compile(model)
-` + "```" + `
-
-## Fix safety
-Hint only: compiled code can differ numerically (different fusion and
-reduction order), graph breaks and recompilations can cost more than they
-save, and state-dict keys of the compiled wrapper gain an ` + "`_orig_mod.`" + ` prefix.
-Needs PyTorch >= 2.0.
-
-## Measured gain
-Not a free win: a 6-layer MLP (width 2048) training step on an H100 went from
-2.41 ms eager to 2.88 ms compiled (**0.84×**, i.e. slower), after 6.4 s of
-compilation. Benchmark your own model before keeping it.
-`,
 }
 
 func init() { Register(CompileModel) }

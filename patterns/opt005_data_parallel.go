@@ -12,38 +12,6 @@ var DataParallel = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"DataParallel"}, // every spelling of nn.DataParallel ends in it
 	Check:     checkDataParallel,
-	Doc: `## What it does
-Finds ` + "`torch.nn.DataParallel(...)`" + `.
-
-## Why is this bad?
-` + "`DataParallel`" + ` runs one Python process that scatters every batch, replicates
-the model onto each GPU on every forward, and gathers outputs and gradients
-on the first GPU, which becomes the bottleneck (and holds more memory than
-the others). PyTorch recommends ` + "`DistributedDataParallel`" + ` (one process per
-GPU, gradients all-reduced with NCCL) even on a single machine.
-
-## Example
-` + "```python" + `
-model = nn.DataParallel(model).cuda()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-# launched with: torchrun --nproc_per_node=NUM_GPUS train.py
-dist.init_process_group("nccl")
-local_rank = int(os.environ["LOCAL_RANK"])
-torch.cuda.set_device(local_rank)
-model = DistributedDataParallel(model.cuda(local_rank), device_ids=[local_rank])
-# and a DistributedSampler for the DataLoader
-` + "```" + `
-
-## Fix safety
-Hint only: moving to DDP changes how the script is launched, the sampler, and
-checkpointing and logging (rank 0 only); gpuopt does not rewrite it.
-
-## Measured gain
-Not measured by gpuopt.
-`,
 }
 
 func init() { Register(DataParallel) }

@@ -6,6 +6,7 @@
 package patterns
 
 import (
+	"embed"
 	"fmt"
 	"slices"
 	"sort"
@@ -20,7 +21,9 @@ type Rule struct {
 	Name  string // kebab-case name, e.g. "quantile-dmatrix"
 	Title string // one line: what to do
 	// Doc is Markdown with the sections What it does / Why is this bad /
-	// Example / Use instead / Fix safety / Measured gain.
+	// Example / Use instead / Fix safety / Measured gain. Rule files leave
+	// it empty: Register reads it from docs/<Code>.md, embedded below, so a
+	// rule's documentation reads and diffs as Markdown.
 	Doc string
 	// Fix is the strongest applicability this rule's fixes have.
 	Fix rewrite.Applicability
@@ -53,6 +56,18 @@ type Rule struct {
 // Family returns the code's letter prefix ("XGB" for "XGB001").
 func (r *Rule) Family() string { return strings.TrimRight(r.Code, "0123456789") }
 
+//go:embed docs/*.md
+var docFiles embed.FS
+
+// ruleDoc returns the embedded documentation of a rule code, "" if none.
+func ruleDoc(code string) string {
+	b, err := docFiles.ReadFile("docs/" + code + ".md")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
 var registry = map[string]*Rule{}
 
 // libraryLists are the distinct Libraries lists of the registered rules.
@@ -67,8 +82,11 @@ func Register(rules ...*Rule) {
 		if _, dup := registry[r.Code]; dup {
 			panic("patterns: duplicate rule code " + r.Code)
 		}
+		if r.Doc == "" {
+			r.Doc = ruleDoc(r.Code)
+		}
 		if r.Check == nil || r.Doc == "" || r.Title == "" || r.Name == "" {
-			panic("patterns: rule " + r.Code + " lacks a name, title, doc or check")
+			panic("patterns: rule " + r.Code + " lacks a name, title, check or docs/" + r.Code + ".md")
 		}
 		registry[r.Code] = r
 		r.names = rewrite.NewSpellings(r.Names)

@@ -16,60 +16,6 @@ var BatchedCPU = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"cpu", "tolist"}, // every finding is an appended t.cpu() or t.tolist()
 	Check:     checkBatchedCPU,
-	Doc: `## What it does
-Finds ` + "`acc.append(t.cpu())`" + `, ` + "`acc.append(t.cpu().numpy())`" + ` (with or without
-` + "`.detach()`" + `) and ` + "`acc.append(t.tolist())`" + ` in a hot loop (one that runs a model
-forward, a backward pass, an optimizer step or iterates a ` + "`DataLoader`" + `),
-where ` + "`acc`" + ` is a list created before the loop and consumed after it.
-
-## Why is this bad?
-Each ` + "`.cpu()`" + ` of a CUDA tensor waits for the GPU to finish the step and copies
-the result: the CPU cannot queue the next step's kernels while it waits, so
-per-step CPU work (data loading, metrics, logging) no longer overlaps with GPU
-work.
-
-## Example
-` + "```python" + `
-predictions = []
-for inputs, _ in loader:
-    outputs = model(inputs.to(device))
-    predictions.append(outputs.cpu().numpy())
-predictions = np.concatenate(predictions)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-predictions = []
-for inputs, _ in loader:
-    outputs = model(inputs.to(device))
-    predictions.append(outputs)
-predictions = torch.cat(predictions).cpu().numpy()
-` + "```" + `
-
-## Fix safety
-Unsafe, and not a sure win. The fix appends the device tensor and converts
-once at the list's consumer after the loop: ` + "`np.concatenate`" + ` becomes
-` + "`torch.cat(...).cpu().numpy()`" + `, ` + "`np.stack`" + ` / ` + "`np.array`" + ` ` + "`torch.stack`" + `,
-` + "`np.vstack`" + ` / ` + "`np.hstack`" + ` ` + "`torch.vstack`" + ` / ` + "`torch.hstack`" + `, ` + "`torch.cat`" + ` /
-` + "`torch.stack`" + ` and ` + "`sum`" + ` gain a ` + "`.cpu()`" + `. Every output then stays in GPU
-memory until the loop ends (large outputs such as segmentation masks can run
-out of memory), and an empty loop makes ` + "`torch.stack([])`" + ` raise where
-` + "`np.array([])`" + ` did not. gpuopt only rewrites when the appended tensor is a
-fresh value of each step (not a buffer mutated in place) and the list's only
-use after the loop is a consumer it recognises; otherwise, and for
-` + "`.tolist()`" + ` (whose consumers see Python numbers), the finding is a hint
-without a fix.
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): a conv net evaluated at batch 64 with about 1 ms of CPU work per
-step: 50.2–51.8 → 44.7–50.8 ms (**0.99–1.16×** across three runs, the last two alternating before and after); the gain
-comes from overlapping that CPU work with GPU work. Loops that only move large
-outputs are where it can lose: the catalogue measured a tiny MLP moving 300
-large outputs get slower (199 → 318 ms, **0.63×**); our two large-output loops
-came out 1.08–1.39×, so it depends on sizes and the host. Every output also
-stays in GPU memory until the loop ends.
-`,
 }
 
 func init() { Register(BatchedCPU) }

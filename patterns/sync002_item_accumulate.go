@@ -16,61 +16,6 @@ var DeviceAccumulate = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"item"}, // every finding is an accumulated X.item()
 	Check:     checkDeviceAccumulate,
-	Doc: `## What it does
-Finds ` + "`total += loss.item()`" + ` (also ` + "`loss.item() * n`" + ` and ` + "`/ n`" + `) in a hot loop
-(one that runs a model forward, a backward pass, an optimizer step or iterates
-a ` + "`DataLoader`" + `), where ` + "`total`" + ` starts as a float before the loop and is only
-read after it.
-
-## Why is this bad?
-` + "`.item()`" + ` copies a value to the host: the CPU waits for every kernel queued so
-far, every step, so it cannot run ahead and overlap its own per-step work
-(data loading, logging) with the GPU's.
-
-## Example
-` + "```python" + `
-running_loss = 0.0
-for x, y in loader:
-    loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-    running_loss += loss.item()
-print(running_loss / len(loader))
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-running_loss = 0.0
-for x, y in loader:
-    loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-    running_loss += loss.detach().double()
-running_loss = float(running_loss)
-print(running_loss / len(loader))
-` + "```" + `
-
-## Fix safety
-Unsafe, and not a sure win. The sum is kept on the device as a float64
-tensor (the same additions Python's float made, so the same number) and
-turned back into a Python float once, right after the loop. Between the
-` + "`+=`" + ` and that line the name holds a tensor, and each step launches one or two
-extra tiny kernels. gpuopt stays silent when the total or the value is used
-inside the loop for control flow (early stopping, ` + "`if loss.item() < ...`" + `), is
-printed or logged every step, or when another ` + "`.item()`" + ` syncs the step
-anyway. When the total does not start as a float literal (` + "`total = 0`" + ` may
-count integers) or the value is not known to be a torch tensor, the finding
-is a hint without a fix.
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): a conv net training at batch 32 with about 1 ms of CPU work per
-step: **1.04–1.15×** across three runs, the last two alternating before and after (109–127 → 98–115 ms per 20 steps),
-because that CPU work now overlaps with the GPU. A tiny launch-bound MLP step
-got slower, **0.79–0.96×** (192–217 → 225–258 ms per 200 steps): the extra add
-kernel costs more than the sync it saves. Apply it where steps are long
-enough for the GPU to be the bottleneck.
-`,
 }
 
 func init() { Register(DeviceAccumulate) }

@@ -16,52 +16,6 @@ var SynchronizeInLoop = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"synchronize"}, // every spelling of torch.cuda.synchronize ends in it
 	Check:     checkSynchronizeInLoop,
-	Doc: `## What it does
-Finds ` + "`torch.cuda.synchronize()`" + ` called unconditionally on every step of a
-hot loop (a loop that runs a model forward, ` + "`.backward()`" + `, an optimizer step
-or iterates a ` + "`DataLoader`" + `) in code that times nothing.
-
-## Why is this bad?
-CUDA kernels run asynchronously: while the GPU works on step *n* the Python
-thread already prepares step *n+1* (loads the batch, launches kernels). A
-synchronize on every step makes the CPU wait until the GPU is idle, so CPU and
-GPU work no longer overlap and the GPU starves between steps.
-
-## Example
-` + "```python" + `
-for x, y in loader:
-    loss = loss_fn(model(x.cuda()), y.cuda())
-    loss.backward()
-    optimizer.step()
-    torch.cuda.synchronize()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-for x, y in loader:
-    loss = loss_fn(model(x.cuda()), y.cuda())
-    loss.backward()
-    optimizer.step()
-` + "```" + `
-
-## Fix safety
-Unsafe: results are the same, but anything that relied on the barrier changes:
-wall-clock measurements, host code that reads pinned memory written by a
-` + "`non_blocking`" + ` copy, interaction with other streams or processes, and
-where a CUDA error is reported. gpuopt stays silent when the same function
-measures time (` + "`time.*`" + `, ` + "`timeit`" + `, ` + "`torch.cuda.Event`" + `, the
-profiler, NVTX): there the barrier is what makes the numbers right. Also silent
-when the call is conditional (every N steps) or runs once per epoch around the
-step loop.
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): a tiny MLP, 100 training
-steps with and without a synchronize per step: 0.78–1.09× across runs, that is
-within the run-to-run noise of that workload. No speed is claimed; the cost is
-one CPU/GPU pipeline drain per step, which matters most when the host has
-other work to overlap.
-`,
 }
 
 func init() { Register(SynchronizeInLoop) }

@@ -16,62 +16,6 @@ var PerStepLogging = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"print", "log", "debug", "info", "warning", "warn", "error", "critical", "exception", "success", "trace", "add_scalar", "add_scalars"}, // the last name of every logging call sync5LoggingCall accepts
 	Check:     checkPerStepLogging,
-	Doc: `## What it does
-Finds ` + "`print(...)`" + `, ` + "`logging.info(...)`" + ` (and the other levels), a
-` + "`logging.getLogger(...)`" + ` or loguru logger, ` + "`wandb.log(...)`" + ` or a TensorBoard
-` + "`SummaryWriter.add_scalar(...)`" + ` that runs on every step of a hot loop (one
-that runs a model forward, a backward pass, an optimizer step or iterates a
-` + "`DataLoader`" + `) and reads a tensor's value: ` + "`loss.item()`" + `, ` + "`.tolist()`" + `,
-` + "`float(loss)`" + `, or a tensor formatted into the message (` + "`f\"{loss:.4f}\"`" + `,
-` + "`print(loss)`" + `), with no step guard such as ` + "`if step % 100 == 0:`" + ` around it.
-
-## Why is this bad?
-Reading a CUDA tensor's value copies it to the host, and the copy waits for
-every kernel queued so far. Done every step, the CPU cannot run ahead of the
-GPU: it stops queueing the next step's work while it waits, so data loading,
-Python overhead and kernel launches no longer overlap with GPU compute. A
-line of output per step is rarely read anyway.
-
-## Example
-` + "```python" + `
-for step, (x, y) in enumerate(loader):
-    loss = criterion(model(x.cuda()), y.cuda())
-    loss.backward()
-    optimizer.step()
-    optimizer.zero_grad()
-    print(f"step {step}: loss {loss.item():.4f}")
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-for step, (x, y) in enumerate(loader):
-    loss = criterion(model(x.cuda()), y.cuda())
-    loss.backward()
-    optimizer.step()
-    optimizer.zero_grad()
-    if step % 100 == 0:
-        print(f"step {step}: loss {loss.item():.4f}")
-` + "```" + `
-
-## Fix safety
-A hint, with no automatic fix: logging less often changes the program's
-output, and the interval is the user's choice. gpuopt is silent when the call
-is under any condition (a step guard, ` + "`if rank == 0:`" + `, an ` + "`except`" + `
-handler), when it runs once per epoch in a loop around the step loop (also
-through a function of the same file that holds the step loop), when the
-value read is evidently a NumPy array, and in files that never mention CUDA
-(CPU tensors do not synchronise). When the step already synchronises for
-another reason (an ` + "`.item()`" + ` used for control flow), guarding the log saves
-less.
-
-## Measured gain
-NVIDIA H100, PyTorch 2.11, 100 training steps of a small conv net (batch 32,
-128 px) printing ` + "`f\"{loss.item():.4f}\"`" + ` every step vs every 100 steps
-(corpus/gpu/xfer003_sync005.py): 551 → 404 ms (1.36×) with about 1 ms of
-CPU work per step, 451 → 402 ms (1.12×) without. A tiny launch-bound MLP:
-114 → 115 ms (0.98×, no gain: its steps are too short for the GPU to run
-ahead).
-`,
 }
 
 func init() { Register(PerStepLogging) }

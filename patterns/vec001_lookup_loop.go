@@ -16,49 +16,6 @@ var VectorizedLookup = &Rule{
 	Libraries: []string{"torch", "numpy"},
 	Names:     []string{"enumerate"}, // the loop iterates enumerate(ids)
 	Check:     checkVectorizedLookup,
-	Doc: `## What it does
-Finds ` + "`for i, t in enumerate(ids):`" + ` loops whose body is a pure lookup chain
-into tensors or arrays, optionally through temporaries, ending in
-` + "`out[i] = ...`" + `:
-
-## Why is this bad?
-Each iteration indexes a tensor from Python: a handful of tiny kernel
-launches (and, on the GPU, syncs to read the index) per element instead of
-one gather over all of them.
-
-## Example
-` + "```python" + `
-for i, token_id in enumerate(input_ids):
-    type_id = token_to_type[token_id]
-    embeddings[i] = type_embeddings[type_id]
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-embeddings[:len(input_ids)] = type_embeddings[token_to_type[input_ids]]
-` + "```" + `
-(or, when ` + "`embeddings`" + ` is only a buffer for these rows,
-` + "`embeddings = type_embeddings[token_to_type[input_ids]]`" + `).
-
-## Fix safety
-Unsafe. The result is the same gather, done at once, for integer ids. gpuopt
-only rewrites when ` + "`ids`" + `, every table and ` + "`out`" + ` are evidently tensors or
-arrays, the body does nothing but the lookups (no other effects), no
-iteration reads what an earlier one wrote (` + "`out`" + ` is not read in the body:
-no prefix sums or recurrences), and neither the loop variables nor the
-temporaries are used after the loop. It keeps ` + "`out`" + `'s dtype and device by
-assigning into a slice rather than rebinding it. What still changes: a
-boolean or byte ` + "`ids`" + ` tensor indexes as a mask when used whole; when each
-looked-up value is broadcast into a row of ` + "`out`" + ` (a scalar per element),
-the slice assignment broadcasts differently; an empty ` + "`ids`" + ` now runs the
-lookup once on an empty index. Comments inside the loop would be lost, so
-such loops get no fix.
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): a lookup loop over
-4,096 ids took 155 ms, the vectorised lookup 0.040 ms (**~3,900×**).
-`,
 }
 
 func init() { Register(VectorizedLookup) }

@@ -13,44 +13,6 @@ var BatchedForward = &Rule{
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
 	Check:     checkBatchedForward,
-	Doc: `## What it does
-Finds per-sample model calls over a batch tensor:
-` + "`[model(x.unsqueeze(0)) for x in batch]`" + ` (also ` + "`x[None]`" + `).
-
-## Why is this bad?
-Every sample pays a full forward's Python and kernel-launch overhead, and
-each kernel sees one sample: the GPU stays mostly idle.
-
-## Example
-` + "```python" + `
-outputs = [model(x.unsqueeze(0)) for x in batch]
-logits = torch.cat(outputs)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-outputs = model(batch)
-logits = outputs
-` + "```" + `
-
-## Fix safety
-Unsafe. The batched call computes the same rows only for a model without
-batch-dependent behaviour: batch norm in training mode, dropout's random
-stream and anything that mixes samples give different values; batched
-kernels may also round differently (compare with a tolerance). gpuopt
-rewrites only when the list's one use is ` + "`torch.cat(outputs)`" + ` (dim 0), so that
-the list becomes the batched tensor; other uses get a hint without a fix.
-The callee must be a model gpuopt recognises (a ` + "`torch.nn`" + ` / transformers /
-torchvision module, or a class of the file subclassing ` + "`nn.Module`" + `) and the
-batch evidently a tensor. Loops that append per-sample outputs are not
-rewritten yet.
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): 256 per-sample
-forwards of a 4-layer MLP (width 512) took 31.6 ms, one batched forward 0.13 ms
-(**~240×**).
-`,
 }
 
 func init() { Register(BatchedForward) }

@@ -17,56 +17,6 @@ var ElementwiseLoop = &Rule{
 	Libraries: []string{"torch", "numpy"},
 	Names:     []string{"range"}, // the loop iterates range(n)
 	Check:     checkElementwiseLoop,
-	Doc: `## What it does
-Finds ` + "`for i in range(n):`" + ` (also ` + "`range(0, n)`" + `, ` + "`range(len(x))`" + `, ` + "`range(x.shape[0])`" + `) loops
-whose body is one assignment ` + "`y[i] = f(x[i], w[i], ...)`" + ` (or ` + "`y[i] += ...`" + `)
-where ` + "`f`" + ` is elementwise arithmetic: ` + "`+ - * / **`" + `, numeric constants and
-elementwise ` + "`torch.*`" + ` / ` + "`np.*`" + ` functions (` + "`exp`, `log`, `sqrt`, `abs`, `sin`,\n`tanh`, `sigmoid`, `maximum`" + `, ...), every array indexed by exactly ` + "`i`" + `.
-
-## Why is this bad?
-Each iteration runs a few tiny operations from Python on one element (on
-the GPU: a kernel launch per operation and per element). One expression
-over the slices does the same work in a handful of vectorised kernels.
-
-## Example
-` + "```python" + `
-for i in range(n):
-    y[i] = x[i] * w[i] + 1.0
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-y[:n] = x[:n] * w[:n] + 1.0
-` + "```" + `
-
-## Fix safety
-Unsafe. The slice expression computes the same elementwise values, but:
-NumPy computes ` + "`float32`" + ` scalars mixed with Python floats in ` + "`float64`" + ` before
-NumPy 2 (the loop rounds once more on store), and vectorised kernels may
-round transcendental functions differently in the last bit; an ` + "`n`" + ` larger
-than the arrays raised ` + "`IndexError`" + ` in the loop and is clipped by the slice; a
-negative ` + "`n`" + ` ran no iteration but slices from the end. gpuopt only rewrites
-when every array (the target and each operand) is evidently a tensor or an
-array (a torch / NumPy factory, a tensor operation, or a parameter
-annotated ` + "`Tensor`" + ` / ` + "`ndarray`" + `: Python lists would repeat or concatenate),
-all operands come from one library (torch functions with torch tensors,
-NumPy functions with arrays), every index is exactly the loop variable (no
-` + "`y[i-1]`" + `: no prefix sums or recurrences; ` + "`y[i] = y[i] * 2`" + ` is fine, it reads only
-its own element), the body has no other statement or effect, the loop
-variable is not used after the loop, no array is bound to a view of another
-(` + "`y = x[1:]`" + ` would make iteration ` + "`i`" + ` read what ` + "`i-1`" + ` wrote), and the arrays'
-ranks (and, for tensors, devices) are not known to differ. What gpuopt
-cannot see: parameters that alias each other with an offset, operands of
-different ranks passed in (a per-row scalar ` + "`w[i]`" + ` broadcasts against a row
-in the loop but against the last axis of the slice), and a 0-d-per-element
-CPU tensor mixed with CUDA tensors (allowed per element, an error on
-slices). Comments inside the loop would be lost, so such loops get no fix.
-
-## Measured gain
-On an NVIDIA H100 (PyTorch 2.11): an elementwise loop over 4,096 elements
-(` + "`y[i] = x[i] * w[i] + 1.0`" + `) took 127 ms, the slice expression 0.038 ms
-(~3,400×).
-`,
 }
 
 func init() { Register(ElementwiseLoop) }

@@ -16,45 +16,6 @@ var FactoryDevice = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "tensor", "rand", "randn", "randint", "normal"}, // the torch factories it moves (safeFactories, randomFactories)
 	Check:     checkFactoryDevice,
-	Doc: `## What it does
-Finds a tensor factory called on the CPU whose result is moved at once:
-` + "`torch.zeros(...).to(device)`, `torch.tensor(data).cuda()`, `torch.randn(...).to(\"cuda\")`" + `.
-
-## Why is this bad?
-The tensor is allocated and filled on the CPU, then copied to the GPU with a
-synchronous host-to-device transfer. With ` + "`device=`" + ` it is created where it
-is used: no host allocation, no copy.
-
-## Example
-` + "```python" + `
-mask = torch.zeros(n, n).to(device)
-noise = torch.randn(b, d).cuda()
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-mask = torch.zeros(n, n, device=device)
-noise = torch.randn(b, d, device="cuda")
-` + "```" + `
-
-## Fix safety
-Safe for ` + "`zeros`, `ones`, `full`, `empty`, `eye`, `linspace`, `tensor`" + ` and
-` + "`arange`" + ` with integer literal arguments: the values are the same wherever
-they are computed (` + "`empty`" + `'s are undefined either way). Unsafe for an
-` + "`arange`" + ` with other arguments (` + "`torch.arange(0, 1, 0.1)`" + `: the CPU kernel steps
-in double and the CUDA one in float, so element 9 is 0.89999998 on one and
-0.90000004 on the other, measured on an H100). Unsafe for ` + "`rand`, `randn`, `randint`, `normal`" + `: the numbers
-come from the CUDA generator instead of the CPU one, so the values (and the
-CPU random stream seen by later code) change. Silent when the factory already
-has ` + "`device=`, `out=`, `requires_grad=`, `pin_memory=`, `generator=`" + ` or
-` + "`**kwargs`" + `, or when ` + "`.to(...)`" + ` gets anything but a device.
-
-## Measured gain
-Measured with ` + "`corpus/gpu/gains.py`" + ` on an NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0;
-medians, before → after; .notes/gains-h100.txt has every run): 4096×4096
-` + "`zeros`" + ` then ` + "`.to`" + ` 18.5 ms → ` + "`device=`" + ` 0.041 ms (**450×**); ` + "`randn`" + ` 142.5 ms →
-0.065 ms (**2,190×**) for that line.
-`,
 }
 
 func init() { Register(FactoryDevice) }

@@ -12,44 +12,6 @@ var NonBlockingCopy = &Rule{
 	Libraries: []string{"torch"},
 	Names:     []string{"pin_memory"}, // only loops over a DataLoader(pin_memory=True)
 	Check:     checkNonBlocking,
-	Doc: `## What it does
-Finds ` + "`x.to(device)` / `x.cuda()`" + ` of a batch tensor drawn from a
-` + "`DataLoader(..., pin_memory=True)`" + ` (the loop variable of a ` + "`for`" + ` over the
-loader) without ` + "`non_blocking=True`" + `.
-
-## Why is this bad?
-Pinning the batch exists to make the copy asynchronous. Without
-` + "`non_blocking=True`" + ` the host still waits for each copy to finish, so the
-CPU cannot queue the next kernels (or fetch the next batch) while the batch
-travels over PCIe.
-
-## Example
-` + "```python" + `
-loader = DataLoader(ds, batch_size=64, num_workers=8, pin_memory=True)
-for x, y in loader:
-    x, y = x.to(device), y.to(device)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-for x, y in loader:
-    x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
-` + "```" + `
-
-## Fix safety
-Safe: the copy is ordered on the current CUDA stream before every kernel that
-reads the result, and reading it on the host (` + "`.item()`, `.cpu()`" + `) waits for
-it. The only hazard is writing to the pinned source tensor on the host while
-the copy is in flight; gpuopt requires that the source name is not read again
-after the copy in the loop (or is rebound by it: ` + "`x = x.to(device)`" + `).
-Silent for loaders with a ` + "`collate_fn`" + `: the batch may then be an object
-whose ` + "`.to()`" + ` has no ` + "`non_blocking`" + ` parameter.
-
-## Measured gain
-Not measured alone; part of the LOAD001 measurement (ResNet-18 on a
-CPU-decoded dataset, 326 → 2,327 samples/s with 8 workers, pinned memory,
-persistent workers and non_blocking copies).
-`,
 }
 
 func init() { Register(NonBlockingCopy) }

@@ -17,52 +17,6 @@ var QuantileDMatrix = &Rule{
 	Names:           []string{"DMatrix", "QuantileDMatrix"}, // every finding is a matrix bound from xgboost.DMatrix/QuantileDMatrix(...), whose callee spelling ends in one of them
 	SkipTestModules: true,
 	Check:           checkQuantileDMatrix,
-	Doc: `## What it does
-Finds an ` + "`xgboost.DMatrix`" + ` that is the training matrix of
-` + "`xgb.train`" + ` (or ` + "`xgb.cv`" + `) with the hist tree method (set, or unset:
-the default since XGBoost 2.0), and the validation matrices in its ` + "`evals`" + `.
-
-## Why is this bad?
-With ` + "`hist`" + ` XGBoost first quantises every feature into bins. A
-` + "`DMatrix`" + ` keeps a full float copy of the data and quantises it again
-inside training; a ` + "`QuantileDMatrix`" + ` builds the bins directly from the
-source data and stores only them, which cuts host and device memory and the
-construction time, most of all on the GPU.
-
-A validation matrix must use the training matrix's bins: a
-` + "`QuantileDMatrix`" + ` built without ` + "`ref=`" + ` computes its own cuts and the
-evaluation silently differs. Many guides get this wrong.
-
-## Example
-` + "```python" + `
-dtrain = xgb.DMatrix(X_train, label=y_train)
-dvalid = xgb.DMatrix(X_valid, label=y_valid)
-booster = xgb.train(params, dtrain, evals=[(dtrain, "train"), (dvalid, "valid")])
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-dtrain = xgb.QuantileDMatrix(X_train, label=y_train)
-dvalid = xgb.QuantileDMatrix(X_valid, label=y_valid, ref=dtrain)
-booster = xgb.train(params, dtrain, evals=[(dtrain, "train"), (dvalid, "valid")])
-` + "```" + `
-
-## Fix safety
-Unsafe: the bins are computed from the data once rather than from a float
-copy, which can change split points slightly, and ` + "`QuantileDMatrix`" + `
-does not support every ` + "`DMatrix`" + ` feature (file paths, ` + "`slice`" + `). gpuopt only
-rewrites a matrix built from in-memory data, assigned once, whose every use is
-training, evaluation, prediction or reading labels; a validation matrix gets
-` + "`ref=`" + ` the training matrix. ` + "`xgb.cv`" + ` slices its matrix into folds, so
-there the finding carries no fix. Silent for ` + "`tree_method=\"exact\"`/`\"approx\"`" + `,
-for a local class named ` + "`DMatrix`" + `, for matrices only used to predict, and in
-test modules (a test that builds a ` + "`DMatrix`" + ` may be testing exactly that).
-
-## Measured gain
-Not measured by gpuopt yet (XGBoost is not installed on the project's GPU
-machine). XGBoost's documentation describes the memory saving as the reason
-the type exists; treat speed as workload dependent.
-`,
 }
 
 func init() { Register(QuantileDMatrix) }

@@ -11,38 +11,6 @@ var GPUHist = &Rule{
 	Severity:  rewrite.Warning,
 	Libraries: []string{"xgboost"},
 	Check:     checkGPUHist,
-	Doc: `## What it does
-Finds ` + "`tree_method=\"gpu_hist\"`" + ` in XGBoost parameters: dict literals,
-` + "`dict(...)`" + `, scikit-learn estimators (` + "`XGBClassifier`, `XGBRegressor`, `XGBRanker`" + `),
-` + "`set_params(...)`, `Booster.set_param(\"tree_method\", ...)` and `params[\"tree_method\"] = ...`" + `.
-
-## Why is this bad?
-XGBoost 2.0 split the tree method from the device. ` + "`gpu_hist`" + ` is
-deprecated: it warns on every training call and will be removed. The GPU is now
-chosen with ` + "`device=\"cuda\"`" + ` and the algorithm with ` + "`tree_method=\"hist\"`" + `.
-
-## Example
-` + "```python" + `
-params = {"tree_method": "gpu_hist", "max_depth": 6}
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-params = {"tree_method": "hist", "device": "cuda", "max_depth": 6}
-` + "```" + `
-
-## Fix safety
-Safe: XGBoost >= 2.0 maps ` + "`gpu_hist`" + ` to exactly this pair, so training
-is unchanged. When the same parameters already name a device, or carry
-` + "`gpu_id=N`" + ` with a literal N >= 0 (XGB003 turns it into the device), only the
-tree method changes. With any other ` + "`gpu_id`" + ` (` + "`-1`" + `, a variable) the finding
-has no fix: XGBoost 2 maps ` + "`gpu_id=-1`" + ` to the CPU, so dropping ` + "`gpu_hist`" + ` would
-move training off the GPU.
-Silent when the project pins XGBoost < 2.0.
-
-## Measured gain
-None: this is a deprecation fix. It keeps the GPU in use once ` + "`gpu_hist`" + ` is removed.
-`,
 }
 
 func init() { Register(GPUHist) }

@@ -15,34 +15,6 @@ var GPUID = &Rule{
 	Severity:  rewrite.Warning,
 	Libraries: []string{"xgboost"},
 	Check:     checkGPUID,
-	Doc: `## What it does
-Finds the ` + "`gpu_id`" + ` parameter in XGBoost parameters (dicts, estimator
-keywords, ` + "`set_params`" + `, ` + "`params[\"gpu_id\"] = N`" + `).
-
-## Why is this bad?
-XGBoost 2.0 removed ` + "`gpu_id`" + ` in favour of ` + "`device`" + `; it is
-deprecated and ignored in a future release, which silently moves training back
-to the default device.
-
-## Example
-` + "```python" + `
-model = xgb.XGBRegressor(tree_method="hist", gpu_id=1)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-model = xgb.XGBRegressor(tree_method="hist", device="cuda:1")
-` + "```" + `
-
-## Fix safety
-Safe: ` + "`device=\"cuda:N\"`" + ` selects the same GPU. Applied when the ordinal
-is an integer literal and the call passes no ` + "`**kwargs`" + ` (which may name
-` + "`device`" + ` already); when the parameters already name a device, the
-redundant ` + "`gpu_id`" + ` is removed. Silent when XGBoost < 2.0 is pinned.
-
-## Measured gain
-None: a deprecation fix that keeps training on the GPU you chose.
-`,
 }
 
 func init() { Register(GPUID) }

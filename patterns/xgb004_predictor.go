@@ -11,32 +11,6 @@ var Predictor = &Rule{
 	Severity:  rewrite.Warning,
 	Libraries: []string{"xgboost"},
 	Check:     checkPredictor,
-	Doc: `## What it does
-Finds the ` + "`predictor`" + ` parameter set to ` + "`\"gpu_predictor\"`" + ` or
-` + "`\"cpu_predictor\"`" + ` in XGBoost parameters.
-
-## Why is this bad?
-XGBoost 2.0 removed the parameter: prediction runs on the booster's
-` + "`device`" + `. Keeping it only produces a warning, and guides that still set
-` + "`gpu_predictor`" + ` suggest it does something.
-
-## Example
-` + "```python" + `
-params = {"tree_method": "hist", "device": "cuda", "predictor": "gpu_predictor"}
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-params = {"tree_method": "hist", "device": "cuda"}
-` + "```" + `
-
-## Fix safety
-Safe on XGBoost >= 2.0, where the parameter is ignored: removing it changes
-nothing but the warning. Silent when XGBoost < 2.0 is pinned.
-
-## Measured gain
-None: a clean-up. Prediction speed follows ` + "`device`" + `.
-`,
 }
 
 func init() { Register(Predictor) }

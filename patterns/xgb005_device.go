@@ -13,40 +13,6 @@ var HistDevice = &Rule{
 	Names:           []string{"train", "cv", "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBRFClassifier", "XGBRFRegressor", "XGBModel"}, // findings are xgboost.train/cv calls or the sklearn wrappers, whose callee spelling ends in one of these
 	SkipTestModules: true,
 	Check:           checkHistDevice,
-	Doc: `## What it does
-Finds XGBoost training with the hist tree method (set, or unset: the default
-since XGBoost 2.0) that never names a ` + "`device`" + `: the parameters of
-` + "`xgb.train`/`xgb.cv`" + ` and the scikit-learn estimators.
-
-## Why is this bad?
-Without ` + "`device`" + ` XGBoost trains on the CPU even when a GPU is
-present. On a GPU, hist training is typically several times faster for
-medium and large data.
-
-## Example
-` + "```python" + `
-model = xgb.XGBClassifier(n_estimators=500, tree_method="hist")
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-model = xgb.XGBClassifier(n_estimators=500, tree_method="hist", device="cuda")
-` + "```" + `
-
-## Fix safety
-Unsafe: GPU and CPU hist differ in floating-point summation order, so the
-trees (and predictions) can differ slightly, and the data must fit in device
-memory. Fires only when the profile has a GPU (live via NVML, or a configured
-target); with no GPU known it is a hint that says so. Silent when parameters
-come from somewhere gpuopt cannot see (` + "`**params`" + `, a dict built elsewhere),
-and in test modules (` + "`test_*.py`" + `, ` + "`*_test.py`" + `, ` + "`conftest.py`" + `, files
-importing pytest or unittest): a CPU test moved to the GPU no longer tests
-what it was written for.
-
-## Measured gain
-Not measured by gpuopt yet (XGBoost is not installed on the project's GPU
-machine); the gain depends on data size: small data can be slower on the GPU.
-`,
 }
 
 func init() { Register(HistDevice) }

@@ -16,55 +16,6 @@ var RebuiltMatrix = &Rule{
 	Libraries: []string{"xgboost"},
 	Names:     []string{"DMatrix", "QuantileDMatrix"}, // the finding is an xgboost.DMatrix/QuantileDMatrix(...) call, whose callee spelling ends in one of them
 	Check:     checkRebuiltMatrix,
-	Doc: `## What it does
-Finds an ` + "`xgboost.DMatrix`" + ` or ` + "`QuantileDMatrix`" + ` built inside a loop from the
-same features every iteration, with only the label changing: one model per
-target column, per horizon, per slot.
-
-## Why is this bad?
-Building a matrix copies the features into XGBoost's own storage (a
-` + "`QuantileDMatrix`" + ` also sketches quantiles and bins every feature, on the
-GPU when the data is there). Doing it once per label column repeats that
-work, and the binning a ` + "`DMatrix`" + ` caches for ` + "`hist`" + ` on its first training,
-for every model. Labels are a small separate array: ` + "`set_label`" + ` replaces
-them in place.
-
-## Example
-` + "```python" + `
-for slot_idx in range(num_slots):
-    dtrain = xgb.QuantileDMatrix(X_train.astype(np.float32), label=y_train[:, slot_idx])
-    model = xgb.train(params, dtrain, num_boost_round=100)
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-dtrain = xgb.QuantileDMatrix(X_train.astype(np.float32))
-for slot_idx in range(num_slots):
-    dtrain.set_label(y_train[:, slot_idx])
-    model = xgb.train(params, dtrain, num_boost_round=100)
-` + "```" + `
-
-## Fix safety
-Unsafe: the features are read once before the loop instead of at every
-iteration, and every iteration now trains on one shared matrix. gpuopt only
-rewrites when the feature expression (and every other argument but the
-label) is loop-invariant: it names nothing the loop binds or changes in
-place, and calls nothing but NumPy / pandas / CuPy functions (not their
-random generators) and side-effect-free conversions such as ` + "`astype`" + `.
-The label must change with the loop; the assignment must be an
-unconditional statement of the loop body, the matrix's name bound nowhere
-else and used only after it in the same iteration, for training,
-evaluation, prediction or reading labels (a matrix kept in a list would
-then hold the last label only), never outside the loop. The constructor
-runs before the loop even when the loop runs no iteration. A constructor
-spread over several lines gets the finding without a fix.
-
-## Measured gain
-Not measured by gpuopt yet (XGBoost is not installed on the project's GPU
-machine). The saving is one matrix construction (a copy of the features,
-plus quantile sketching and binning for ` + "`QuantileDMatrix`" + ` or a cached
-` + "`hist`" + ` index) per label column after the first.
-`,
 }
 
 func init() { Register(RebuiltMatrix) }
