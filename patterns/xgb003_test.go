@@ -13,7 +13,7 @@ import (
 func TestXGB003NoKeywordAddedNextToASplat(t *testing.T) {
 	for src, wantFix := range map[string]bool{
 		"import xgboost as xgb\nm = xgb.XGBClassifier(gpu_id=0, **{\"device\": \"cuda\"})\n": false,
-		"import xgboost as xgb\nkw = {}\nm = xgb.XGBClassifier(gpu_id=0, **kw)\n":             false,
+		"import xgboost as xgb\nkw = {}\nm = xgb.XGBClassifier(gpu_id=0, **kw)\n":            false,
 		"import xgboost as xgb\nm = xgb.XGBClassifier(*args, gpu_id=0)\n":                    true,
 		"import xgboost as xgb\nm = xgb.XGBClassifier(gpu_id=0)\n":                           true,
 	} {

@@ -89,9 +89,9 @@ func deepSources(n int) map[string][]byte {
 
 func TestDeepNestingIsRejectedNotWalked(t *testing.T) {
 	// The files were a million deep; one is here, the others a
-	// fifth of that with the stack limited to a quarter of Go's default,
-	// which overflowed just the same before the fix.
-	defer debug.SetMaxStack(debug.SetMaxStack(256 << 20))
+	// fifth of that with the stack limited to 32 MB, which overflowed just
+	// the same before the fix.
+	defer debug.SetMaxStack(debug.SetMaxStack(32 << 20))
 	n := 200_000
 	for name, src := range deepSources(n) {
 		f := Parse("deep.py", src)
