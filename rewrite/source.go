@@ -20,7 +20,8 @@ type Source struct {
 	Bytes      []byte
 	text       string // Bytes as a string, so that Text does not allocate
 	lineStarts []int
-	// LineEnding is "\r\n" when the file's first line ends that way, else "\n".
+	// LineEnding is how the file's first line ends: "\r\n", "\r" or
+	// (also when it has one line) "\n".
 	LineEnding string
 	// IndentUnit is the file's first indentation step ("    ", "\t", "  ").
 	IndentUnit string
@@ -52,7 +53,8 @@ func NewSource(path string, b []byte) *Source {
 	var high byte
 	for i, c := range b {
 		high |= c
-		if c == '\n' {
+		// A line ends at \n, \r\n or a lone \r, as CPython and LSP read it.
+		if c == '\n' || c == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
 			s.lineStarts = append(s.lineStarts, i+1)
 		}
 	}
@@ -60,8 +62,13 @@ func NewSource(path string, b []byte) *Source {
 	if bytes.HasPrefix(b, []byte("\ufeff")) {
 		s.BOM = 3
 	}
-	if i := bytes.IndexByte(b, '\n'); i > 0 && b[i-1] == '\r' {
-		s.LineEnding = "\r\n"
+	if len(s.lineStarts) > 1 {
+		switch end := s.lineStarts[1]; {
+		case b[end-1] == '\r':
+			s.LineEnding = "\r"
+		case end > 1 && b[end-2] == '\r':
+			s.LineEnding = "\r\n"
+		}
 	}
 	s.IndentUnit = detectIndent(b)
 	return s
@@ -113,12 +120,15 @@ func (s *Source) LineStart(line int) int {
 // LineEnd returns the offset of the end of the line's content (before its
 // line terminator).
 func (s *Source) LineEnd(line int) int {
-	end := len(s.Bytes)
-	if line+1 < len(s.lineStarts) {
-		end = s.lineStarts[line+1] - 1
-		if end > 0 && s.Bytes[end-1] == '\r' {
-			end--
-		}
+	if line+1 >= len(s.lineStarts) {
+		return len(s.Bytes)
+	}
+	start, end := s.lineStarts[line], s.lineStarts[line+1]
+	if s.Bytes[end-1] == '\n' {
+		end--
+	}
+	if end > start && s.Bytes[end-1] == '\r' {
+		end--
 	}
 	return end
 }

@@ -89,3 +89,23 @@ func BenchmarkPositionsOnOneLongLine(b *testing.B) {
 		})
 	}
 }
+
+// A lone carriage return ends a line too (old Mac files; CPython and LSP
+// both count it), so that positions match what editors show.
+func TestCarriageReturnLineEndings(t *testing.T) {
+	src := NewSource("cr.py", []byte("a\rb\r\nc\nd\r\re"))
+	if src.LineCount() != 6 {
+		t.Fatalf("%d lines, want 6", src.LineCount())
+	}
+	for i, want := range []string{"a", "b", "c", "d", "", "e"} {
+		if got := src.LineText(i); got != want {
+			t.Errorf("line %d: %q, want %q", i, got, want)
+		}
+	}
+	if l, c := src.Position(2); l != 1 || c != 0 {
+		t.Errorf("Position(2) = %d:%d, want 1:0", l, c)
+	}
+	if cr := NewSource("cr.py", []byte("import torch\rx = 1\r")); cr.LineEnding != "\r" {
+		t.Errorf("LineEnding %q, want \\r", cr.LineEnding)
+	}
+}
