@@ -68,6 +68,7 @@ func TestResynchronisesAfterBadFrames(t *testing.T) {
 		},
 		"missing header":           func(id int) string { return good + frame(hoverRequest(id)) },
 		"garbage without newline":  func(id int) string { return "\x00garbage}{ garbage" + frame(hoverRequest(id)) },
+		"invalid UTF-8 before it":  func(id int) string { return "\xff\xfe\xff garbage" + frame(hoverRequest(id)) },
 		"header cut in the middle": func(id int) string { return "Content-Len" + frame(hoverRequest(id)) },
 	}
 	id := 100

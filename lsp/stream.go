@@ -81,8 +81,34 @@ func (p *pushback) unread(b []byte) {
 // contentLength is the header resynchronisation looks for.
 const contentLength = "content-length:"
 
-// indexHeader returns where "Content-Length:" (any case) starts in b, or -1.
-func indexHeader(b []byte) int { return bytes.Index(bytes.ToLower(b), []byte(contentLength)) }
+// indexHeader returns where "Content-Length:" (any ASCII case) starts in
+// b, or -1. (Not bytes.ToLower: it rewrites invalid UTF-8, moving offsets.)
+func indexHeader(b []byte) int {
+	for i := 0; i+len(contentLength) <= len(b); i++ {
+		if b[i]|0x20 == 'c' && hasHeaderPrefix(b[i:], len(contentLength)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// hasHeaderPrefix reports whether b starts with the first n bytes of
+// contentLength, in any ASCII case.
+func hasHeaderPrefix(b []byte, n int) bool {
+	if len(b) < n {
+		return false
+	}
+	for j := 0; j < n; j++ {
+		c := b[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != contentLength[j] {
+			return false
+		}
+	}
+	return true
+}
 
 // resyncBody splits a body that did not decode at the first
 // Content-Length header inside it, or before a tail that may begin one (a
@@ -92,9 +118,8 @@ func resyncBody(body []byte) (bad, again []byte) {
 	if i := indexHeader(body); i >= 0 {
 		return body[:i], body[i:]
 	}
-	lower := bytes.ToLower(body)
 	for n := min(len(contentLength)-1, len(body)); n > 0; n-- {
-		if bytes.HasSuffix(lower, []byte(contentLength[:n])) {
+		if hasHeaderPrefix(body[len(body)-n:], n) {
 			return body[:len(body)-n], body[len(body)-n:]
 		}
 	}
