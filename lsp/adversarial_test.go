@@ -46,7 +46,7 @@ type fuzzSession struct {
 	conn    net.Conn
 	writeMu sync.Mutex
 	nextID  int
-	sent    map[int]bool // tracked request ids
+	sent    map[int]bool   // tracked request ids
 	what    map[int]string // what each tracked request was, for messages
 	last    string         // the previous message sent
 	mu      sync.Mutex
@@ -140,7 +140,9 @@ func (s *fuzzSession) pos() map[string]any {
 	return map[string]any{"line": pick[s.rnd.Intn(len(pick))], "character": pick[s.rnd.Intn(len(pick))]}
 }
 
-func (s *fuzzSession) rangeAny() map[string]any { return map[string]any{"start": s.pos(), "end": s.pos()} }
+func (s *fuzzSession) rangeAny() map[string]any {
+	return map[string]any{"start": s.pos(), "end": s.pos()}
+}
 
 // step sends one random message.
 func (s *fuzzSession) step() {
