@@ -80,6 +80,9 @@ func fixOne(in input, s *settings, dryRun bool) fixResult {
 		}
 		return res
 	}
+	if rewrite.IsNotebook(in.path) {
+		return fixNotebook(in, s, dryRun)
+	}
 	if !patterns.Relevant(in.bytes) {
 		return res
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -16,6 +17,10 @@ import (
 // MaxFileSize is the largest file gpuopt reads (Python sources past this
 // are generated data, not code).
 const MaxFileSize = 8 << 20
+
+// MaxNotebookSize is the largest notebook gpuopt reads: a notebook's
+// outputs (plots, tables) can outweigh its code many times.
+const MaxNotebookSize = 64 << 20
 
 // SkipError explains why a file was not analysed although it could be
 // read: it is binary, not UTF-8, too large, or a link. It is reported but
@@ -69,8 +74,12 @@ func Read(path string) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &SkipError{path, "not a regular file"}
 	}
-	if st.Size() > MaxFileSize {
-		return nil, &SkipError{path, tooLarge(st.Size())}
+	limit := int64(MaxFileSize)
+	if strings.HasSuffix(path, ".ipynb") {
+		limit = MaxNotebookSize
+	}
+	if st.Size() > limit {
+		return nil, &SkipError{path, tooLarge(st.Size(), limit)}
 	}
 	r, err := os.Open(path)
 	if err != nil {
@@ -82,12 +91,12 @@ func Read(path string) (*File, error) {
 	if st, err = r.Stat(); err != nil {
 		return nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > MaxFileSize {
-		return nil, &SkipError{path, tooLarge(int64(len(b)))}
+	if int64(len(b)) > limit {
+		return nil, &SkipError{path, tooLarge(int64(len(b)), limit)}
 	}
 	if err := CheckText(b); err != nil {
 		return nil, &SkipError{path, err.Error()}
@@ -95,8 +104,8 @@ func Read(path string) (*File, error) {
 	return &File{Path: path, Bytes: b, Mode: st.Mode().Perm(), stat: statOf(st)}, nil
 }
 
-func tooLarge(size int64) string {
-	return fmt.Sprintf("file too large (%d MB, the limit is %d MB): skipped", size>>20, MaxFileSize>>20)
+func tooLarge(size, limit int64) string {
+	return fmt.Sprintf("file too large (%d MB, the limit is %d MB): skipped", size>>20, limit>>20)
 }
 
 // CheckText refuses binary and non-UTF-8 content.
