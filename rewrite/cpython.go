@@ -68,13 +68,14 @@ func (f *File) checkCPython() {
 	before := len(f.Errors)
 	if !f.checkNesting() {
 		f.checkLegacySyntax()
-		if before == 0 {
-			// Only a clean parse says where a statement is: error
-			// recovery can leave a `return` of a broken def at the top.
-			f.checkContext()
-		}
 		f.checkKeywordArguments()
-		f.checkIndentation()
+		if before == 0 {
+			// Only a clean parse says where a statement is (error recovery
+			// can leave a `return` of a broken def at the top) and where
+			// brackets close.
+			f.checkContext()
+			f.checkIndentation()
+		}
 	}
 	if len(f.Errors) > before {
 		sort.SliceStable(f.Errors, func(i, j int) bool { return f.Errors[i].Start < f.Errors[j].Start })
@@ -273,67 +274,42 @@ func (f *File) checkKeywordArguments() {
 }
 
 // checkIndentation replays CPython's tokenizer on the indentation of each
-// logical line: a tab must mean the same whether tabs are 8 columns or 1
-// (else TabError), and blocks nest at most maxIndentLevel-1 deep. Files
-// that cannot fail either (no tab next to a space in indentation, nothing
-// indented that far) are not replayed.
+// logical line (tree-sitter's scanner accepts what it rejects): a deeper
+// line must follow a line ending in ':' (else "unexpected indent") and such
+// a line must be followed by a deeper one ("expected an indented block"), a
+// shallower one must return to an open level, a tab must mean the same
+// whether tabs are 8 columns or 1 (else TabError), and blocks nest at most
+// maxIndentLevel-1 deep.
 func (f *File) checkIndentation() {
 	src := f.Src
-	tabs, spaces, widest := false, false, 0
-	for _, start := range src.lineStarts {
-		i := start
-		for i < len(src.Bytes) && (src.Bytes[i] == ' ' || src.Bytes[i] == '\t') {
-			tabs = tabs || src.Bytes[i] == '\t'
-			spaces = spaces || src.Bytes[i] == ' '
-			i++
-		}
-		widest = max(widest, i-start)
-	}
-	if !(tabs && spaces) && widest < maxIndentLevel-1 {
-		return
-	}
 	cols, alts := []int{0}, []int{0}
-	level := 0
+	level, line := 0, -1 // bracket nesting; the line of the last token
+	var prev *Node       // the last token before n, comments aside
+	comment := -1        // where the last comment ends
 	nodes := f.nodes
 	for i := 0; i < len(nodes); i++ {
 		n := &nodes[i]
+		if n.Type == "comment" {
+			comment = n.End
+			continue
+		}
 		leaf := len(n.Children) == 0 || n.Type == "string"
-		if !leaf || n.Missing || n.Type == "comment" || n.Start == n.End {
+		if !leaf || n.Missing || n.Start == n.End {
 			continue
 		}
 		if n.Type == "string" {
 			i += int(f.sizes[i]) - 1 // its content is not indentation
 		}
-		if level == 0 && startsLogicalLine(src, n.Start) {
-			lineStart := src.LineStart(src.LineOf(n.Start))
-			col, alt := indentColumns(src.Bytes[lineStart:n.Start])
-			top := len(cols) - 1
-			switch {
-			case col == cols[top]:
-				if alt != alts[top] {
-					f.reject(lineStart, n.Start, "inconsistent use of tabs and spaces in indentation")
-					return
-				}
-			case col > cols[top]:
-				if len(cols) >= maxIndentLevel {
-					f.reject(lineStart, n.Start, "too many levels of indentation")
-					return
-				}
-				if alt <= alts[top] {
-					f.reject(lineStart, n.Start, "inconsistent use of tabs and spaces in indentation")
-					return
-				}
-				cols, alts = append(cols, col), append(alts, alt)
-			default:
-				for len(cols) > 1 && col < cols[len(cols)-1] {
-					cols, alts = cols[:len(cols)-1], alts[:len(alts)-1]
-				}
-				top = len(cols) - 1
-				if col != cols[top] {
-					return // an unindent that matches no level: the parser's error
-				}
-				if alt != alts[top] {
-					f.reject(lineStart, n.Start, "inconsistent use of tabs and spaces in indentation")
+		first := false // the first token of its line
+		for line+1 < len(src.lineStarts) && src.lineStarts[line+1] <= n.Start {
+			line++
+			first = true
+		}
+		if first && level == 0 && (prev == nil || src.LineOf(prev.End) < line) && !continued(src, line, comment) {
+			lineStart := src.lineStarts[line]
+			if col, alt, ok := indentColumns(src.Bytes[lineStart:n.Start]); ok {
+				if msg := indentStep(&cols, &alts, col, alt, prev); msg != "" {
+					f.reject(lineStart, n.Start, "%s", msg)
 					return
 				}
 			}
@@ -346,29 +322,64 @@ func (f *File) checkIndentation() {
 				level = max(level-1, 0)
 			}
 		}
+		prev = n
 	}
 }
 
-// startsLogicalLine reports whether the token at off is the first thing on
-// its line and that line does not continue the previous one (a backslash).
-func startsLogicalLine(src *Source, off int) bool {
-	line := src.LineOf(off)
-	start := src.LineStart(line)
-	for _, c := range src.Bytes[start:off] {
-		if c != ' ' && c != '\t' && c != '\f' {
-			return false
+// indentStep applies one logical line's indentation to the stacks of open
+// levels (in columns with tabs of 8 and of 1) and returns CPython's error
+// for it, or "".
+func indentStep(cols, alts *[]int, col, alt int, prev *Node) string {
+	top := len(*cols) - 1
+	if prev != nil && prev.Type == ":" && col <= (*cols)[top] {
+		return "expected an indented block"
+	}
+	switch {
+	case col == (*cols)[top]:
+		if alt != (*alts)[top] {
+			return "inconsistent use of tabs and spaces in indentation"
+		}
+	case col > (*cols)[top]:
+		if prev == nil || prev.Type != ":" {
+			return "unexpected indent"
+		}
+		if len(*cols) >= maxIndentLevel {
+			return "too many levels of indentation"
+		}
+		if alt <= (*alts)[top] {
+			return "inconsistent use of tabs and spaces in indentation"
+		}
+		*cols, *alts = append(*cols, col), append(*alts, alt)
+	default:
+		for len(*cols) > 1 && col < (*cols)[len(*cols)-1] {
+			*cols, *alts = (*cols)[:len(*cols)-1], (*alts)[:len(*alts)-1]
+		}
+		top = len(*cols) - 1
+		if col != (*cols)[top] {
+			return "unindent does not match any outer indentation level"
+		}
+		if alt != (*alts)[top] {
+			return "inconsistent use of tabs and spaces in indentation"
 		}
 	}
-	if line == 0 {
-		return true
+	return ""
+}
+
+// continued reports whether the line before line ends in a backslash, which
+// joins the two into one logical line (not one at the end of a comment,
+// which ends at comment).
+func continued(src *Source, line, comment int) bool {
+	if line == 0 || comment == src.LineEnd(line-1) {
+		return false
 	}
 	prev := strings.TrimRight(src.Text(src.LineStart(line-1), src.LineEnd(line-1)), " \t")
-	return !strings.HasSuffix(prev, "\\")
+	return strings.HasSuffix(prev, "\\")
 }
 
 // indentColumns measures indentation as CPython's tokenizer does: with tabs
-// every tabSize columns, and with tabs one column wide.
-func indentColumns(ws []byte) (col, alt int) {
+// every tabSize columns, and with tabs one column wide. ok is false when
+// something other than blanks precedes the token (a BOM, a string's end).
+func indentColumns(ws []byte) (col, alt int, ok bool) {
 	for _, c := range ws {
 		switch c {
 		case ' ':
@@ -377,7 +388,9 @@ func indentColumns(ws []byte) (col, alt int) {
 			col, alt = (col/tabSize+1)*tabSize, alt+1
 		case '\f':
 			col, alt = 0, 0
+		default:
+			return 0, 0, false
 		}
 	}
-	return col, alt
+	return col, alt, true
 }
