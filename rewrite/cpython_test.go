@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 )
 
 // snippets reads a testdata file of "### name" sections. .ci/run checks
@@ -164,4 +165,42 @@ func TestContextChecksWaitForACleanParse(t *testing.T) {
 		}
 		f.Release()
 	}
+}
+
+// BenchmarkCPythonChecks measures the checks every parse now runs (nesting,
+// Python 2 spellings, placement, keywords, indentation replay) on the
+// corpus examples, against the parse itself.
+func BenchmarkCPythonChecks(b *testing.B) {
+	var srcs [][]byte
+	for _, dir := range []string{"../corpus/examples"} {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".py") {
+				if src, err := os.ReadFile(dir + "/" + e.Name()); err == nil {
+					srcs = append(srcs, src)
+				}
+			}
+		}
+	}
+	if len(srcs) == 0 {
+		b.Fatal("no corpus examples")
+	}
+	files := make([]*File, len(srcs))
+	for i, src := range srcs {
+		files[i] = Parse("x.py", src)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, f := range files {
+			f.Errors, f.errorMessages, f.tooDeep = f.Errors[:0], nil, false
+			f.checkCPython()
+		}
+	}
+	b.StopTimer()
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	t0 := time.Now()
+	for _, src := range srcs {
+		Parse("x.py", src).Release()
+	}
+	b.ReportMetric(perOp/float64(time.Since(t0).Nanoseconds()), "checks/parse")
 }
