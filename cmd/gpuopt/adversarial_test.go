@@ -138,6 +138,14 @@ func TestAdversarialInputs(t *testing.T) {
 		if h.report != "" && !strings.Contains(out+errOut, h.report) {
 			t.Errorf("check %q: want %q in the output, exit %d:\n%s\n%s", h.name, h.report, code, truncate(out), truncate(errOut))
 		}
+		for _, line := range strings.Split(out, "\n") {
+			if len(line) > 2048 {
+				// A frame prints a window of a long line: 20,000 findings
+				// on a 600 KB line must not print the line 20,000 times.
+				t.Errorf("check %q: an output line of %d bytes", h.name, len(line))
+				break
+			}
+		}
 		if strings.Contains(out, "All checks passed") && code != 0 {
 			t.Errorf("check %q: 'All checks passed!' with exit %d", h.name, code)
 		}
