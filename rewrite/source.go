@@ -34,6 +34,7 @@ type Source struct {
 	// characters and UTF-16 units before it (built on first use), so that
 	// converting an offset scans at most one block, however long its line.
 	ascii      bool
+	invalid    bool // not UTF-8: columns count each bad byte, line by line
 	countsOnce sync.Once
 	counts     []blockCount
 }
@@ -59,6 +60,7 @@ func NewSource(path string, b []byte) *Source {
 		}
 	}
 	s.ascii = high < utf8.RuneSelf
+	s.invalid = !s.ascii && !utf8.Valid(b)
 	if bytes.HasPrefix(b, []byte("\ufeff")) {
 		s.BOM = 3
 	}
@@ -150,6 +152,9 @@ func (s *Source) Position(off int) (line, col int) {
 	if s.ascii {
 		return line, off - start
 	}
+	if s.invalid {
+		return line, utf8.RuneCount(s.Bytes[start:off])
+	}
 	r, _ := s.countsAt(off)
 	r0, _ := s.countsAt(start)
 	return line, r - r0
@@ -163,6 +168,12 @@ func (s *Source) UTF16Position(off int) (line, col int) {
 	start := s.lineStarts[line]
 	if s.ascii {
 		return line, off - start
+	}
+	if s.invalid {
+		for _, r := range string(s.Bytes[start:off]) {
+			col += unitsOf(r)
+		}
+		return line, col
 	}
 	_, u := s.countsAt(off)
 	_, u0 := s.countsAt(start)
@@ -184,6 +195,15 @@ func (s *Source) OffsetFromUTF16(line, col int) int {
 	}
 	if s.ascii {
 		return min(start+col, end)
+	}
+	if s.invalid {
+		off, units := start, 0
+		for off < end && units < col {
+			r, size := utf8.DecodeRune(s.Bytes[off:end])
+			units += unitsOf(r)
+			off += size
+		}
+		return off
 	}
 	// Jump to the last block boundary at or before the target, then walk.
 	_, u0 := s.countsAt(start)

@@ -26,7 +26,7 @@ func naivePosition(s *Source, off int) (line, col, units int) {
 
 func TestPositionsAgreeWithCounting(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	pieces := []string{"a", "bc", " ", "\n", "é", "€", "😀", "\r\n", "x = 1", strings.Repeat("z", 70)}
+	pieces := []string{"a", "bc", " ", "\n", "é", "€", "😀", "\r\n", "x = 1", strings.Repeat("z", 70), "\r"}
 	for trial := 0; trial < 200; trial++ {
 		var sb strings.Builder
 		if trial%3 == 0 {
@@ -34,6 +34,9 @@ func TestPositionsAgreeWithCounting(t *testing.T) {
 		}
 		for i := rng.Intn(400); i > 0; i-- {
 			sb.WriteString(pieces[rng.Intn(len(pieces))])
+			if trial%5 == 4 && rng.Intn(50) == 0 {
+				sb.WriteString("\x80\xff") // not UTF-8 (the fuzzer feeds such bytes)
+			}
 		}
 		src := NewSource("t.py", []byte(sb.String()))
 		for off := 0; off <= len(src.Bytes); off++ {
