@@ -31,6 +31,9 @@ const (
 	tabSize         = 8
 )
 
+// tooDeepMessage is the syntax error of a file nested past MaxNesting.
+const tooDeepMessage = "nesting too deep: more than %d levels (not analysed)"
+
 // TooDeep reports whether the file nests deeper than MaxNesting: it is
 // reported as a syntax error and has an empty model.
 func (f *File) TooDeep() bool { return f.tooDeep }
@@ -95,7 +98,7 @@ func (f *File) checkNesting() bool {
 		}
 		if len(ends) > MaxNesting {
 			f.tooDeep = true
-			f.reject(nodes[i].Start, nodes[i].Start, "nesting too deep: more than %d levels (not analysed)", MaxNesting)
+			f.reject(nodes[i].Start, nodes[i].Start, tooDeepMessage, MaxNesting)
 			return true
 		}
 		if sizes[i] > 1 {

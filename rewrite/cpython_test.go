@@ -204,3 +204,29 @@ func BenchmarkCPythonChecks(b *testing.B) {
 	}
 	b.ReportMetric(perOp/float64(time.Since(t0).Nanoseconds()), "checks/parse")
 }
+
+// An edit that nests a reused subtree past the limit: the walk in C skips
+// reused subtrees, the mirror's own measure still catches it.
+func TestReparseNestingPastTheLimit(t *testing.T) {
+	inner := strings.Repeat("-", MaxNesting-1000) + "1"
+	src := []byte("import torch\ny = " + inner + "\n")
+	old := Parse("x.py", src)
+	if old.TooDeep() {
+		t.Fatal("below the limit already too deep")
+	}
+	at := len("import torch\ny = ")
+	ins := strings.Repeat("-", 2000)
+	b := append(append(append([]byte(nil), src[:at]...), ins...), src[at:]...)
+	f := Reparse(old, b, Edit{Start: at, End: at, New: ins})
+	if !f.TooDeep() || !strings.Contains(f.SyntaxError(), "nesting too deep") {
+		t.Errorf("after the edit: TooDeep %v, %q", f.TooDeep(), f.SyntaxError())
+	}
+	if len(f.Model().Module.Bindings) != 0 {
+		t.Errorf("a file too deep to analyse got a model")
+	}
+	// And back: an edit that removes the nesting is analysed again.
+	g := Reparse(f, src, Edit{Start: at, End: at + len(ins), New: ""})
+	if g.TooDeep() || g.HasSyntaxErrors() || len(g.Model().Module.Bindings) == 0 {
+		t.Errorf("after undoing the edit: TooDeep %v, %q", g.TooDeep(), g.SyntaxError())
+	}
+}
