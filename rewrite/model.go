@@ -56,6 +56,9 @@ type Binding struct {
 	// ("xgboost.DMatrix" for `from xgboost import DMatrix as DM`), empty for
 	// relative imports and every other kind.
 	Qualified string
+	// Relative is the module path and name of a relative import binding
+	// (".model.Net" for `from .model import Net`), empty otherwise.
+	Relative string
 	// Uses are the identifiers that read this binding.
 	Uses []*Node
 	// useList numbers, while the model is built, the binding lists whose
@@ -101,6 +104,12 @@ type Model struct {
 	// loopBodies caches LoopBody: windows of loopNodes.
 	loopBodies map[*Node][]*Node
 	loopNodes  []*Node
+	// callSites caches CallSites: the calls of each function of the file.
+	callSites map[*Node][]*Node
+	// classifier answers IsModule, IsOptimizer, IsDataLoader (nil: built in).
+	classifier Classifier
+	// project resolves names imported from sibling modules (nil: none).
+	project ProjectIndex
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node

@@ -1,0 +1,404 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// The fact layer's library half: what a value is (a model, an optimizer,
+// a DataLoader ...) and where it lives (CUDA, CUDA when available, an
+// accelerator, the CPU), each with its evidence and a confidence. The
+// language half, rewrite.Model.Origins, says where a value comes from
+// (assignments, returns, `self.` attributes, call sites, sibling modules);
+// this file knows what PyTorch, Accelerate and friends make of those
+// origins. One Facts serves one file, for every rule (Pass.Facts), and is
+// the rewrite.Classifier the loop analysis asks.
+
+// Kind is what a value is.
+type Kind int
+
+// The kinds the rules ask about.
+const (
+	KindUnknown Kind = iota
+	KindModule
+	KindOptimizer
+	KindLoader
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindModule:
+		return "model"
+	case KindOptimizer:
+		return "optimizer"
+	case KindLoader:
+		return "DataLoader"
+	}
+	return "unknown"
+}
+
+// Fact is what a value is, how sure, and why.
+type Fact struct {
+	Kind       Kind
+	Confidence rewrite.Confidence
+	Evidence   string
+}
+
+// Facts answers questions about one file's values, caching the answers.
+type Facts struct {
+	m     *rewrite.Model
+	kinds map[*rewrite.Node]Fact
+	busy  map[*rewrite.Node]bool
+}
+
+// newFacts returns the facts of the file m models, installed as its
+// classifier.
+func newFacts(m *rewrite.Model) *Facts {
+	fx := &Facts{m: m}
+	m.SetClassifier(fx)
+	return fx
+}
+
+// IsModule implements rewrite.Classifier.
+func (fx *Facts) IsModule(expr *rewrite.Node) bool { return fx.What(expr).Kind == KindModule }
+
+// IsOptimizer implements rewrite.Classifier.
+func (fx *Facts) IsOptimizer(expr *rewrite.Node) bool {
+	return fx.What(expr).Kind == KindOptimizer
+}
+
+// IsDataLoader implements rewrite.Classifier: a DataLoader, also wrapped
+// in enumerate(), zip() or tqdm().
+func (fx *Facts) IsDataLoader(expr *rewrite.Node) bool {
+	if expr != nil && expr.Type == "call" {
+		q := fx.m.CalleeName(expr)
+		if q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm") {
+			for _, a := range rewrite.PositionalArgs(expr) {
+				if fx.IsDataLoader(a) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return fx.What(expr).Kind == KindLoader
+}
+
+// What says what expr is.
+func (fx *Facts) What(expr *rewrite.Node) Fact {
+	if expr == nil {
+		return Fact{}
+	}
+	if f, ok := fx.kinds[expr]; ok {
+		return f
+	}
+	if fx.busy[expr] {
+		return Fact{} // a cycle: `model = wrap(model)` asked again inside
+	}
+	if fx.busy == nil {
+		fx.busy = map[*rewrite.Node]bool{}
+		fx.kinds = map[*rewrite.Node]Fact{}
+	}
+	fx.busy[expr] = true
+	f := fx.what(expr)
+	delete(fx.busy, expr)
+	fx.kinds[expr] = f
+	return f
+}
+
+func (fx *Facts) what(expr *rewrite.Node) Fact {
+	var best Fact
+	conflict := false
+	for _, o := range fx.m.Origins(expr) {
+		f := fx.originKind(o)
+		if f.Kind == KindUnknown {
+			continue
+		}
+		if o.Confidence < f.Confidence {
+			f.Confidence = o.Confidence
+		}
+		if o.Via != "" && f.Evidence != "" && !strings.Contains(f.Evidence, o.Via) {
+			f.Evidence += " (" + o.Via + ")"
+		}
+		switch {
+		case best.Kind == KindUnknown:
+			best = f
+		case best.Kind != f.Kind:
+			conflict = true
+		case f.Confidence > best.Confidence:
+			best = f
+		}
+	}
+	if conflict {
+		return Fact{}
+	}
+	return best
+}
+
+// moduleMethods return the module they are called on.
+var selfReturningMethods = map[string]bool{"to": true, "cuda": true, "cpu": true, "train": true, "eval": true,
+	"half": true, "float": true, "bfloat16": true, "double": true, "requires_grad_": true, "to_empty": true,
+	"share_memory": true}
+
+// wrappers return (a wrapper of) the model, optimizer or loader they get
+// as their first argument.
+var wrappers = map[string]bool{"torch.compile": true, "torch.nn.DataParallel": true,
+	"torch.nn.parallel.DistributedDataParallel": true, "torch.nn.parallel.DataParallel": true,
+	"torch.nn.DistributedDataParallel": true, "torch.jit.script": true,
+	"torch.distributed.fsdp.FullyShardedDataParallel": true}
+
+// notModels are names of Hugging Face classes built by from_pretrained
+// that are not models.
+var notModels = []string{"Tokenizer", "Processor", "FeatureExtractor", "Config", "ImageProcessor"}
+
+// originKind says what one origin of a value is.
+func (fx *Facts) originKind(o rewrite.Origin) Fact {
+	m := fx.m
+	if o.Def != nil {
+		return defKind(o.Def, o.Call != nil || !o.Def.Class)
+	}
+	if o.Annotation {
+		return annotationKind(m, o.Expr)
+	}
+	if o.Expr == nil {
+		if o.Param != nil {
+			return fx.paramUsage(o.Param)
+		}
+		return Fact{}
+	}
+	e := o.Expr
+	if e.Type != "call" {
+		return Fact{}
+	}
+	if o.Index >= 0 {
+		// `model, opt, loader = accelerator.prepare(model, opt, loader)`:
+		// prepare hands back its arguments, wrapped, in order.
+		if callAttr(e) == "prepare" || callAttr(e) == "setup" {
+			if args := rewrite.PositionalArgs(e); o.Index < len(args) && !rewrite.HasSplat(e) {
+				f := fx.What(args[o.Index])
+				if f.Kind != KindUnknown {
+					f.Evidence += ", prepared by " + e.ChildByField("function").Text()
+				}
+				return f
+			}
+		}
+		return Fact{}
+	}
+	q := m.CalleeName(e)
+	fn := e.ChildByField("function")
+	switch {
+	case q == "":
+	case wrappers[q]:
+		if a := rewrite.Arg(e, 0, "model"); a != nil {
+			if f := fx.What(a); f.Kind == KindModule {
+				return f
+			}
+		}
+		if q != "torch.compile" && q != "torch.jit.script" {
+			return Fact{KindModule, rewrite.Certain, q + "(...)"}
+		}
+		return Fact{}
+	case q == "torch.utils.data.DataLoader" || q == "torch.utils.data.dataloader.DataLoader":
+		return Fact{KindLoader, rewrite.Certain, "built by DataLoader(...)"}
+	}
+	if f := calleeKind(q); f.Kind != KindUnknown {
+		return f
+	}
+	if fn != nil && fn.Type == "attribute" {
+		attr := fn.ChildByField("attribute").Text()
+		obj := fn.ChildByField("object")
+		switch {
+		case selfReturningMethods[attr]:
+			f := fx.What(obj)
+			if f.Kind == KindModule {
+				return f
+			}
+			return Fact{}
+		case attr == "from_pretrained":
+			oq := m.QualifiedName(obj)
+			if strings.HasPrefix(oq, "transformers.") || strings.HasPrefix(oq, "diffusers.") || strings.HasPrefix(oq, "peft.") {
+				for _, s := range notModels {
+					if strings.Contains(oq, s) {
+						return Fact{}
+					}
+				}
+				return Fact{KindModule, rewrite.Certain, oq + ".from_pretrained(...)"}
+			}
+		}
+	}
+	if m.IsModuleClass(fn) {
+		return Fact{KindModule, rewrite.Certain, "an instance of " + fn.Text() + ", an nn.Module"}
+	}
+	return Fact{}
+}
+
+// calleeKind is what a library callable returns.
+func calleeKind(q string) Fact {
+	switch {
+	case q == "":
+		return Fact{}
+	case strings.HasPrefix(q, "torch.optim.lr_scheduler."), strings.HasPrefix(q, "torch.optim.swa_utils."):
+		return Fact{}
+	case strings.HasPrefix(q, "torch.optim."), strings.HasPrefix(q, "bitsandbytes.optim."), q == "transformers.AdamW",
+		strings.HasSuffix(q, ".GradScaler"):
+		return Fact{KindOptimizer, rewrite.Certain, "built by " + q + "(...)"}
+	case q == "torch.utils.data.DataLoader", q == "torch.utils.data.dataloader.DataLoader":
+		return Fact{KindLoader, rewrite.Certain, "built by DataLoader(...)"}
+	case strings.HasPrefix(q, "torch.nn.functional."), strings.HasPrefix(q, "torch.nn.init."), strings.HasPrefix(q, "torch.nn.utils."):
+		return Fact{}
+	case q == "timm.create_model", strings.HasPrefix(q, "torch.nn."), strings.HasPrefix(q, "torchvision.models."):
+		return Fact{KindModule, rewrite.Certain, "built by " + q + "(...)"}
+	case strings.HasPrefix(q, "transformers."):
+		for _, s := range notModels {
+			if strings.Contains(q, s) {
+				return Fact{}
+			}
+		}
+		if strings.HasSuffix(q, "Trainer") || strings.HasSuffix(q, "Arguments") || strings.HasSuffix(q, "pipeline") || strings.HasSuffix(q, "Collator") {
+			return Fact{}
+		}
+		return Fact{KindModule, rewrite.Certain, "built by " + q + "(...)"}
+	}
+	return Fact{}
+}
+
+// defKind says what a sibling module's definition makes: an instance of a
+// class (called), what a function returns.
+func defKind(d *rewrite.ProjectDef, called bool) Fact {
+	where := d.Name + " in " + baseName(d.Path)
+	if d.Class {
+		if !called {
+			return Fact{}
+		}
+		for _, b := range d.Bases {
+			if b == "torch.nn.Module" || strings.HasPrefix(b, "torch.nn.") || strings.HasPrefix(b, "transformers.") ||
+				b == "lightning.LightningModule" || b == "pytorch_lightning.LightningModule" || b == "lightning.pytorch.LightningModule" {
+				return Fact{KindModule, rewrite.Certain, "an instance of " + where + ", an nn.Module"}
+			}
+		}
+		return Fact{}
+	}
+	var best Fact
+	for _, r := range d.Returns {
+		var f Fact
+		if base, ok := strings.CutPrefix(r, "class:"); ok {
+			if base == "torch.nn.Module" || strings.HasPrefix(base, "torch.nn.") {
+				f = Fact{KindModule, rewrite.Certain, ""}
+			}
+		} else {
+			f = calleeKind(r)
+		}
+		if f.Kind == KindUnknown {
+			continue
+		}
+		if best.Kind != KindUnknown && best.Kind != f.Kind {
+			return Fact{}
+		}
+		best = f
+	}
+	if best.Kind != KindUnknown {
+		best.Evidence = "returned by " + where
+	}
+	return best
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// annotationKind reads a parameter annotation.
+func annotationKind(m *rewrite.Model, t *rewrite.Node) Fact {
+	q := m.QualifiedName(t)
+	text := strings.TrimSpace(t.Text())
+	last := text[strings.LastIndexByte(text, '.')+1:]
+	switch {
+	case q == "torch.nn.Module" || last == "Module" && strings.Contains(text, "nn") || strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "PreTrainedModel"):
+		return Fact{KindModule, rewrite.Certain, "annotated " + text}
+	case strings.HasPrefix(q, "torch.optim.") || last == "Optimizer":
+		return Fact{KindOptimizer, rewrite.Certain, "annotated " + text}
+	case q == "torch.utils.data.DataLoader" || last == "DataLoader":
+		return Fact{KindLoader, rewrite.Certain, "annotated " + text}
+	}
+	return Fact{}
+}
+
+// paramUsage recognises a parameter nothing else tells about by how its
+// function uses it: `.parameters()`, `.train()`, `.eval()` make a model;
+// `.zero_grad()` with `.step()` an optimizer; iterated by a for loop and
+// named like a loader, a DataLoader.
+func (fx *Facts) paramUsage(param *rewrite.Node) Fact {
+	var b *rewrite.Binding
+	for _, bd := range fx.m.Bindings(param) {
+		if bd.Ident == param {
+			b = bd
+		}
+	}
+	if b == nil {
+		for _, bd := range fx.m.BindingsAt(param, param.Text()) {
+			if bd.Ident == param {
+				b = bd
+			}
+		}
+	}
+	if b == nil {
+		return Fact{}
+	}
+	methods := map[string]bool{}
+	iterated, called := false, false
+	for _, u := range b.Uses {
+		par := u.Parent
+		if par == nil {
+			continue
+		}
+		switch {
+		case par.Type == "attribute" && par.ChildByField("object") == u:
+			if c := par.Parent; c != nil && c.Type == "call" && c.ChildByField("function") == par {
+				methods[par.ChildByField("attribute").Text()] = true
+			}
+		case par.Type == "call" && par.ChildByField("function") == u:
+			called = true
+		case par.Type == "for_statement" && par.ChildByField("right") == u:
+			iterated = true
+		case par.Type == "argument_list" && par.Parent != nil:
+			if q := fx.m.CalleeName(par.Parent); (q == "enumerate" || strings.HasPrefix(q, "tqdm")) && len(rewrite.PositionalArgs(par.Parent)) > 0 && rewrite.PositionalArgs(par.Parent)[0] == u {
+				if g := par.Parent.Parent; g != nil && g.Type == "for_statement" && g.ChildByField("right") == par.Parent {
+					iterated = true
+				}
+			}
+		}
+	}
+	name := strings.ToLower(param.Text())
+	switch {
+	case methods["parameters"] || methods["named_parameters"] || (methods["train"] || methods["eval"]) && (called || methods["state_dict"] || modelLikeName(name)):
+		return Fact{KindModule, rewrite.Likely, "parameter " + param.Text() + " used as a model (" + usedMethods(methods) + ")"}
+	case methods["zero_grad"] && methods["step"], methods["step"] && strings.Contains(name, "optim"):
+		return Fact{KindOptimizer, rewrite.Likely, "parameter " + param.Text() + " used as an optimizer (.step(), .zero_grad())"}
+	case iterated && loaderLikeName(name):
+		return Fact{KindLoader, rewrite.Likely, "parameter " + param.Text() + " iterated for batches"}
+	case called && modelLikeName(name) && methods["train"]:
+		return Fact{KindModule, rewrite.Likely, "parameter " + param.Text() + " called as a model"}
+	}
+	return Fact{}
+}
+
+func usedMethods(ms map[string]bool) string {
+	var out []string
+	for _, k := range []string{"parameters", "named_parameters", "train", "eval", "state_dict"} {
+		if ms[k] {
+			out = append(out, "."+k+"()")
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func modelLikeName(n string) bool {
+	return strings.Contains(n, "model") || strings.Contains(n, "net") || strings.Contains(n, "encoder") || strings.Contains(n, "decoder")
+}
+
+func loaderLikeName(n string) bool {
+	return strings.Contains(n, "loader") || n == "dl" || strings.HasSuffix(n, "_dl") || strings.HasPrefix(n, "dl_")
+}
