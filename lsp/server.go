@@ -80,8 +80,8 @@ type Server struct {
 	// project indexes the workspace's modules for the rules (what a file
 	// imports from its siblings); made at initialize.
 	project *workspace.Project
-	exit       chan int
-	exited     bool
+	exit    chan int
+	exited  bool
 
 	reqMu   sync.Mutex
 	pending map[string]context.CancelFunc
