@@ -402,3 +402,145 @@ func modelLikeName(n string) bool {
 func loaderLikeName(n string) bool {
 	return strings.Contains(n, "loader") || n == "dl" || strings.HasSuffix(n, "_dl") || strings.HasPrefix(n, "dl_")
 }
+
+// loaderSite is a DataLoader construction and a name its loader is bound
+// to: `name = DataLoader(...)`, or the name a call of a same-file helper
+// that returns the loader is bound to (`train_dl, eval_dl = get_loaders()`).
+type loaderSite struct {
+	Call    *rewrite.Node
+	Binding *rewrite.Binding
+	// Via names the helper the loader came through ("" when built here).
+	Via string
+}
+
+// loaderSites returns the file's DataLoader constructions with the names
+// they are bound to (a construction returned by a helper called twice has
+// two sites).
+func loaderSites(p *Pass) []loaderSite {
+	return p.Memo("facts.loaderSites", func() any {
+		var out []loaderSite
+		m := p.Model
+		for _, call := range m.CallsTo("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader") {
+			stmt := call.Parent
+			if stmt != nil && stmt.Type == "assignment" && stmt.ChildByField("right") == call {
+				left := stmt.ChildByField("left")
+				if left != nil && left.Type == "identifier" {
+					for _, b := range m.ScopeOf(stmt).Bindings[left.Text()] {
+						if b.Ident == left {
+							out = append(out, loaderSite{Call: call, Binding: b})
+							for _, r := range returnedFrom(m, b, call) {
+								out = append(out, r)
+							}
+						}
+					}
+					continue
+				}
+			}
+			out = append(out, returnedFrom(m, nil, call)...)
+		}
+		return out
+	}).([]loaderSite)
+}
+
+// returnedFrom follows a loader built in a helper (bound to b, or the
+// call itself) to the names the helper's callers bind its result to.
+func returnedFrom(m *rewrite.Model, b *rewrite.Binding, call *rewrite.Node) []loaderSite {
+	def := call.Ancestor("function_definition")
+	if def == nil {
+		return nil
+	}
+	var out []loaderSite
+	for _, r := range rewrite.ReturnValues(def) {
+		tuple := r.Is("expression_list", "tuple")
+		items := []*rewrite.Node{r}
+		if tuple {
+			items = r.NamedChildren()
+		}
+		idx := -1
+		for i, it := range items {
+			if it == call || b != nil && it.Type == "identifier" && m.Binding(it) == b {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			continue
+		}
+		if !tuple {
+			idx = -1 // the whole value
+		}
+		name := def.ChildByField("name").Text()
+		for _, site := range m.CallSites(def) {
+			asg := site.Parent
+			if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != site {
+				continue
+			}
+			left := asg.ChildByField("left")
+			target := left
+			if idx >= 0 {
+				if !left.Is("pattern_list", "tuple_pattern", "expression_list") || idx >= len(left.NamedChildren()) {
+					continue
+				}
+				target = left.NamedChildren()[idx]
+			}
+			if target.Type != "identifier" {
+				continue
+			}
+			for _, tb := range m.ScopeOf(asg).Bindings[target.Text()] {
+				if tb.Ident == target {
+					out = append(out, loaderSite{Call: call, Binding: tb, Via: name + "()"})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Where says where a value lives, how sure, and (when not certain) what a
+// message must say it assumed.
+type Where struct {
+	// CUDA: on a CUDA device (certainly, or likely: see Confidence).
+	CUDA       bool
+	Confidence rewrite.Confidence
+	// Assumption is the sentence a likely answer adds to a message
+	// ("assumes `device` is CUDA: it is when torch.cuda.is_available()").
+	Assumption string
+	// Fallback: the device may be the CPU (or another backend) when no GPU
+	// is there, as with `"cuda" if torch.cuda.is_available() else "cpu"`.
+	Fallback bool
+}
+
+// moduleWhere says where the parameters of the model named by ident live
+// at site: moved by `.to(dev)` / `.cuda()` on the path to site.
+func moduleWhere(p *Pass, ident, site *rewrite.Node) Where {
+	k, move := p.Model.ModuleMove(ident, site)
+	dev := ""
+	if move != nil {
+		if d, _, _ := p.Model.MoveTarget(move); d != nil {
+			dev = d.Text()
+		}
+	}
+	return deviceWhere(p, k, dev)
+}
+
+// deviceWhere turns a device kind into a Where, with the assumption a
+// message states for a likely answer.
+func deviceWhere(p *Pass, k rewrite.DeviceKind, dev string) Where {
+	name := "the device"
+	if dev != "" {
+		name = "`" + dev + "`"
+	}
+	switch k {
+	case rewrite.DeviceCUDA:
+		return Where{CUDA: true, Confidence: rewrite.Certain}
+	case rewrite.DeviceMaybeCUDA:
+		return Where{CUDA: true, Confidence: rewrite.Likely, Fallback: true,
+			Assumption: "assumes " + name + " is CUDA: it is when a GPU is available"}
+	case rewrite.DeviceSomething:
+		if p.Model.UsesCUDA() {
+			return Where{CUDA: true, Confidence: rewrite.Likely, Fallback: true,
+				Assumption: "assumes " + name + " is a CUDA device, as the rest of the file targets CUDA"}
+		}
+	}
+	return Where{}
+}

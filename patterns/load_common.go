@@ -28,13 +28,20 @@ func gpuLoaders(p *Pass) []gpuLoader {
 		if !p.Model.UsesCUDA() {
 			return out
 		}
-		for _, b := range dataLoaderBindings(p) {
-			call := b.Value
+		at := map[*rewrite.Node]int{} // call -> index in out
+		for _, site := range loaderSites(p) {
+			call, b := site.Call, site.Binding
 			if rewrite.HasSplat(call) || len(rewrite.PositionalArgs(call)) > 5 {
 				continue
 			}
 			hot, perEpoch, _ := loaderFeeds(p, b)
 			if !hot {
+				continue
+			}
+			if k, ok := at[call]; ok {
+				// The same construction reached through another call of
+				// its helper.
+				out[k].PerEpoch = out[k].PerEpoch || perEpoch
 				continue
 			}
 			gl := gpuLoader{Call: call, Binding: b, PerEpoch: perEpoch, Workers: rewrite.KeywordValue(call, "num_workers")}
@@ -43,6 +50,7 @@ func gpuLoaders(p *Pass) []gpuLoader {
 			} else {
 				gl.WorkersN, gl.Known = intLiteral(p, gl.Workers)
 			}
+			at[call] = len(out)
 			out = append(out, gl)
 		}
 		return out

@@ -446,27 +446,6 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 	return hot, perEpoch, loops
 }
 
-// dataLoaderBindings returns each `name = DataLoader(...)` assignment.
-func dataLoaderBindings(p *Pass) []*rewrite.Binding {
-	var out []*rewrite.Binding
-	for _, call := range p.Model.CallsTo("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader") {
-		stmt := call.Parent
-		if stmt == nil || stmt.Type != "assignment" || stmt.ChildByField("right") != call {
-			continue
-		}
-		left := stmt.ChildByField("left")
-		if left == nil || left.Type != "identifier" {
-			continue
-		}
-		for _, b := range p.Model.ScopeOf(stmt).Bindings[left.Text()] {
-			if b.Ident == left {
-				out = append(out, b)
-			}
-		}
-	}
-	return out
-}
-
 // intValue returns the value of an integer literal (or a name assigned
 // once from one).
 func intLiteral(p *Pass, n *rewrite.Node) (int, bool) {

@@ -17,11 +17,12 @@ var NonBlockingCopy = &Rule{
 func init() { Register(NonBlockingCopy) }
 
 func checkNonBlocking(p *Pass) {
-	for _, b := range dataLoaderBindings(p) {
-		if !isTrueLit(rewrite.KeywordValue(b.Value, "pin_memory")) {
+	for _, site := range loaderSites(p) {
+		b := site.Binding
+		if !isTrueLit(rewrite.KeywordValue(site.Call, "pin_memory")) {
 			continue
 		}
-		if rewrite.KeywordArg(b.Value, "collate_fn") != nil || rewrite.HasSplat(b.Value) {
+		if rewrite.KeywordArg(site.Call, "collate_fn") != nil || rewrite.HasSplat(site.Call) {
 			// A custom collate_fn (a Hugging Face data collator, a batch
 			// class) may return objects whose .to() takes no non_blocking.
 			continue

@@ -340,6 +340,9 @@ func (m *Model) CalledDef(call *Node) *Node {
 	return nil
 }
 
+// MethodOf returns the method name defined in a class body, or nil.
+func MethodOf(cls *Node, name string) *Node { return methodOf(cls, name) }
+
 // methodOf returns the method name defined in a class body.
 func methodOf(cls *Node, name string) *Node {
 	body := cls.ChildByField("body")
