@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -24,6 +25,11 @@ const sync002Pays = " Pays when the loop does CPU work per step (1.04–1.15× m
 
 func checkDeviceAccumulate(p *Pass) {
 	m := p.Model
+	if !m.UsesCUDA() {
+		// Nothing in the file reaches a GPU: .item() of a CPU tensor does
+		// not wait for anything (DEV001 reports such a script).
+		return
+	}
 	for _, aug := range p.File.OfType("augmented_assignment") {
 		total := aug.ChildByField("left")
 		op := aug.ChildByField("operator")
@@ -42,6 +48,14 @@ func checkDeviceAccumulate(p *Pass) {
 		loop := loops[0]
 		value := item.ChildByField("function").ChildByField("object")
 		if sync2SyncNeededInLoop(m, loop, aug, total, value) {
+			continue
+		}
+		if guard := sync2PeriodicRead(m, loop, total); guard != nil {
+			// `running += loss.item()` ... `if step % N == 0: log(running / N);
+			// running = 0`: the host needs the value every N steps only.
+			p.Report(item, ".item() in this hot loop synchronises with the GPU every step, but "+total.Text()+
+				" is only read every few steps (line "+strconv.Itoa(p.File.Src.LineOf(guard.Start)+1)+
+				"): accumulate "+value.Text()+".detach() on the device and call .item() at that read."+sync002Pays, nil)
 			continue
 		}
 		msg := ".item() in this hot loop synchronises with the GPU every step: accumulate on the device and convert once after the loop."
@@ -131,7 +145,7 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 		return true
 	}
 	for _, id := range m.Reads(s, total.Text(), loop) {
-		if id != total {
+		if id != total && periodicGuard(m, loop, id, total.Text()) == nil {
 			return true
 		}
 	}
@@ -236,4 +250,58 @@ func sync2FloatAccumulator(m *rewrite.Model, total, loop, aug *rewrite.Node) (in
 		}
 	}
 	return init, init != nil
+}
+
+// sync2PeriodicRead returns the `if` of the first read of total inside the
+// loop that is a periodic read (periodicGuard), or nil when total is read
+// only after the loop.
+func sync2PeriodicRead(m *rewrite.Model, loop, total *rewrite.Node) *rewrite.Node {
+	s := m.VarScope(total)
+	if s == nil {
+		return nil
+	}
+	for _, id := range m.Reads(s, total.Text(), loop) {
+		if id != total {
+			if g := periodicGuard(m, loop, id, total.Text()); g != nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// periodicGuard returns the `if` statement around a read of name in loop
+// that runs every few steps and resets name: its condition takes a
+// remainder (`step % log_interval == 0`) and its block rebinds name
+// (`total = 0`). Nil otherwise: the read may decide control flow.
+func periodicGuard(m *rewrite.Model, loop, read *rewrite.Node, name string) *rewrite.Node {
+	for a := read.Parent; a != nil && a != loop; a = a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		cond := a.ChildByField("condition")
+		if cond == nil || cond.Contains(read) {
+			return nil // the value decides a branch
+		}
+		modulo := false
+		for _, op := range m.File.OfTypeIn(cond, "binary_operator") {
+			if o := op.ChildByField("operator"); o != nil && o.Text() == "%" {
+				modulo = true
+			}
+		}
+		if !modulo {
+			continue
+		}
+		body := a.ChildByField("consequence")
+		if body == nil {
+			return nil
+		}
+		for _, asg := range m.File.OfTypeIn(body, "assignment") {
+			if l := asg.ChildByField("left"); l != nil && l.Type == "identifier" && l.Text() == name {
+				return a
+			}
+		}
+		return nil
+	}
+	return nil
 }
