@@ -18,7 +18,7 @@ func init() { Register(LoaderPersistentWorkers) }
 
 func checkLoaderPersistent(p *Pass) {
 	for _, gl := range gpuLoaders(p) {
-		if !gl.Known || gl.WorkersN <= 0 || !gl.PerEpoch || rewrite.KeywordArg(gl.Call, "persistent_workers") != nil {
+		if !workersLikely(gl) || !gl.PerEpoch || rewrite.KeywordArg(gl.Call, "persistent_workers") != nil {
 			continue
 		}
 		if datasetTouchedPerEpoch(p, gl) {
@@ -28,8 +28,13 @@ func checkLoaderPersistent(p *Pass) {
 		if !ok {
 			continue
 		}
-		p.Report(gl.Call, "this DataLoader's workers are restarted every epoch: pass persistent_workers=True",
-			Fix(rewrite.Unsafe, "Pass persistent_workers=True", e))
+		msg, app := "this DataLoader's workers are restarted every epoch: pass persistent_workers=True", rewrite.Unsafe
+		if !gl.Known {
+			// persistent_workers=True with num_workers=0 raises ValueError.
+			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
+			app = rewrite.Hint
+		}
+		p.Report(gl.Call, msg, Fix(app, "Pass persistent_workers=True", e))
 	}
 }
 
