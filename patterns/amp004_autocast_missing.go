@@ -31,12 +31,18 @@ func checkMissingAutocast(p *Pass) {
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
 	for _, call := range p.File.MethodCalls("backward") {
 		loops := p.Model.EnclosingLoops(call)
-		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
+		var step *rewrite.Node // the loop, or the function a loop calls per batch
+		switch {
+		case len(loops) > 0 && p.Model.Loop(loops[0]).Trains():
+			step = loops[0]
+		case len(loops) == 0:
+			step = stepFunction(p, call)
+		}
+		if step == nil {
 			continue
 		}
-		loop := loops[0]
 		bstmt := rewrite.Statement(call)
-		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != loop {
+		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != step {
 			continue
 		}
 		first, stmts := forwardStatements(p, bstmt)
@@ -141,4 +147,20 @@ func wrapStatements(p *Pass, stmts []*rewrite.Node, header string) (rewrite.Edit
 		}
 	}
 	return rewrite.Edit{Start: start, End: end, New: sb.String()}, true
+}
+
+// stepFunction returns the function around n when it is a training step
+// called once per batch: a call site of it (in this file) sits in a loop
+// over a DataLoader (`for x, y in loader: self._run_batch(x, y)`).
+func stepFunction(p *Pass, n *rewrite.Node) *rewrite.Node {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return nil
+	}
+	for _, site := range p.Model.CallSites(def) {
+		if ls := p.Model.EnclosingLoops(site); len(ls) > 0 && p.Model.Loop(ls[0]).IteratesLoader {
+			return def
+		}
+	}
+	return nil
 }

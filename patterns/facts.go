@@ -82,7 +82,17 @@ func (fx *Facts) IsDataLoader(expr *rewrite.Node) bool {
 			return false
 		}
 	}
-	return fx.What(expr).Kind == KindLoader
+	if f := fx.What(expr); f.Kind != KindUnknown {
+		return f.Kind == KindLoader
+	}
+	// Iterated for batches and named like a loader (`self.train_loader`,
+	// an attribute set from a parameter nothing else tells about).
+	if expr != nil && expr.Type == "attribute" {
+		if par := expr.Parent; par != nil && par.Type == "for_statement" && par.ChildByField("right") == expr {
+			return loaderLikeName(strings.ToLower(expr.ChildByField("attribute").Text()))
+		}
+	}
+	return false
 }
 
 // What says what expr is.

@@ -170,7 +170,7 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 	if m.IsModule(fn) {
 		li.ModelForward = true
 	}
-	if def := m.FunctionDef(n); def != nil && depth < 2 && !slices.Contains(*visited, def) {
+	if def := m.CalledDef(n); def != nil && depth < 2 && !slices.Contains(*visited, def) {
 		*visited = append(*visited, def)
 		if b := def.ChildByField("body"); b != nil {
 			m.scanBody(b, li, visited, depth+1)
