@@ -357,7 +357,7 @@ func (fx *Facts) paramUsage(param *rewrite.Node) Fact {
 	if b == nil {
 		return Fact{}
 	}
-	methods := map[string]bool{}
+	var methods usedSet
 	iterated, called := false, false
 	for _, u := range b.Uses {
 		par := u.Parent
@@ -367,7 +367,7 @@ func (fx *Facts) paramUsage(param *rewrite.Node) Fact {
 		switch {
 		case par.Type == "attribute" && par.ChildByField("object") == u:
 			if c := par.Parent; c != nil && c.Type == "call" && c.ChildByField("function") == par {
-				methods[par.ChildByField("attribute").Text()] = true
+				methods.add(par.ChildByField("attribute").Text())
 			}
 		case par.Type == "call" && par.ChildByField("function") == u:
 			called = true
@@ -383,27 +383,47 @@ func (fx *Facts) paramUsage(param *rewrite.Node) Fact {
 	}
 	name := strings.ToLower(param.Text())
 	switch {
-	case methods["parameters"] || methods["named_parameters"] || (methods["train"] || methods["eval"]) && (called || methods["state_dict"] || modelLikeName(name)):
-		return Fact{KindModule, rewrite.Likely, "parameter " + param.Text() + " used as a model (" + usedMethods(methods) + ")"}
-	case methods["zero_grad"] && methods["step"], methods["step"] && strings.Contains(name, "optim"):
+	case methods.has(useParameters) || methods.has(useTrain|useEval) && (called || methods.has(useStateDict) || modelLikeName(name)):
+		return Fact{KindModule, rewrite.Likely, "parameter " + param.Text() + " used as a model"}
+	case methods.has(useZeroGrad) && methods.has(useStep), methods.has(useStep) && strings.Contains(name, "optim"):
 		return Fact{KindOptimizer, rewrite.Likely, "parameter " + param.Text() + " used as an optimizer (.step(), .zero_grad())"}
 	case iterated && loaderLikeName(name):
 		return Fact{KindLoader, rewrite.Likely, "parameter " + param.Text() + " iterated for batches"}
-	case called && modelLikeName(name) && methods["train"]:
-		return Fact{KindModule, rewrite.Likely, "parameter " + param.Text() + " called as a model"}
 	}
 	return Fact{}
 }
 
-func usedMethods(ms map[string]bool) string {
-	var out []string
-	for _, k := range []string{"parameters", "named_parameters", "train", "eval", "state_dict"} {
-		if ms[k] {
-			out = append(out, "."+k+"()")
-		}
+// usedSet is the set of telling methods called on a parameter.
+type usedSet uint8
+
+const (
+	useParameters usedSet = 1 << iota // .parameters() / .named_parameters()
+	useTrain
+	useEval
+	useStateDict
+	useZeroGrad
+	useStep
+)
+
+func (u *usedSet) add(method string) {
+	switch method {
+	case "parameters", "named_parameters":
+		*u |= useParameters
+	case "train":
+		*u |= useTrain
+	case "eval":
+		*u |= useEval
+	case "state_dict":
+		*u |= useStateDict
+	case "zero_grad":
+		*u |= useZeroGrad
+	case "step":
+		*u |= useStep
 	}
-	return strings.Join(out, ", ")
 }
+
+// has reports whether any of the methods in mask was called.
+func (u usedSet) has(mask usedSet) bool { return u&mask != 0 }
 
 func modelLikeName(n string) bool {
 	return strings.Contains(n, "model") || strings.Contains(n, "net") || strings.Contains(n, "encoder") || strings.Contains(n, "decoder")

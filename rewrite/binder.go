@@ -54,6 +54,9 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 		// Imports at any scope count: `import xgboost as xgb` inside a
 		// function or a `try:` block makes the file an XGBoost file too.
 		b.m.imported = append(b.m.imported, qualified)
+		if owner == b.m.Module {
+			b.m.moduleImports = append(b.m.moduleImports, bd)
+		}
 	}
 	return bd
 }

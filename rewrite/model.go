@@ -93,6 +93,9 @@ type Model struct {
 	// imported are the qualified names of the module scope's import
 	// bindings, collected by the binder.
 	imported []string
+	// moduleImports are the module scope's import bindings with a
+	// qualified name, in source order (LocalName asks them).
+	moduleImports []*Binding
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
 	// callsByName indexes the calls of plain names by the last part of
