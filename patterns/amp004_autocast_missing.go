@@ -25,7 +25,10 @@ func checkMissingAutocast(p *Pass) {
 	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
 		return
 	}
-	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "accelerator", "Accelerator", "Trainer"}) {
+	// Mixed precision chosen elsewhere: half/bf16 weights, HF Accelerate's
+	// mixed_precision, a Trainer's precision flag. (torch.accelerator, the
+	// device API, says nothing about precision.)
+	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator", "Trainer"}) || p.Model.Imports("accelerate") {
 		return
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
