@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -32,6 +33,7 @@ func checkMissingAutocast(p *Pass) {
 		return
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
+	var reported []*rewrite.Node
 	for _, call := range p.File.MethodCalls("backward") {
 		loops := p.Model.EnclosingLoops(call)
 		var step *rewrite.Node // the loop, or the function a loop calls per batch
@@ -49,9 +51,10 @@ func checkMissingAutocast(p *Pass) {
 			continue
 		}
 		first, stmts := forwardStatements(p, bstmt)
-		if first == nil {
-			continue
+		if first == nil || slices.Contains(reported, first) {
+			continue // several backward calls after one forward: one finding
 		}
+		reported = append(reported, first)
 		var fix *rewrite.Fix
 		msg := "this training step runs the forward pass in fp32: wrap the forward and the loss in "
 		if bf16 {
