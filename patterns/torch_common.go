@@ -431,7 +431,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			if li.Trains() || li.ModelForward {
 				hot = true
 				loops = append(loops, loop)
-				if len(p.Model.EnclosingLoops(loop)) > 0 {
+				if len(p.Model.EnclosingLoops(loop)) > 0 || calledInLoop(p, loop) {
 					perEpoch = true
 				}
 			}
@@ -500,4 +500,19 @@ func walkLoopBodyUntil(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite
 			return
 		}
 	}
+}
+
+// calledInLoop reports that the function around n is called from a loop
+// of this file (`for epoch in ...: train(epoch)`): n runs many times.
+func calledInLoop(p *Pass, n *rewrite.Node) bool {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return false
+	}
+	for _, site := range p.Model.CallSites(def) {
+		if len(p.Model.EnclosingLoops(site)) > 0 {
+			return true
+		}
+	}
+	return false
 }

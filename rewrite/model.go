@@ -344,7 +344,7 @@ func (m *Model) qualifiedName(n *Node) string {
 	case "identifier":
 		bs := m.Bindings(n)
 		if len(bs) == 0 {
-			if m.StarImport {
+			if m.StarImport && !commonBuiltins[n.Text()] {
 				return ""
 			}
 			return n.Text()
@@ -424,3 +424,11 @@ func (m *Model) FunctionDef(call *Node) *Node {
 	}
 	return b.Stmt
 }
+
+// commonBuiltins are builtins that a star import is taken not to shadow
+// (a module exporting its own `enumerate` or `len` is vanishingly rare;
+// treating every name as unknown after `from models import *` left whole
+// training scripts unread).
+var commonBuiltins = map[string]bool{"enumerate": true, "zip": true, "len": true, "range": true, "print": true,
+	"iter": true, "next": true, "isinstance": true, "float": true, "int": true, "str": true, "list": true,
+	"dict": true, "tuple": true, "sum": true, "min": true, "max": true, "sorted": true, "super": true}

@@ -331,6 +331,10 @@ func (m *Model) CalledDef(call *Node) *Node {
 		if b != nil && b.Kind == DefBinding {
 			return b.Stmt
 		}
+		if b != nil && b.Kind == ClassBinding {
+			// Building an instance runs __init__ with the arguments.
+			return methodOf(b.Stmt, "__init__")
+		}
 	case "attribute":
 		obj := fn.ChildByField("object")
 		if cls := m.selfClass(obj); cls != nil {
@@ -478,8 +482,8 @@ func ArgumentFor(def, call, param *Node) *Node {
 	idx := -1
 	skip := 0
 	ps := params.NamedChildren()
-	if fn := call.ChildByField("function"); fn != nil && fn.Type == "attribute" && len(ps) > 0 {
-		skip = 1
+	if isMethod(def) && len(ps) > 0 {
+		skip = 1 // self, bound by the call
 	}
 	for i, p := range ps {
 		if p.Is("list_splat_pattern", "dictionary_splat_pattern", "keyword_separator") {
@@ -511,4 +515,14 @@ func ArgumentFor(def, call, param *Node) *Node {
 		pos++
 	}
 	return nil
+}
+
+// isMethod reports a function defined in a class body that is not a
+// staticmethod: its first parameter is bound by the call.
+func isMethod(def *Node) bool {
+	p := def.Parent
+	if p != nil && p.Type == "decorated_definition" {
+		p = p.Parent
+	}
+	return p != nil && p.Type == "block" && p.Parent != nil && p.Parent.Type == "class_definition" && !isStaticMethod(def)
 }
