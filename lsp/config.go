@@ -238,7 +238,15 @@ func (s *Server) didChangeConfiguration(raw json.RawMessage) error {
 	for _, d := range s.docs {
 		docs = append(docs, d)
 	}
+	notebooks := make([]*nbDoc, 0, len(s.notebooks))
+	for _, nb := range s.notebooks {
+		notebooks = append(notebooks, nb)
+	}
 	s.mu.Unlock()
+	for _, nb := range notebooks {
+		nb.reconfigure(eng)
+		s.scheduleNotebook(nb)
+	}
 	s.showWarnings(context.Background(), eng)
 	for _, d := range docs {
 		d.reconfigure(eng)

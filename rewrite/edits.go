@@ -126,10 +126,10 @@ func (m *Model) AddImport(module, name string) (Edit, bool) {
 		after = lastHead
 	}
 	if after == nil {
-		return Edit{Start: 0, End: 0, New: line + src.LineEnding}, true
+		return Edit{Start: 0, End: 0, New: line + src.LineEnding, Top: true}, true
 	}
 	end := src.LineEnd(src.LineOf(after.End))
-	return Edit{Start: end, End: end, New: src.LineEnding + line}, true
+	return Edit{Start: end, End: end, New: src.LineEnding + line, Top: true}, true
 }
 
 // InsertAfterImports returns an edit inserting a statement on its own line
@@ -143,10 +143,10 @@ func (m *Model) InsertAfterImports(stmt string) Edit {
 		}
 	}
 	if after == nil {
-		return Edit{Start: 0, End: 0, New: stmt + src.LineEnding}
+		return Edit{Start: 0, End: 0, New: stmt + src.LineEnding, Top: true}
 	}
 	end := src.LineEnd(src.LineOf(after.End))
-	return Edit{Start: end, End: end, New: src.LineEnding + stmt}
+	return Edit{Start: end, End: end, New: src.LineEnding + stmt, Top: true}
 }
 
 func hasWildcard(n *Node) bool {

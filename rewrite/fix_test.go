@@ -6,11 +6,11 @@ import (
 )
 
 func TestApplyEditsRejectsOverlap(t *testing.T) {
-	_, err := ApplyEdits([]byte("abcdef"), []Edit{{0, 3, "x"}, {2, 4, "y"}})
+	_, err := ApplyEdits([]byte("abcdef"), []Edit{{Start: 0, End: 3, New: "x"}, {Start: 2, End: 4, New: "y"}})
 	if err == nil {
 		t.Fatal("overlapping edits were applied")
 	}
-	out, err := ApplyEdits([]byte("abcdef"), []Edit{{4, 6, "Z"}, {0, 1, "A"}, {3, 3, "-"}})
+	out, err := ApplyEdits([]byte("abcdef"), []Edit{{Start: 4, End: 6, New: "Z"}, {Start: 0, End: 1, New: "A"}, {Start: 3, End: 3, New: "-"}})
 	if err != nil || string(out) != "Abc-dZ" {
 		t.Fatalf("got %q, %v", out, err)
 	}
@@ -24,7 +24,7 @@ func renameAnalyzer(old, new string, a Applicability) Analyzer {
 		f.Root.Walk(func(n *Node) bool {
 			if n.Type == "identifier" && n.Text() == old {
 				out = append(out, Finding{Code: "T001", Start: n.Start, End: n.End,
-					Fix: &Fix{Applicability: a, Edits: []Edit{{n.Start, n.End, new}}}})
+					Fix: &Fix{Applicability: a, Edits: []Edit{{Start: n.Start, End: n.End, New: new}}}})
 			}
 			return true
 		})
@@ -68,8 +68,8 @@ func TestFixFileOverlappingFixesApplyOneAtATime(t *testing.T) {
 		f.Root.Walk(func(n *Node) bool {
 			if n.Type == "identifier" && n.Text() == "value" {
 				out = append(out,
-					Finding{Code: "T1", Fix: &Fix{Edits: []Edit{{n.Start, n.End, "v1"}}}},
-					Finding{Code: "T2", Fix: &Fix{Edits: []Edit{{n.Start + 1, n.End, "x"}}}})
+					Finding{Code: "T1", Fix: &Fix{Edits: []Edit{{Start: n.Start, End: n.End, New: "v1"}}}},
+					Finding{Code: "T2", Fix: &Fix{Edits: []Edit{{Start: n.Start + 1, End: n.End, New: "x"}}}})
 			}
 			return true
 		})
@@ -88,9 +88,9 @@ func TestFixFileDropsFixesThatBreakSyntax(t *testing.T) {
 		f.Root.Walk(func(n *Node) bool {
 			switch {
 			case n.Type == "identifier" && n.Text() == "foo":
-				out = append(out, Finding{Code: "BAD", Fix: &Fix{Edits: []Edit{{n.Start, n.End, "foo ="}}}})
+				out = append(out, Finding{Code: "BAD", Fix: &Fix{Edits: []Edit{{Start: n.Start, End: n.End, New: "foo ="}}}})
 			case n.Type == "identifier" && n.Text() == "bar":
-				out = append(out, Finding{Code: "OK", Fix: &Fix{Edits: []Edit{{n.Start, n.End, "baz"}}}})
+				out = append(out, Finding{Code: "OK", Fix: &Fix{Edits: []Edit{{Start: n.Start, End: n.End, New: "baz"}}}})
 			}
 			return true
 		})

@@ -16,10 +16,11 @@ type fileReport struct {
 	Path     string
 	Src      *rewrite.Source
 	Findings []rewrite.Finding
-	Syntax   string // the first syntax error, if the file has one
-	Skip     string // why the file was not analysed (binary, non-UTF-8, ...)
-	Err      error  // an I/O error
-	Note     string // what fix did or refused to do
+	Syntax   string    // the first syntax error, if the file has one
+	Skip     string    // why the file was not analysed (binary, non-UTF-8, ...)
+	Err      error     // an I/O error
+	Note     string    // what fix did or refused to do
+	nb       *nbReport // for a notebook: its cells
 }
 
 func newCheckCommand() *cobra.Command {
@@ -63,6 +64,9 @@ Exit codes: 0 no findings, 1 findings, 2 usage or I/O error.`,
 func checkOne(in input, s *settings) fileReport {
 	in.load()
 	r := fileReport{Path: in.path}
+	if in.err == nil && rewrite.IsNotebook(in.path) {
+		return checkNotebook(in, s)
+	}
 	if in.err != nil {
 		if workspace.IsSkip(in.err) {
 			r.Skip = in.err.Error()

@@ -76,6 +76,9 @@ func fixOne(in input, s *settings, dryRun bool) fixResult {
 		}
 		return res
 	}
+	if rewrite.IsNotebook(in.path) {
+		return fixNotebook(in, s, dryRun)
+	}
 	res.input, res.output = in.bytes, in.bytes
 	if !patterns.Relevant(in.bytes) {
 		return res

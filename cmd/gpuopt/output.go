@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuopt/gpuopt/patterns"
 	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/notebook"
 )
 
 // location is a 1-based line and character column.
@@ -22,6 +23,8 @@ func locate(src *rewrite.Source, off int) location {
 }
 
 type jsonEdit struct {
+	Cell        int      `json:"cell,omitempty"`     // notebooks: the cell's number
+	NewCell     bool     `json:"new_cell,omitempty"` // notebooks: content is a code cell added before the first
 	Content     string   `json:"content"`
 	Location    location `json:"location"`
 	EndLocation location `json:"end_location"`
@@ -37,6 +40,7 @@ type jsonFinding struct {
 	Code      string   `json:"code"`
 	Message   string   `json:"message"`
 	Path      string   `json:"path"`
+	Cell      int      `json:"cell,omitempty"` // notebooks: the cell's number, from 1; Line and Column are in the cell
 	Line      int      `json:"line"`
 	Column    int      `json:"column"`
 	EndLine   int      `json:"end_line"`
@@ -44,6 +48,9 @@ type jsonFinding struct {
 	Severity  string   `json:"severity"`
 	URL       string   `json:"url"`
 	Fix       *jsonFix `json:"fix"`
+	// rawLine is, for a notebook, the line of the .ipynb file that holds
+	// the finding's cell line (SARIF and GitHub annotations point there).
+	rawLine int
 }
 
 func severityName(s rewrite.Severity) string {
@@ -63,16 +70,32 @@ func flatten(reports []fileReport) []jsonFinding {
 	out := []jsonFinding{}
 	for _, r := range reports {
 		if r.Syntax != "" {
-			out = append(out, jsonFinding{Code: "E999", Message: r.Syntax + " (not analysed past it, never rewritten)", Path: r.Path, Line: syntaxLine(r.Syntax), Column: 1, EndLine: syntaxLine(r.Syntax), EndColumn: 1, Severity: "error"})
+			jf := jsonFinding{Code: "E999", Message: r.Syntax + " (not analysed past it, never rewritten)", Path: r.Path, Line: syntaxLine(r.Syntax), Column: 1, Severity: "error"}
+			if r.nb != nil {
+				jf.Message = r.Syntax + " (this cell is not analysed, never rewritten)"
+				fmt.Sscanf(r.Syntax, "syntax error at cell %d:%d:%d", &jf.Cell, &jf.Line, &jf.Column)
+				jf.rawLine = r.nb.nb.RawLine(jf.Cell-1, jf.Line-1)
+			}
+			jf.EndLine, jf.EndColumn = jf.Line, jf.Column
+			out = append(out, jf)
 		}
 		for _, fd := range r.Findings {
-			start, end := locate(r.Src, fd.Start), locate(r.Src, fd.End)
-			jf := jsonFinding{Code: fd.Code, Message: fd.Message, Path: r.Path, Line: start.Line, Column: start.Column,
+			cell, start := r.place(fd.Start)
+			_, end := r.place(fd.End)
+			jf := jsonFinding{Code: fd.Code, Message: fd.Message, Path: r.Path, Cell: cell, Line: start.Line, Column: start.Column,
 				EndLine: end.Line, EndColumn: end.Column, Severity: severityName(fd.Severity), URL: patterns.DocURL(fd.Code)}
+			if r.nb != nil {
+				jf.rawLine = r.nb.nb.RawLine(cell-1, start.Line-1)
+			}
 			if fd.Fix != nil {
 				fx := &jsonFix{Applicability: fd.Fix.Applicability.String(), Message: fd.Fix.Message, Edits: []jsonEdit{}}
 				for _, e := range fd.Fix.Edits {
-					fx.Edits = append(fx.Edits, jsonEdit{Content: e.New, Location: locate(r.Src, e.Start), EndLocation: locate(r.Src, e.End)})
+					ecell, from := r.place(e.Start)
+					_, to := r.place(e.End)
+					if e.NewCell {
+						ecell, from, to = 0, location{1, 1}, location{1, 1}
+					}
+					fx.Edits = append(fx.Edits, jsonEdit{Cell: ecell, NewCell: e.NewCell, Content: e.New, Location: from, EndLocation: to})
 				}
 				jf.Fix = fx
 			}
@@ -80,6 +103,35 @@ func flatten(reports []fileReport) []jsonFinding {
 		}
 	}
 	return out
+}
+
+// place returns the report's location of a byte offset: for a notebook the
+// cell's number and the line and column in the cell (cell 0 otherwise).
+func (r fileReport) place(off int) (int, location) {
+	if r.nb == nil {
+		return 0, locate(r.Src, off)
+	}
+	cell, line, col := r.nb.mod.Position(off)
+	return notebook.CellNumber(cell), location{line + 1, col + 1}
+}
+
+// where is how text output names a finding's place: path:line:col, or
+// path:cell N:line:col in a notebook (as ruff prints it).
+func where(f jsonFinding) string {
+	if f.Cell > 0 {
+		return fmt.Sprintf("%s:cell %d:%d:%d", f.Path, f.Cell, f.Line, f.Column)
+	}
+	return fmt.Sprintf("%s:%d:%d", f.Path, f.Line, f.Column)
+}
+
+// fileLines is the range of lines of the checked file a finding covers:
+// its own lines, or in a notebook the line of the .ipynb file that holds
+// its cell line, with the cell position in the message.
+func fileLines(f jsonFinding) (line, col, endLine, endCol int, msg string) {
+	if f.Cell > 0 {
+		return f.rawLine, 1, f.rawLine, 1, fmt.Sprintf("cell %d:%d:%d: %s", f.Cell, f.Line, f.Column, f.Message)
+	}
+	return f.Line, f.Column, f.EndLine, f.EndColumn, f.Message
 }
 
 func syntaxLine(msg string) int {
@@ -106,8 +158,9 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 			} else if f.Severity == "info" {
 				level = "notice"
 			}
+			line, col, endLine, endCol, msg := fileLines(f)
 			fmt.Fprintf(w, "::%s title=gpuopt (%s),file=%s,line=%d,col=%d,endLine=%d,endColumn=%d::%s\n",
-				level, f.Code, f.Path, f.Line, f.Column, f.EndLine, f.EndColumn, ghEscape(f.Code+" "+f.Message))
+				level, f.Code, f.Path, line, col, endLine, endCol, ghEscape(f.Code+" "+msg))
 		}
 		return nil
 	default:
@@ -120,7 +173,7 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 			} else if f.Fix != nil && f.Fix.Applicability == "unsafe" {
 				unsafe++
 			}
-			fmt.Fprintf(w, "%s:%d:%d: %s %s%s\n", f.Path, f.Line, f.Column, f.Code, mark, f.Message)
+			fmt.Fprintf(w, "%s: %s %s%s\n", where(f), f.Code, mark, f.Message)
 		}
 		if len(findings) == 0 {
 			fmt.Fprintln(w, "All checks passed!")
@@ -189,8 +242,9 @@ func writeSARIF(w io.Writer, findings []jsonFinding) error {
 	results := []result{}
 	for _, f := range findings {
 		level := map[string]string{"error": "error", "warning": "warning", "info": "note"}[f.Severity]
-		results = append(results, result{RuleID: f.Code, Level: level, Message: msg{f.Message},
-			Locations: []loc{{physical{artifact{strings.TrimPrefix(f.Path, "./")}, region{f.Line, f.Column, f.EndLine, f.EndColumn}}}}})
+		line, col, endLine, endCol, text := fileLines(f)
+		results = append(results, result{RuleID: f.Code, Level: level, Message: msg{text},
+			Locations: []loc{{physical{artifact{strings.TrimPrefix(f.Path, "./")}, region{line, col, endLine, endCol}}}}})
 	}
 	doc := map[string]any{
 		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",

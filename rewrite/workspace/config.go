@@ -19,7 +19,10 @@ type Config struct {
 	Ignore      []string `toml:"ignore"`
 	UnsafeFixes bool     `toml:"unsafe-fixes"`
 	Exclude     []string `toml:"exclude"`
-	TargetGPU   string   `toml:"target-gpu"`
+	// Include replaces the files a directory walk picks (gitignore
+	// syntax, relative to pyproject.toml); DefaultInclude when empty.
+	Include   []string `toml:"include"`
+	TargetGPU string   `toml:"target-gpu"`
 	// TargetVersions pins library versions the rules assume, e.g.
 	// {torch = "2.1", xgboost = "1.7"}.
 	TargetVersions map[string]string `toml:"target-versions"`

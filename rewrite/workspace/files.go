@@ -7,12 +7,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"unicode/utf8"
 )
 
 // MaxFileSize is the largest file gpuopt reads (Python sources past this
 // are generated data, not code).
 const MaxFileSize = 8 << 20
+
+// MaxNotebookSize is the largest notebook gpuopt reads: a notebook's
+// outputs (plots, tables) can outweigh its code many times.
+const MaxNotebookSize = 64 << 20
 
 // SkipError explains why a file was not analysed although it could be
 // read: it is binary, not UTF-8, too large, or a link. It is reported but
@@ -52,8 +57,12 @@ func Read(path string) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &SkipError{path, "not a regular file"}
 	}
-	if st.Size() > MaxFileSize {
-		return nil, &SkipError{path, fmt.Sprintf("file too large (%d MB, the limit is %d MB): skipped", st.Size()>>20, MaxFileSize>>20)}
+	limit := int64(MaxFileSize)
+	if strings.HasSuffix(path, ".ipynb") {
+		limit = MaxNotebookSize
+	}
+	if st.Size() > limit {
+		return nil, &SkipError{path, fmt.Sprintf("file too large (%d MB, the limit is %d MB): skipped", st.Size()>>20, limit>>20)}
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -143,6 +143,9 @@ async function startServer(): Promise<void> {
     documentSelector: [
       { scheme: "file", language: "python" },
       { scheme: "untitled", language: "python" },
+      // Jupyter notebooks' Python cells: the server advertises LSP 3.17
+      // notebook sync, so the client sends whole notebooks.
+      { notebook: "jupyter-notebook", language: "python" },
     ],
     initializationOptions: readSettings(),
     outputChannel: log,

@@ -40,6 +40,8 @@ func Family(code string) string {
 //	path:LINE CODE   # why
 //	path:FIRST-LAST CODE   # why (a multi-line statement)
 //	path:LINE !CODE  # why this must stay silent
+//
+// A path may contain spaces (the code is the last field).
 func ParseLabels(r io.Reader, name string) ([]Label, error) {
 	var out []Label
 	sc := bufio.NewScanner(r)
@@ -55,11 +57,13 @@ func ParseLabels(r io.Reader, name string) ([]Label, error) {
 			why = strings.TrimSpace(line[i+1:])
 			line = strings.TrimSpace(line[:i])
 		}
-		fields := strings.Fields(line)
-		if len(fields) != 2 {
+		// The code is the last field; the location is everything before it
+		// (paths may contain spaces).
+		cut := strings.LastIndexAny(line, " \t")
+		if cut < 0 {
 			return nil, fmt.Errorf("%s:%d: want `path:line CODE`, got %q", name, n, line)
 		}
-		loc, code := fields[0], fields[1]
+		loc, code := strings.TrimSpace(line[:cut]), line[cut+1:]
 		colon := strings.LastIndex(loc, ":")
 		if colon <= 0 {
 			return nil, fmt.Errorf("%s:%d: no line number in %q", name, n, loc)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,13 +12,14 @@ func TestParseLabels(t *testing.T) {
 train.py:12 OPT001   # Adam over cuda params
 train.py:20-22 LOAD001
 model.py:7 !CACHE001 # built under if: a cache already
+04-Convolutional Neural Network/convolution_network.py:12 MEM003
 `
 	ls, err := ParseLabels(strings.NewReader(src), "x.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ls) != 3 {
-		t.Fatalf("got %d labels, want 3", len(ls))
+	if len(ls) != 4 {
+		t.Fatalf("got %d labels, want 4", len(ls))
 	}
 	if l := ls[0]; l.Path != "train.py" || l.Start != 12 || l.End != 12 || l.Code != "OPT001" || l.Silent || l.Why != "Adam over cuda params" {
 		t.Errorf("first label = %+v", l)
@@ -26,6 +29,9 @@ model.py:7 !CACHE001 # built under if: a cache already
 	}
 	if l := ls[2]; !l.Silent || l.Code != "CACHE001" || l.Source != "x.txt:4" {
 		t.Errorf("silent label = %+v", l)
+	}
+	if l := ls[3]; l.Path != "04-Convolutional Neural Network/convolution_network.py" || l.Start != 12 || l.Code != "MEM003" {
+		t.Errorf("label with spaces in its path = %+v", l)
 	}
 	for _, bad := range []string{"train.py OPT001", "train.py:x OPT001", "train.py:9-3 OPT001", "train.py:3 OPT", "train.py:3"} {
 		if _, err := ParseLabels(strings.NewReader(bad), "bad.txt"); err == nil {
@@ -96,6 +102,28 @@ func TestFamily(t *testing.T) {
 	for code, want := range map[string]string{"XGB001": "XGB", "SYNC005": "SYNC", "CUDF002": "CUDF"} {
 		if got := Family(code); got != want {
 			t.Errorf("Family(%s) = %s, want %s", code, got, want)
+		}
+	}
+}
+
+func TestPointsAtCode(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.py"), []byte("import torch\n\n# note\nx = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		l    Label
+		want bool // a complaint
+	}{
+		{Label{Path: "a.py", Start: 1}, false},
+		{Label{Path: "a.py", Start: 4}, false},
+		{Label{Path: "a.py", Start: 2}, true},
+		{Label{Path: "a.py", Start: 3}, true},
+		{Label{Path: "a.py", Start: 9}, true},
+		{Label{Path: "b.py", Start: 1}, true},
+	} {
+		if got := pointsAtCode(dir, c.l); (got != "") != c.want {
+			t.Errorf("pointsAtCode(%s:%d) = %q", c.l.Path, c.l.Start, got)
 		}
 	}
 }

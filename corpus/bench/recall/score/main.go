@@ -122,6 +122,11 @@ func run(w io.Writer, manifest, labelDir, work, gpuopt, only, keep string) error
 				return err
 			}
 		}
+		for _, l := range labels {
+			if msg := pointsAtCode(filepath.Join(work, r.Dir()), l); msg != "" {
+				fmt.Fprintf(w, "warning: %s: %s:%s %s %s\n", l.Source, l.Path, lines(l), l.Code, msg)
+			}
+		}
 		all = append(all, scored{r, Match(labels, findings)})
 	}
 	report(w, all)
@@ -159,7 +164,14 @@ func report(w io.Writer, all []scored) {
 		return fams[f]
 	}
 	var total tally
-	fmt.Fprintf(w, "%-28s %8s %6s %7s %7s %7s %10s\n", "repository", "expected", "found", "recall", "silent", "alarms", "unlabelled")
+	width := len("repository")
+	for _, s := range all {
+		width = max(width, len(s.repo.Name))
+	}
+	header := func(first string) {
+		fmt.Fprintf(w, "%-*s %8s %6s %7s %7s %7s %10s\n", width, first, "expected", "found", "recall", "silent", "alarms", "unlabelled")
+	}
+	header("repository")
 	for _, s := range all {
 		var t tally
 		for _, l := range s.res.Hits {
@@ -186,7 +198,7 @@ func report(w io.Writer, all []scored) {
 			get(f.Code).unlabelled++
 			t.unlabelled++
 		}
-		row(w, s.repo.Name, t)
+		row(w, width, s.repo.Name, t)
 		total.expected += t.expected
 		total.found += t.found
 		total.silent += t.silent
@@ -194,16 +206,16 @@ func report(w io.Writer, all []scored) {
 		total.unlabelled += t.unlabelled
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%-28s %8s %6s %7s %7s %7s %10s\n", "family", "expected", "found", "recall", "silent", "alarms", "unlabelled")
+	header("family")
 	names := make([]string, 0, len(fams))
 	for f := range fams {
 		names = append(names, f)
 	}
 	sort.Strings(names)
 	for _, f := range names {
-		row(w, f, *fams[f])
+		row(w, width, f, *fams[f])
 	}
-	row(w, "TOTAL", total)
+	row(w, width, "TOTAL", total)
 
 	section := func(title string, lines []string) {
 		fmt.Fprintf(w, "\n%s (%d)\n", title, len(lines))
@@ -232,6 +244,23 @@ func report(w io.Writer, all []scored) {
 	section("unlabelled findings (read by hand)", unlabelled)
 }
 
+// pointsAtCode reports why a label's first line is no place for a finding
+// (no such file, past its end, blank or a comment), or "" when it is code.
+func pointsAtCode(dir string, l Label) string {
+	src, err := os.ReadFile(filepath.Join(dir, l.Path))
+	if err != nil {
+		return "names no file of the clone"
+	}
+	all := strings.Split(string(src), "\n")
+	if l.Start > len(all) {
+		return fmt.Sprintf("is past the end of the file (%d lines)", len(all))
+	}
+	if t := strings.TrimSpace(all[l.Start-1]); t == "" || strings.HasPrefix(t, "#") {
+		return "starts on a blank or comment line"
+	}
+	return ""
+}
+
 func lines(l Label) string {
 	if l.Start == l.End {
 		return fmt.Sprint(l.Start)
@@ -239,10 +268,10 @@ func lines(l Label) string {
 	return fmt.Sprintf("%d-%d", l.Start, l.End)
 }
 
-func row(w io.Writer, name string, t tally) {
+func row(w io.Writer, width int, name string, t tally) {
 	recall := "-"
 	if t.expected > 0 {
 		recall = fmt.Sprintf("%.1f%%", 100*float64(t.found)/float64(t.expected))
 	}
-	fmt.Fprintf(w, "%-28s %8d %6d %7s %7d %7d %10d\n", name, t.expected, t.found, recall, t.silent, t.alarms, t.unlabelled)
+	fmt.Fprintf(w, "%-*s %8d %6d %7s %7d %7d %10d\n", width, name, t.expected, t.found, recall, t.silent, t.alarms, t.unlabelled)
 }
