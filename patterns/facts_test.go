@@ -60,3 +60,35 @@ for x in loader:
 		t.Errorf("without the project index: model is %v, loader is %v; want unknown, unknown", m, l)
 	}
 }
+
+// A script whose epoch loop calls a training function of a sibling module
+// trains, although it never spells backward itself.
+func TestTrainingThroughSiblingFunction(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"engine.py": "def train_one_epoch(model, loader, opt):\n    for x, y in loader:\n        opt.zero_grad()\n        loss = model(x, y)\n        loss.backward()\n        opt.step()\n",
+		"main.py":   "import torch\nfrom engine import train_one_epoch\n\nmodel = torch.nn.Linear(4, 4).cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor epoch in range(10):\n    train_one_epoch(model, [], opt)\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "main.py")
+	src, _ := os.ReadFile(path)
+	codes := func(project rewrite.ProjectIndex) map[string]bool {
+		f := rewrite.Parse(path, src)
+		defer f.Release()
+		out := map[string]bool{}
+		for _, fd := range Run(f, Selection{Select: []string{"AMP005"}}, &Env{Versions: DefaultVersions, Project: project}) {
+			out[fd.Code] = true
+		}
+		return out
+	}
+	if !codes(workspace.NewProject(dir))["AMP005"] {
+		t.Error("with the project index: no AMP005 on a script that trains through engine.train_one_epoch")
+	}
+	if codes(nil)["AMP005"] {
+		t.Error("without the project index: AMP005 on a script that shows no training")
+	}
+}

@@ -15,8 +15,8 @@ var CompileModel = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
-	Names:     []string{"backward", "step"}, // the model must be called in a training loop (.backward() or optimizer .step())
-	Check:     checkCompileModel,
+	// No Names gate: the training may happen in a sibling module's function.
+	Check: checkCompileModel,
 }
 
 func init() { Register(CompileModel) }

@@ -170,6 +170,12 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 	if m.IsModule(fn) {
 		li.ModelForward = true
 	}
+	if fn != nil && fn.Type == "identifier" {
+		// train_one_epoch(...) imported from a sibling module that trains.
+		if d := m.importedDef(fn); d != nil && d.Trains && !d.Class {
+			li.Backward = true
+		}
+	}
 	if def := m.CalledDef(n); def != nil && depth < 2 && !slices.Contains(*visited, def) {
 		*visited = append(*visited, def)
 		if b := def.ChildByField("body"); b != nil {

@@ -26,6 +26,9 @@ type ProjectDef struct {
 	// chains and names assigned before the return); a class of the module
 	// returned as an instance adds its Bases prefixed with "class:".
 	Returns []string
+	// Trains: the function (or a method of the class) calls `.backward()`
+	// or `.zero_grad()`: calling it trains a model.
+	Trains bool
 }
 
 // ProjectIndex resolves the names a file imports from its own project.
@@ -85,9 +88,9 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		b := bs[0]
 		switch b.Kind {
 		case ClassBinding:
-			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0)}
+			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt)}
 		case DefBinding:
-			d := &ProjectDef{Path: path, Name: name}
+			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
 			for _, r := range ReturnValues(b.Stmt) {
 				for _, s := range m.Origins(r) {
 					d.Returns = append(d.Returns, m.returnedCallees(s.Expr)...)
@@ -150,4 +153,14 @@ func (m *Model) returnedCallees(e *Node) []string {
 		e = fn.ChildByField("object")
 	}
 	return nil
+}
+
+// trains reports a `.backward()` or `.zero_grad()` call inside def.
+func trains(def *Node) bool {
+	for _, id := range def.File().OfTypeIn(def, "identifier") {
+		if (id.Text() == "backward" || id.Text() == "zero_grad") && methodCallOf(id) != nil {
+			return true
+		}
+	}
+	return false
 }
