@@ -402,20 +402,16 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			}
 			// Passed to a same-file function: follow the parameter.
 			if def := p.Model.FunctionDef(call); def != nil && depth < 2 {
-				idx := -1
-				for i, a := range rewrite.PositionalArgs(call) {
-					if a == n {
-						idx = i
-					}
-				}
 				params := def.ChildByField("parameters")
-				if idx >= 0 && params != nil {
-					ps := params.NamedChildren()
-					if idx < len(ps) && ps[idx].Type == "identifier" {
-						for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[ps[idx].Text()] {
+				if params != nil {
+					for _, param := range params.NamedChildren() {
+						if param.Type != "identifier" || rewrite.ArgumentFor(def, call, param) != n {
+							continue
+						}
+						for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[param.Text()] {
 							if pb.Kind == rewrite.ParamBinding {
 								visitBinding(pb, depth+1)
-								if len(p.Model.EnclosingLoops(call)) > 0 {
+								if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
 									perEpoch = true
 								}
 							}

@@ -411,19 +411,10 @@ func (m *Model) ValueOf(n *Node) *Node {
 	return b.Value
 }
 
-// FunctionDef returns the module-level function a call calls, if the callee
-// is a plain name defined by `def` in this file.
-func (m *Model) FunctionDef(call *Node) *Node {
-	fn := call.ChildByField("function")
-	if fn == nil || fn.Type != "identifier" {
-		return nil
-	}
-	b := m.Binding(fn)
-	if b == nil || b.Kind != DefBinding {
-		return nil
-	}
-	return b.Stmt
-}
+// FunctionDef returns the function of this file a call calls (CalledDef):
+// a name bound by def, `self.method(...)` in its class, or a class's
+// __init__ for an instantiation.
+func (m *Model) FunctionDef(call *Node) *Node { return m.CalledDef(call) }
 
 // commonBuiltins are builtins that a star import is taken not to shadow
 // (a module exporting its own `enumerate` or `len` is vanishingly rare;
