@@ -22,8 +22,8 @@ func init() { Register(LoaderWorkers) }
 
 func checkLoaderWorkers(p *Pass) {
 	for _, gl := range gpuLoaders(p) {
-		if !gl.Known || gl.WorkersN != 0 {
-			continue
+		if !gl.Known || gl.WorkersN != 0 || gl.WorkersMaybe {
+			continue // workers set (or set on some paths, through **kwargs)
 		}
 		if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) {
 			continue
@@ -56,6 +56,11 @@ func checkLoaderWorkers(p *Pass) {
 		msg := "this DataLoader feeds the GPU loop from the main process (num_workers=0): load batches in " + why +
 			", pinned and persistent (needs a picklable dataset and a __main__ guard with spawn)"
 		fix := Fix(rewrite.Unsafe, "Use "+strconv.Itoa(n)+" pinned, persistent workers", edits...)
+		if gl.Splat {
+			// Keywords added beside **kwargs may repeat one of its keys
+			// (TypeError): the settings belong in the dict, by hand.
+			fix = nil
+		}
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
 			// Workers started by spawn or forkserver (macOS, Windows, Linux
 			// from Python 3.14) unpickle it and fail: no automatic fix.

@@ -10,7 +10,6 @@ var LoaderPinMemory = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
-	Names:     []string{"num_workers"}, // it needs a num_workers= keyword (the sixth positional argument is left out)
 	Check:     checkLoaderPinMemory,
 }
 
@@ -18,7 +17,7 @@ func init() { Register(LoaderPinMemory) }
 
 func checkLoaderPinMemory(p *Pass) {
 	for _, gl := range gpuLoaders(p) {
-		if !workersLikely(gl) || rewrite.KeywordArg(gl.Call, "pin_memory") != nil {
+		if !workersLikely(gl) || gl.has(p, "pin_memory") {
 			continue
 		}
 		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "pin_memory=True")
@@ -26,7 +25,10 @@ func checkLoaderPinMemory(p *Pass) {
 			continue
 		}
 		msg := "this DataLoader feeds the GPU without pin_memory=True: batches are copied from pageable memory, synchronously"
-		if !gl.Known {
+		switch {
+		case gl.WorkersMaybe:
+			msg += " (on the path where its **kwargs set num_workers)"
+		case !gl.Known:
 			// Pinning is harmless with 0 workers too: the fix stays safe.
 			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
 		}

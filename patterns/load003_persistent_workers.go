@@ -10,7 +10,6 @@ var LoaderPersistentWorkers = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
-	Names:     []string{"num_workers"}, // it needs a num_workers= keyword with a literal > 0 (the sixth positional argument is left out)
 	Check:     checkLoaderPersistent,
 }
 
@@ -18,7 +17,7 @@ func init() { Register(LoaderPersistentWorkers) }
 
 func checkLoaderPersistent(p *Pass) {
 	for _, gl := range gpuLoaders(p) {
-		if !workersLikely(gl) || !gl.PerEpoch || rewrite.KeywordArg(gl.Call, "persistent_workers") != nil {
+		if !workersLikely(gl) || !gl.PerEpoch || gl.has(p, "persistent_workers") {
 			continue
 		}
 		if datasetTouchedPerEpoch(p, gl) {
@@ -29,12 +28,19 @@ func checkLoaderPersistent(p *Pass) {
 			continue
 		}
 		msg, app := "this DataLoader's workers are restarted every epoch: pass persistent_workers=True", rewrite.Unsafe
-		if !gl.Known {
+		fix := Fix(app, "Pass persistent_workers=True", e)
+		switch {
+		case gl.WorkersMaybe:
+			// Only some paths start workers: persistent_workers=True on the
+			// others (num_workers=0) raises ValueError. It goes in the dict.
+			msg += " (add it to the **kwargs dict that sets num_workers)"
+			fix = nil
+		case !gl.Known:
 			// persistent_workers=True with num_workers=0 raises ValueError.
 			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
-			app = rewrite.Hint
+			fix.Applicability = rewrite.Hint
 		}
-		p.Report(gl.Call, msg, Fix(app, "Pass persistent_workers=True", e))
+		p.Report(gl.Call, msg, fix)
 	}
 }
 
@@ -70,6 +76,10 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 	}
 	for _, u := range gl.Binding.Uses {
 		if u.Parent != nil && u.Parent.Type == "attribute" && u.Parent.ChildByField("attribute").Text() == "dataset" {
+			// len(loader.dataset) only counts it.
+			if al := u.Parent.Parent; al != nil && al.Type == "argument_list" && p.Model.CalleeName(al.Parent) == "len" {
+				continue
+			}
 			return true
 		}
 	}

@@ -10,7 +10,6 @@ var NonBlockingCopy = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
-	Names:     []string{"pin_memory"}, // only loops over a DataLoader(pin_memory=True)
 	Check:     checkNonBlocking,
 }
 
@@ -55,7 +54,14 @@ func pinnedSource(p *Pass, it *rewrite.Node) bool {
 		if e == nil || e.Type != "call" || o.Index >= 0 || calleeKind(p.Model.CalleeName(e)).Kind != KindLoader {
 			return false
 		}
-		if !isTrueLit(rewrite.KeywordValue(e, "pin_memory")) || rewrite.KeywordArg(e, "collate_fn") != nil || rewrite.HasSplat(e) {
+		if rewrite.HasSplat(e) && !splatsKnown(p, e) {
+			return false
+		}
+		// Pinned on every path, or on some (`if use_cuda:
+		// kwargs.update(pin_memory=True)`): non_blocking=True is harmless
+		// where it is not.
+		pin, _, _ := callKeyword(p, e, "pin_memory")
+		if _, _, collate := callKeyword(p, e, "collate_fn"); !isTrueLit(pin) || collate {
 			return false
 		}
 		pinned = true
