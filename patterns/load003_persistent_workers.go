@@ -55,8 +55,14 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 		return true
 	case ds.Type == "identifier":
 		bs := p.Model.Bindings(ds)
-		if len(bs) != 1 {
+		if len(bs) == 0 {
 			return true
+		}
+		for _, b := range bs {
+			// One dataset per branch (`if opt.dataset == "cifar10": ...`).
+			if b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" {
+				return true
+			}
 		}
 		for _, u := range bs[0].Uses {
 			call := u.Parent
@@ -67,7 +73,7 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 				return true
 			}
 			q := p.Model.CalleeName(call.Parent)
-			if q != "len" && q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" {
+			if q != "len" && q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" && !datasetReaders[q] {
 				return true
 			}
 		}
@@ -84,4 +90,11 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 		}
 	}
 	return false
+}
+
+// datasetReaders take a dataset without changing it: samplers index it.
+var datasetReaders = map[string]bool{
+	"torch.utils.data.distributed.DistributedSampler": true, "torch.utils.data.DistributedSampler": true,
+	"torch.utils.data.RandomSampler": true, "torch.utils.data.SequentialSampler": true,
+	"torch.utils.data.sampler.RandomSampler": true, "torch.utils.data.sampler.SequentialSampler": true,
 }

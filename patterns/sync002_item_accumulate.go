@@ -155,6 +155,14 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 		if needed {
 			return false
 		}
+		if n.Type == "if_statement" && n.ChildByField("alternative") == nil && everyFewSteps(m, loop, n.ChildByField("consequence")) {
+			// Logging every N steps syncs only then: its .item() and
+			// prints do not make the accumulation's sync redundant.
+			if c := n.ChildByField("condition"); c != nil && root != nil && sync2Mentions(m, c, root) {
+				needed = true
+			}
+			return false
+		}
 		switch n.Type {
 		case "call":
 			fn := n.ChildByField("function")
@@ -283,25 +291,41 @@ func periodicGuard(m *rewrite.Model, loop, read *rewrite.Node, name string) *rew
 		if cond == nil || cond.Contains(read) {
 			return nil // the value decides a branch
 		}
-		modulo := false
-		for _, op := range m.File.OfTypeIn(cond, "binary_operator") {
-			if o := op.ChildByField("operator"); o != nil && o.Text() == "%" {
-				modulo = true
-			}
-		}
-		if !modulo {
+		if !takesRemainder(m, cond) {
 			continue
 		}
-		body := a.ChildByField("consequence")
-		if body == nil {
-			return nil
+		if body := a.ChildByField("consequence"); body == nil || !body.Contains(read) {
+			return nil // the else branch runs on the other steps
 		}
-		for _, asg := range m.File.OfTypeIn(body, "assignment") {
-			if l := asg.ChildByField("left"); l != nil && l.Type == "identifier" && l.Text() == name {
-				return a
-			}
-		}
-		return nil
+		return a
 	}
 	return nil
+}
+
+// takesRemainder reports a condition computing `x % n`.
+func takesRemainder(m *rewrite.Model, cond *rewrite.Node) bool {
+	for _, op := range m.File.OfTypeIn(cond, "binary_operator") {
+		if o := op.ChildByField("operator"); o != nil && o.Text() == "%" {
+			return true
+		}
+	}
+	return false
+}
+
+// everyFewSteps reports that n runs only on some steps of loop: it sits in
+// the body of an `if` whose condition takes a remainder (`if step %
+// log_interval == 0:`), not in that condition.
+func everyFewSteps(m *rewrite.Model, loop, n *rewrite.Node) bool {
+	for a := n.Parent; a != nil && a != loop; a = a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		cond := a.ChildByField("condition")
+		if cond != nil && !cond.Contains(n) && takesRemainder(m, cond) {
+			if body := a.ChildByField("consequence"); body != nil && body.Contains(n) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -249,6 +249,12 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 	// The assignment must run unconditionally before site: its statement's
 	// block is an ancestor of site.
 	if st := Statement(last.Stmt); st == nil || st.Parent == nil || !st.Parent.Contains(site) || m.ScopeOf(last.Stmt) != m.ScopeOf(site) {
+		// `if use_gpu: model = model.cuda()`: on CUDA when a GPU is there.
+		if st != nil && m.ScopeOf(last.Stmt) == m.ScopeOf(site) && gpuTest(st) {
+			if k := m.MoveKind(last.Value); k == DeviceCUDA || k == DeviceMaybeCUDA {
+				return DeviceMaybeCUDA, last.Value
+			}
+		}
 		return DeviceUnknown, nil
 	}
 	kind := DeviceUnknown
@@ -371,4 +377,32 @@ func wrapsItself(b *Binding) bool {
 	}
 	pos := PositionalArgs(v)
 	return len(pos) > 0 && pos[0].Type == "identifier" && pos[0].Text() == b.Name
+}
+
+// gpuTest reports a statement that runs only when an `if` around it tests
+// for a GPU: its condition names CUDA or a GPU (`torch.cuda.is_available()`,
+// `use_gpu`, `args.cuda`) and the statement is in its first branch.
+func gpuTest(stmt *Node) bool {
+	for a := stmt.Parent; a != nil && !IsScopeNode(a); a = a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		body := a.ChildByField("consequence")
+		cond := a.ChildByField("condition")
+		if body == nil || cond == nil || !body.Contains(stmt) {
+			return false
+		}
+		found := false
+		cond.Walk(func(n *Node) bool {
+			if n.Type == "identifier" {
+				t := strings.ToLower(n.Text())
+				if strings.Contains(t, "cuda") || strings.Contains(t, "gpu") {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	return false
 }

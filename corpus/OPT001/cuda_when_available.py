@@ -25,3 +25,10 @@ net = nn.Linear(4, 4).to(device)
 if torch.cuda.device_count() > 1:
     net = nn.DataParallel(net)
 net_opt = torch.optim.Adam(net.parameters())  # want: OPT001
+
+# Moved only when a GPU is there.
+use_gpu = torch.cuda.is_available()
+clf = nn.Linear(16, 4)
+if use_gpu:
+    clf = clf.cuda()
+clf_opt = torch.optim.SGD(clf.parameters(), lr=0.01)  # want: OPT001

@@ -47,3 +47,20 @@ def train_best(model, loader, optimizer):
         total += loss.item()
         if total > 1e6:
             break
+
+
+def train_logged_loss(model, loader, optimizer, log_every=100):
+    # The step's own loss is printed every N steps only: the running total
+    # still costs a sync on every step.
+    model.train()
+    total = 0.0
+    for step, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        loss = nn.functional.cross_entropy(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()  # want: SYNC002
+        if step % log_every == 0:
+            print(f"step {step}: loss {loss.item():.3f}, mean so far {total / (step + 1):.3f}")
+    return total
