@@ -92,7 +92,7 @@ func forwardStatements(p *Pass, bstmt *rewrite.Node) (*rewrite.Node, []*rewrite.
 	for i, s := range before {
 		var fwd *rewrite.Node
 		s.Walk(func(n *rewrite.Node) bool {
-			if fwd == nil && n.Type == "call" && p.Model.IsModule(n.ChildByField("function")) {
+			if fwd == nil && n.Type == "call" && (p.Model.IsModule(n.ChildByField("function")) || runsForward(p, n, 0)) {
 				fwd = n
 			}
 			return fwd == nil
@@ -169,4 +169,23 @@ func stepFunction(p *Pass, n *rewrite.Node) *rewrite.Node {
 		}
 	}
 	return nil
+}
+
+// runsForward reports a call of a function of this file whose body calls
+// a model (`loss = calc_loss_batch(x, y, model, device)`), following such
+// helpers two levels deep.
+func runsForward(p *Pass, call *rewrite.Node, depth int) bool {
+	def := p.Model.CalledDef(call)
+	if def == nil || depth > 1 || def.Ancestor("class_definition") != nil && def.ChildByField("name").Text() == "__init__" {
+		return false
+	}
+	for _, c := range p.File.OfTypeIn(def, "call") {
+		if c.Ancestor("function_definition") != def {
+			continue // in a nested function
+		}
+		if p.Model.IsModule(c.ChildByField("function")) || runsForward(p, c, depth+1) {
+			return true
+		}
+	}
+	return false
 }

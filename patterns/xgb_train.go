@@ -61,7 +61,9 @@ func trainParams(p *Pass, arg *rewrite.Node, groups []*paramGroup) (*paramGroup,
 	dict := arg
 	var b *rewrite.Binding
 	if arg.Type == "identifier" {
-		b = p.Model.Binding(arg)
+		// The params assigned last before the call (a demo may rebind
+		// `param` between trainings).
+		b = p.Model.ReachingBinding(arg, arg)
 		if b == nil || b.Kind != rewrite.AssignBinding {
 			return nil, false
 		}
@@ -91,7 +93,16 @@ func trainParams(p *Pass, arg *rewrite.Node, groups []*paramGroup) (*paramGroup,
 	// Any other use that may change the dict (params.update(...), passed to
 	// a function) makes its content unknown; params["k"] = v is merged.
 	merged := &paramGroup{Container: g.Container, Entries: append([]*xgbParam(nil), g.Entries...)}
+	next := len(p.File.Src.Bytes) // where the next binding of the name starts
+	for _, o := range p.Model.Bindings(arg) {
+		if o != b && o.Stmt != nil && o.Stmt.Start > b.Stmt.Start && o.Stmt.Start < next {
+			next = o.Stmt.Start
+		}
+	}
 	for _, use := range b.Uses {
+		if use.Start < b.Stmt.Start || use.Start >= next {
+			continue // a use of another binding of the name
+		}
 		parent := use.Parent
 		switch {
 		case parent.Type == "argument_list":

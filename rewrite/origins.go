@@ -526,3 +526,31 @@ func isMethod(def *Node) bool {
 	}
 	return p != nil && p.Type == "block" && p.Parent != nil && p.Parent.Type == "class_definition" && !isStaticMethod(def)
 }
+
+// ReachingBinding returns the binding of a name read at site that the read
+// sees in straight-line code: the name's binding if it has one, else the
+// last of its assignments in site's scope that runs unconditionally before
+// site (its statement's block holds site). Nil when that is not clear.
+func (m *Model) ReachingBinding(ident, site *Node) *Binding {
+	bs := m.Bindings(ident)
+	if len(bs) == 1 {
+		return bs[0]
+	}
+	var last *Binding
+	for _, b := range bs {
+		if b.Stmt == nil || b.Stmt.Start >= site.Start {
+			continue
+		}
+		if last == nil || b.Stmt.Start > last.Stmt.Start {
+			last = b
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	st := Statement(last.Stmt)
+	if st == nil || st.Parent == nil || !st.Parent.Contains(site) || m.ScopeOf(last.Stmt) != m.ScopeOf(site) {
+		return nil
+	}
+	return last
+}
