@@ -85,7 +85,27 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		}
 		return kept[i].Code < kept[j].Code
 	})
-	return kept
+	return dedupe(kept)
+}
+
+// dedupe drops a finding identical to an earlier one (same range, code and
+// message): two routes to one fact, such as a pinned loader assigned twice,
+// are reported once. findings are sorted by start.
+func dedupe(findings []rewrite.Finding) []rewrite.Finding {
+	out := findings[:0]
+	for _, fd := range findings {
+		dup := false
+		for j := len(out) - 1; j >= 0 && out[j].Start == fd.Start; j-- {
+			if o := out[j]; o.End == fd.End && o.Code == fd.Code && o.Message == fd.Message {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, fd)
+		}
+	}
+	return out
 }
 
 // InternalErrorCode is the code of the finding that stands for a rule that

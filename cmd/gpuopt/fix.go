@@ -43,13 +43,17 @@ Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
 				return err
 			}
 			ins, walkErr := readInputs(args, s, flags.stdinFilename, cmd.InOrStdin())
+			if flags.forceExclude && !(len(args) == 1 && args[0] == "-") { // stdin is never dropped
+				ins = forceExclude(ins, s.cfg)
+			}
 			stdinMode := len(args) == 1 && args[0] == "-"
-			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) },
-				progress(len(ins), "fixed", flags.noProgress))
+			bar := startProgress(len(ins), "fixed", flags.noProgress)
+			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) }, bar.step())
+			bar.stop()
 			if walkErr != nil {
 				results = append(results, fixResult{report: fileReport{Err: walkErr}})
 			}
-			return reportFixes(cmd.OutOrStdout(), cmd.ErrOrStderr(), results, s, diff, stdinMode, flags.outputFormat)
+			return exitZero(reportFixes(cmd.OutOrStdout(), cmd.ErrOrStderr(), results, s, diff, stdinMode, flags.outputFormat), flags.exitZero)
 		},
 	}
 	flags.register(cmd)
@@ -162,6 +166,9 @@ func reportFixes(stdout, stderr io.Writer, results []fixResult, s *settings, dif
 		if err := writeReports(stdout, "json", reports, s); err != nil {
 			return err
 		}
+	}
+	if s.text.showFixes {
+		listFixed(stderr, results, diff)
 	}
 	fmt.Fprintln(stderr, summary(total, files, diff, remaining, unsafeLeft, hints))
 	for _, r := range reports {

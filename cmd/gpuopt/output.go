@@ -115,15 +115,6 @@ func (r fileReport) place(off int) (int, location) {
 	return notebook.CellNumber(cell), location{line + 1, col + 1}
 }
 
-// where is how text output names a finding's place: path:line:col, or
-// path:cell N:line:col in a notebook (as ruff prints it).
-func where(f jsonFinding) string {
-	if f.Cell > 0 {
-		return fmt.Sprintf("%s:cell %d:%d:%d", f.Path, f.Cell, f.Line, f.Column)
-	}
-	return fmt.Sprintf("%s:%d:%d", f.Path, f.Line, f.Column)
-}
-
 // fileLines is the range of lines of the checked file a finding covers:
 // its own lines, or in a notebook the line of the .ipynb file that holds
 // its cell line, with the cell position in the message.
@@ -142,6 +133,9 @@ func syntaxLine(msg string) int {
 
 func writeReports(w io.Writer, format string, reports []fileReport, s *settings) error {
 	printProblems(reports)
+	if s.text.statistics {
+		return writeStatistics(w, format, shownFindings(reports), styleFor(w))
+	}
 	findings := flatten(reports)
 	switch format {
 	case "json":
@@ -149,7 +143,7 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 		enc.SetIndent("", "  ")
 		return enc.Encode(findings)
 	case "sarif":
-		return writeSARIF(w, findings)
+		return writeSARIF(w, reports)
 	case "github":
 		for _, f := range findings {
 			level := "warning"
@@ -163,29 +157,15 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 				level, f.Code, f.Path, line, col, endLine, endCol, ghEscape(f.Code+" "+msg))
 		}
 		return nil
-	default:
-		fixable, unsafe := 0, 0
-		for _, f := range findings {
-			mark := ""
-			if f.Fix != nil && f.Fix.Applicability == "safe" {
-				mark = "[*] "
-				fixable++
-			} else if f.Fix != nil && f.Fix.Applicability == "unsafe" {
-				unsafe++
-			}
-			fmt.Fprintf(w, "%s: %s %s%s\n", where(f), f.Code, mark, f.Message)
-		}
-		if len(findings) == 0 {
-			fmt.Fprintln(w, "All checks passed!")
-			return nil
-		}
-		fmt.Fprintf(w, "Found %d finding%s.\n", len(findings), plural(len(findings)))
-		if fixable > 0 {
-			fmt.Fprintf(w, "[*] %d fixable with `gpuopt fix`.\n", fixable)
-		}
-		if unsafe > 0 {
-			fmt.Fprintf(w, "%d more fixable with `gpuopt fix --unsafe-fixes` (may change numerics; see `gpuopt rule CODE`).\n", unsafe)
-		}
+	case "full":
+		items, st := shownFindings(reports), styleFor(w)
+		writeFull(w, items, st, s.text.showFixes)
+		writeSummary(w, items, st)
+		return nil
+	default: // concise
+		items, st := shownFindings(reports), styleFor(w)
+		writeConcise(w, items, st)
+		writeSummary(w, items, st)
 		return nil
 	}
 }
@@ -199,62 +179,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// writeSARIF emits SARIF 2.1.0 with the rule catalogue as the driver's rules.
-func writeSARIF(w io.Writer, findings []jsonFinding) error {
-	type msg struct {
-		Text string `json:"text"`
-	}
-	type region struct {
-		StartLine   int `json:"startLine"`
-		StartColumn int `json:"startColumn"`
-		EndLine     int `json:"endLine"`
-		EndColumn   int `json:"endColumn"`
-	}
-	type artifact struct {
-		URI string `json:"uri"`
-	}
-	type physical struct {
-		ArtifactLocation artifact `json:"artifactLocation"`
-		Region           region   `json:"region"`
-	}
-	type loc struct {
-		PhysicalLocation physical `json:"physicalLocation"`
-	}
-	type result struct {
-		RuleID    string `json:"ruleId"`
-		Level     string `json:"level"`
-		Message   msg    `json:"message"`
-		Locations []loc  `json:"locations"`
-	}
-	type rule struct {
-		ID               string `json:"id"`
-		Name             string `json:"name"`
-		ShortDescription msg    `json:"shortDescription"`
-		FullDescription  msg    `json:"fullDescription"`
-		HelpURI          string `json:"helpUri"`
-	}
-	var rules []rule
-	for _, r := range patterns.All() {
-		rules = append(rules, rule{ID: r.Code, Name: r.Name, ShortDescription: msg{r.Title}, FullDescription: msg{r.Doc}, HelpURI: patterns.DocURL(r.Code)})
-	}
-	results := []result{}
-	for _, f := range findings {
-		level := map[string]string{"error": "error", "warning": "warning", "info": "note"}[f.Severity]
-		line, col, endLine, endCol, text := fileLines(f)
-		results = append(results, result{RuleID: f.Code, Level: level, Message: msg{text},
-			Locations: []loc{{physical{artifact{strings.TrimPrefix(f.Path, "./")}, region{line, col, endLine, endCol}}}}})
-	}
-	doc := map[string]any{
-		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-		"version": "2.1.0",
-		"runs": []any{map[string]any{
-			"tool":    map[string]any{"driver": map[string]any{"name": "gpuopt", "informationUri": "https://github.com/gpuopt/gpuopt", "rules": rules}},
-			"results": results,
-		}},
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
 }

@@ -25,6 +25,9 @@ type commonFlags struct {
 	targetGPU     string
 	configPath    string
 	noProgress    bool
+	exitZero      bool
+	forceExclude  bool
+	text          textOptions
 }
 
 func (f *commonFlags) register(cmd *cobra.Command) {
@@ -33,11 +36,14 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "skip these rule codes or prefixes")
 	fl.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "also apply fixes that may change numerics, RNG streams or memory use")
 	fl.BoolVar(&f.noUnsafeFixes, "no-unsafe-fixes", false, "override unsafe-fixes = true from the configuration")
-	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json, sarif or github")
+	fl.StringVar(&f.outputFormat, "output-format", "full", "full (source lines, span underlined), concise (one line each), json, sarif or github")
 	fl.StringVar(&f.stdinFilename, "stdin-filename", "", "the file name to report when reading source from stdin (path '-')")
 	fl.StringVar(&f.targetGPU, "target-gpu", "", "assume this GPU when the machine has none (see `gpuopt hw --list`)")
 	fl.StringVar(&f.configPath, "config", "", "read [tool.gpuopt] from this pyproject.toml instead of the nearest one")
 	fl.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on long runs")
+	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings remain (2 still means an error)")
+	fl.BoolVar(&f.forceExclude, "force-exclude", false, "apply the configuration's exclude patterns to files named on the command line too (for pre-commit)")
+	fl.BoolVar(&f.text.showFixes, "show-fixes", false, "show each fix's change (check) or list what was fixed (fix)")
 }
 
 // settings is everything a run needs, resolved from flags and config.
@@ -46,6 +52,7 @@ type settings struct {
 	selection patterns.Selection
 	unsafe    bool
 	env       *patterns.Env
+	text      textOptions
 }
 
 func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, error) {
@@ -87,10 +94,16 @@ func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, er
 		return nil, err
 	}
 	switch f.outputFormat {
-	case "text", "json", "sarif", "github":
+	case "text": // the name of concise before full existed
+		f.outputFormat = "concise"
+	case "full", "concise", "json", "sarif", "github":
 	default:
-		return nil, fmt.Errorf("unknown --output-format %q: use text, json, sarif or github", f.outputFormat)
+		return nil, fmt.Errorf("unknown --output-format %q: use full, concise, json, sarif or github", f.outputFormat)
 	}
+	if f.text.statistics && (f.outputFormat == "sarif" || f.outputFormat == "github") {
+		return nil, fmt.Errorf("--statistics prints full, concise or json, not %s", f.outputFormat)
+	}
+	s.text = f.text
 	env, err := buildEnv(cfg, f.targetGPU, paths)
 	if err != nil {
 		return nil, err
@@ -189,20 +202,4 @@ func (s *settings) analyzer() rewrite.Analyzer {
 // wants reports whether a finding's fix may be applied in batch.
 func (s *settings) wants(fd rewrite.Finding) bool {
 	return fd.Fix != nil && (fd.Fix.Applicability == rewrite.Safe || s.unsafe && fd.Fix.Applicability == rewrite.Unsafe)
-}
-
-// progress prints "checked N/M files" on a terminal for runs of many files.
-func progress(total int, verb string, disabled bool) func(int) {
-	st, err := os.Stderr.Stat()
-	if disabled || total < 200 || err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return func(done int) {
-		if done%50 == 0 || done == total {
-			fmt.Fprintf(os.Stderr, "\r%s %d/%d files", verb, done, total)
-			if done == total {
-				fmt.Fprint(os.Stderr, "\r\033[K")
-			}
-		}
-	}
 }
