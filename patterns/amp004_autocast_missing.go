@@ -27,9 +27,11 @@ func checkMissingAutocast(p *Pass) {
 		return
 	}
 	// Mixed precision chosen elsewhere: half/bf16 weights, HF Accelerate's
-	// mixed_precision, a Trainer's precision flag. (torch.accelerator, the
-	// device API, says nothing about precision.)
-	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator", "Trainer"}) || p.Model.Imports("accelerate") {
+	// mixed_precision, a Lightning or Hugging Face Trainer's precision flag.
+	// (torch.accelerator, the device API, says nothing about precision; a
+	// class of the file called Trainer is just a class.)
+	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") ||
+		p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") || p.Model.Imports("transformers") && p.File.Spells("Trainer") {
 		return
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)

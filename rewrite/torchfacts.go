@@ -84,6 +84,17 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 		if deviceLikeName(expr.ChildByField("attribute").Text()) {
 			return DeviceSomething
 		}
+	case "subscript":
+		// CONFIG["device"] of a config dict gpuopt reads.
+		if key, ok := StringValue(expr.ChildByField("subscript")); ok && deviceLikeName(key) {
+			entries, _ := m.DictEntries(expr.ChildByField("value"), expr)
+			for _, e := range entries {
+				if e.Key == key && !e.Maybe {
+					return m.deviceOf(e.Value, depth+1)
+				}
+			}
+			return DeviceSomething
+		}
 	case "conditional_expression":
 		c := expr.NamedChildren()
 		if len(c) != 3 {
@@ -110,8 +121,28 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			}
 			return m.combineDevices(vals, depth)
 		}
-		if len(bs) == 1 && bs[0].Kind == ParamBinding && deviceLikeName(expr.Text()) {
-			return DeviceSomething
+		if len(bs) == 1 && bs[0].Kind == ParamBinding && depth < 4 {
+			// What the call sites pass (`Trainer(model, loader, device)`
+			// with `device = 0`).
+			var vals []*Node
+			for _, o := range m.Origins(expr) {
+				if o.Annotation {
+					continue // `gpu_id: int` says nothing of the device
+				}
+				if o.Expr == nil {
+					vals = nil
+					break
+				}
+				vals = append(vals, o.Expr)
+			}
+			if len(vals) > 0 {
+				if k := m.combineDevices(vals, depth+2); k != DeviceUnknown {
+					return k
+				}
+			}
+		}
+		if len(bs) == 1 && (bs[0].Kind == ParamBinding || bs[0].Kind == ImportBinding) && deviceLikeName(expr.Text()) {
+			return DeviceSomething // a `device` parameter, `from config import DEVICE`
 		}
 	}
 	return DeviceUnknown
@@ -351,7 +382,16 @@ func (m *Model) usesCUDAScan() bool {
 		}
 	}
 	// Hugging Face Accelerate places everything on the GPU it finds.
-	return m.Imports("accelerate")
+	if m.Imports("accelerate") {
+		return true
+	}
+	// A move to a CUDA ordinal (`.to(gpu_id)` with gpu_id = 0 passed in).
+	for _, id := range m.File.Identifiers("to") {
+		if call := methodCallOf(id); call != nil && m.MoveKind(call) == DeviceCUDA {
+			return true
+		}
+	}
+	return false
 }
 
 // RootIdent returns the identifier at the root of an attribute chain
