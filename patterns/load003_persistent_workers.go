@@ -73,7 +73,7 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 				return true
 			}
 			q := p.Model.CalleeName(call.Parent)
-			if q != "len" && q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" && !datasetReaders[q] {
+			if q != "len" && q != "print" && q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" && !datasetReaders[q] {
 				return true
 			}
 		}

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -399,6 +400,21 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			if q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm") {
 				n = call
 				continue
+			}
+			// Passed to a function of a sibling module whose loop iterates
+			// that parameter (`train_one_epoch(model, data_loader, ...)`).
+			if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
+				if d := p.Model.ImportedDef(fn); d != nil && !d.Class {
+					for i, a := range rewrite.PositionalArgs(call) {
+						if a == n && i < len(d.Params) && slices.Contains(d.Iterated, d.Params[i]) {
+							hot = true
+							if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
+								perEpoch = true
+							}
+						}
+					}
+					return
+				}
 			}
 			// Passed to a same-file function: follow the parameter.
 			if def := p.Model.FunctionDef(call); def != nil && depth < 2 {

@@ -29,6 +29,11 @@ type ProjectDef struct {
 	// Trains: the function (or a method of the class) calls `.backward()`
 	// or `.zero_grad()`: calling it trains a model.
 	Trains bool
+	// Params are a function's parameter names, in order; Iterated those
+	// that a for loop of its body iterates (`for x, y in loader`, also
+	// through enumerate(...) or a logger's wrapper).
+	Params   []string
+	Iterated []string
 }
 
 // ProjectIndex resolves the names a file imports from its own project.
@@ -91,6 +96,7 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt)}
 		case DefBinding:
 			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
+			d.Params, d.Iterated = iteratedParams(b.Stmt)
 			for _, r := range ReturnValues(b.Stmt) {
 				for _, s := range m.Origins(r) {
 					d.Returns = append(d.Returns, m.returnedCallees(s.Expr)...)
@@ -159,6 +165,43 @@ func (m *Model) returnedCallees(e *Node) []string {
 func trains(def *Node) bool {
 	for _, id := range def.File().OfTypeIn(def, "identifier") {
 		if (id.Text() == "backward" || id.Text() == "zero_grad") && methodCallOf(id) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// iteratedParams returns a function's parameter names and those a for
+// loop of its body iterates.
+func iteratedParams(def *Node) (params, iterated []string) {
+	ps := def.ChildByField("parameters")
+	if ps == nil {
+		return nil, nil
+	}
+	for _, p := range ps.NamedChildren() {
+		if id := paramName(p); id != nil {
+			params = append(params, id.Text())
+		}
+	}
+	for _, loop := range def.File().OfTypeIn(def, "for_statement") {
+		right := loop.ChildByField("right")
+		if right == nil {
+			continue
+		}
+		for _, id := range def.File().OfTypeIn(right, "identifier") {
+			for _, name := range params {
+				if id.Text() == name && id.Field != "attribute" && !slicesContains(iterated, name) {
+					iterated = append(iterated, name)
+				}
+			}
+		}
+	}
+	return params, iterated
+}
+
+func slicesContains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
 			return true
 		}
 	}

@@ -25,7 +25,8 @@ func TestProjectResolvesSiblingDefinitions(t *testing.T) {
 	writeFiles(t, dir, map[string]string{
 		"model.py": "import torch.nn as nn\n\nclass Base(nn.Module):\n    pass\n\nclass Net(Base):\n    pass\n\nclass Plain:\n    pass\n",
 		"data.py": "from torch.utils.data import DataLoader\n\ndef make_loader(ds):\n    loader = DataLoader(ds, batch_size=4)\n    return loader\n\n" +
-			"def make_net():\n    from model import Net\n    return Net().cuda()\n",
+			"def make_net():\n    from model import Net\n    return Net().cuda()\n\n" +
+			"def run_epoch(model, loader, opt):\n    for i, (x, y) in enumerate(loader):\n        opt.zero_grad()\n        model(x).sum().backward()\n",
 		"pkg/__init__.py": "",
 		"pkg/layers.py":   "from torch import nn\n\nclass Head(nn.Linear):\n    pass\n",
 		"pkg/train.py":    "from .layers import Head\n",
@@ -43,6 +44,13 @@ func TestProjectResolvesSiblingDefinitions(t *testing.T) {
 	mk := p.Def(from, "data", "make_loader")
 	if mk == nil || mk.Class || !slices.Contains(mk.Returns, "torch.utils.data.DataLoader") {
 		t.Fatalf("data.make_loader = %+v, want a function returning a DataLoader", mk)
+	}
+	run := p.Def(from, "data", "run_epoch")
+	if run == nil || !run.Trains || !slices.Equal(run.Params, []string{"model", "loader", "opt"}) || !slices.Equal(run.Iterated, []string{"loader"}) {
+		t.Fatalf("data.run_epoch = %+v, want a training function iterating loader", run)
+	}
+	if mk.Trains {
+		t.Fatalf("data.make_loader = %+v, does not train", mk)
 	}
 	head := p.Def(filepath.Join(dir, "pkg", "train.py"), ".layers", "Head")
 	if head == nil || !slices.Contains(head.Bases, "torch.nn.Linear") {
