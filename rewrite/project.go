@@ -34,6 +34,9 @@ type ProjectDef struct {
 	// through enumerate(...) or a logger's wrapper).
 	Params   []string
 	Iterated []string
+	// Calls are, for a class, the qualified names of the callables its
+	// body calls (torch.nn.Conv2d for a convolutional model), deduplicated.
+	Calls []string
 }
 
 // ProjectIndex resolves the names a file imports from its own project.
@@ -93,7 +96,7 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		b := bs[0]
 		switch b.Kind {
 		case ClassBinding:
-			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt)}
+			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt)}
 		case DefBinding:
 			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
 			d.Params, d.Iterated = iteratedParams(b.Stmt)
@@ -206,4 +209,15 @@ func slicesContains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// callees returns the distinct qualified names of the calls inside n.
+func (m *Model) callees(n *Node) []string {
+	var out []string
+	for _, c := range m.File.OfTypeIn(n, "call") {
+		if q := m.CalleeName(c); q != "" && !slicesContains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
 }
