@@ -28,8 +28,25 @@ func checkCompileModel(p *Pass) {
 	var seen []*rewrite.Node // the models reported: one finding each
 	for _, call := range torchCalls(p) {
 		fn := call.ChildByField("function")
-		if fn.Type != "identifier" || !p.Model.IsModule(fn) {
+		if fn.Type != "identifier" {
 			continue
+		}
+		// The model called in a training loop, or handed to a helper that
+		// runs its forward there (`loss = calc_loss_batch(x, y, model)`).
+		model := fn
+		if !p.Model.IsModule(fn) {
+			model = nil
+			if runsForward(p, call, 0) {
+				for _, a := range rewrite.PositionalArgs(call) {
+					if a.Type == "identifier" && p.Model.IsModule(a) {
+						model = a
+						break
+					}
+				}
+			}
+			if model == nil {
+				continue
+			}
 		}
 		loops := p.Model.EnclosingLoops(call)
 		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
@@ -37,7 +54,7 @@ func checkCompileModel(p *Pass) {
 		}
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
-		value, target := builtModel(p, fn)
+		value, target := builtModel(p, model)
 		if value == nil || slices.Contains(seen, value) {
 			continue
 		}
@@ -57,9 +74,12 @@ func checkCompileModel(p *Pass) {
 // it is assigned to a plain name by a statement of this file (`model =
 // Net().to(device)`), directly or through the call sites of the function
 // fn is a parameter of, with that name.
-func builtModel(p *Pass, fn *rewrite.Node) (*rewrite.Node, string) {
+func builtModel(p *Pass, fn *rewrite.Node) (best *rewrite.Node, name string) {
 	for _, o := range p.Model.Origins(fn) {
 		e := o.Expr
+		if e == nil {
+			e = o.Call // an instance of a sibling module's class
+		}
 		if e == nil || e.Type != "call" || o.Index >= 0 {
 			continue
 		}
@@ -74,7 +94,11 @@ func builtModel(p *Pass, fn *rewrite.Node) (*rewrite.Node, string) {
 		if q := p.Model.CalleeName(e); strings.HasSuffix(q, "Loss") || strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer") {
 			continue // a loss or a single torch.nn layer: nothing to fuse across
 		}
-		return e, left.Text()
+		// Several constructions (one per branch): the last one in the file,
+		// the main path's in most scripts.
+		if best == nil || e.Start > best.Start {
+			best, name = e, left.Text()
+		}
 	}
-	return nil, ""
+	return best, name
 }

@@ -30,3 +30,25 @@ def main(loader):
     for _ in range(3):
         fit(net, loader, opt)
     return criterion
+
+
+def step_loss(model, x, y):
+    return F.cross_entropy(model(x.cuda()), y.cuda())
+
+
+def fit_with_helper(model, loader, optimizer):
+    for x, y in loader:
+        loss = step_loss(model, x, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def main_helper(loader, small):
+    # Built in two branches: the finding sits on the last construction.
+    if small:
+        net = Classifier()
+    else:
+        net = Classifier().cuda()  # want: OPT004
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    fit_with_helper(net, loader, opt)
