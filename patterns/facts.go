@@ -50,6 +50,10 @@ type Facts struct {
 	m     *rewrite.Model
 	kinds map[*rewrite.Node]Fact
 	busy  map[*rewrite.Node]bool
+	// byName caches the answers for names: every read of a name with the
+	// same bindings has the same origins (keyed by the first binding).
+	byName   map[*rewrite.Binding]Fact
+	busyName map[*rewrite.Binding]bool
 }
 
 // newFacts returns the facts of the file m models, installed as its
@@ -61,7 +65,23 @@ func newFacts(m *rewrite.Model) *Facts {
 }
 
 // IsModule implements rewrite.Classifier.
-func (fx *Facts) IsModule(expr *rewrite.Node) bool { return fx.What(expr).Kind == KindModule }
+func (fx *Facts) IsModule(expr *rewrite.Node) bool {
+	if expr != nil && expr.Type == "attribute" && !fx.selfAttribute(expr) {
+		return false // `x.to`, `torch.cat`, `nn.Linear`: not a model instance
+	}
+	return fx.What(expr).Kind == KindModule
+}
+
+// selfAttribute reports `self.x`: an attribute of a method's first
+// parameter, whose values the class's methods assign.
+func (fx *Facts) selfAttribute(expr *rewrite.Node) bool {
+	obj := expr.ChildByField("object")
+	if obj == nil || obj.Type != "identifier" {
+		return false
+	}
+	b := fx.m.Binding(obj)
+	return b != nil && b.Kind == rewrite.ParamBinding
+}
 
 // IsOptimizer implements rewrite.Classifier.
 func (fx *Facts) IsOptimizer(expr *rewrite.Node) bool {
@@ -99,6 +119,25 @@ func (fx *Facts) IsDataLoader(expr *rewrite.Node) bool {
 func (fx *Facts) What(expr *rewrite.Node) Fact {
 	if expr == nil {
 		return Fact{}
+	}
+	if expr.Type == "identifier" {
+		if bs := fx.m.Bindings(expr); len(bs) > 0 {
+			key := bs[0]
+			if f, ok := fx.byName[key]; ok {
+				return f
+			}
+			if fx.busyName[key] {
+				return Fact{} // a cycle: `model = wrap(model)`
+			}
+			if fx.byName == nil {
+				fx.byName, fx.busyName = map[*rewrite.Binding]Fact{}, map[*rewrite.Binding]bool{}
+			}
+			fx.busyName[key] = true
+			f := fx.what(expr)
+			delete(fx.busyName, key)
+			fx.byName[key] = f
+			return f
+		}
 	}
 	if f, ok := fx.kinds[expr]; ok {
 		return f

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -99,7 +100,16 @@ func trainParams(p *Pass, arg *rewrite.Node, groups []*paramGroup) (*paramGroup,
 			next = o.Stmt.Start
 		}
 	}
-	for _, use := range b.Uses {
+	uses := b.Uses
+	if len(p.Model.Bindings(arg)) > 1 && slices.IsSortedFunc(uses, func(x, y *rewrite.Node) int { return x.Start - y.Start }) {
+		// The uses of this binding only: a window of the name's uses,
+		// found by binary search (a script rebinding params per training
+		// would otherwise cost the square of its trainings).
+		lo, _ := slices.BinarySearchFunc(uses, b.Stmt.Start, func(x *rewrite.Node, t int) int { return x.Start - t })
+		hi, _ := slices.BinarySearchFunc(uses, next, func(x *rewrite.Node, t int) int { return x.Start - t })
+		uses = uses[lo:hi]
+	}
+	for _, use := range uses {
 		if use.Start < b.Stmt.Start || use.Start >= next {
 			continue // a use of another binding of the name
 		}
