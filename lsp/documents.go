@@ -254,6 +254,8 @@ func (s *Server) didChange(raw json.RawMessage) error {
 	if d == nil {
 		return fmt.Errorf("change to %s, which is not open", p.TextDocument.URI)
 	}
+	// Files importing this one see its definitions afresh.
+	s.project.Forget(d.path)
 	d.mu.Lock()
 	old := d.snap
 	if old == nil {

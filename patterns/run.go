@@ -45,6 +45,8 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		env = &Env{Versions: DefaultVersions}
 	}
 	m := f.Model()
+	m.SetProject(env.Project)
+	facts := newFacts(m)
 	var out []rewrite.Finding
 	var asked [16]int8
 	libs := libraryCache{model: m, answers: asked[:]}
@@ -54,7 +56,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	rules := allRules()
 	// One Pass serves every rule in turn (no rule keeps or changes its
 	// pass), sharing the memo: one allocation per file beats one per rule.
-	pass := &Pass{File: f, Model: m, Env: env, out: &out}
+	pass := &Pass{File: f, Model: m, Env: env, Facts: facts, out: &out}
 	for _, r := range rules {
 		if !sel.Enabled(r.Code) || !libs.importsAny(r) {
 			continue

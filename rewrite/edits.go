@@ -60,11 +60,9 @@ func AppendItem(container *Node, text string) (Edit, bool) {
 // checking that the spelling resolves back to q at site.
 func (m *Model) LocalName(site *Node, q string) (string, bool) {
 	var best string
-	for name, bs := range m.Module.Bindings {
-		for _, b := range bs {
-			if b.Kind != ImportBinding || b.Qualified == "" {
-				continue
-			}
+	for _, b := range m.moduleImports {
+		name := b.Name
+		{
 			var spelled string
 			switch {
 			case b.Qualified == q:
