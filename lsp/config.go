@@ -178,6 +178,9 @@ func (e *engine) Env() *patterns.Env {
 	e.envOnce.Do(func() {
 		gpu, _, _ := e.srv.hardware(e.explicit, e.config)
 		e.env = &patterns.Env{GPU: gpu, Versions: e.versions, CPUCount: runtime.NumCPU()}
+		if e.srv.project != nil {
+			e.env.Project = e.srv.project
+		}
 	})
 	return e.env
 }

@@ -79,8 +79,11 @@ type Server struct {
 	eng        *engine
 	resolve    bool // the client resolves code actions lazily (edit)
 	hw         map[[2]string]*hwResult
-	exit       chan int
-	exited     bool
+	// project indexes the workspace's modules for the rules (what a file
+	// imports from its siblings); made at initialize.
+	project *workspace.Project
+	exit    chan int
+	exited  bool
 
 	reqMu   sync.Mutex
 	pending map[string]context.CancelFunc
@@ -420,6 +423,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	}
 	s.mu.Lock()
 	s.root = root
+	s.project = workspace.NewProject(root)
 	s.initOpts = p.InitializationOptions
 	s.resolve = resolve
 	s.eng = s.newEngine()

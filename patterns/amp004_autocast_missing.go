@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -25,28 +26,39 @@ func checkMissingAutocast(p *Pass) {
 	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
 		return
 	}
-	// Half-precision models, HF Accelerate and Lightning choose their own
-	// precision. (`torch.accelerator`, PyTorch's device API, is no sign.)
-	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator", "Trainer"}) ||
-		p.Model.Imports("accelerate") || p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") {
+	// Mixed precision chosen elsewhere: half/bf16 weights, HF Accelerate's
+	// mixed_precision, a Lightning or Hugging Face Trainer's precision flag.
+	// (torch.accelerator, the device API, says nothing about precision; a
+	// class of the file called Trainer is just a class.)
+	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") ||
+		p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") || p.Model.Imports("transformers") && p.File.Spells("Trainer") {
 		return
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
 	trains := false
+	var reported []*rewrite.Node
 	for _, call := range p.File.MethodCalls("backward") {
 		loops := p.Model.EnclosingLoops(call)
-		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
+		var step *rewrite.Node // the loop, or the function a loop calls per batch
+		switch {
+		case len(loops) > 0 && p.Model.Loop(loops[0]).Trains():
+			step = loops[0]
+		case len(loops) == 0:
+			step = stepFunction(p, call)
+		}
+		if step == nil {
 			continue
 		}
 		trains = true
 		bstmt := rewrite.Statement(call)
-		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != loops[0] {
+		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != step {
 			continue
 		}
 		first, stmts := forwardStatements(p, bstmt, call)
-		if first == nil {
-			continue
+		if first == nil || slices.Contains(reported, first) {
+			continue // several backward calls after one forward: one finding
 		}
+		reported = append(reported, first)
 		msg := "this training step runs the forward pass in fp32: wrap the forward and the loss in "
 		var fix *rewrite.Fix
 		if bf16 {
@@ -64,7 +76,7 @@ func checkMissingAutocast(p *Pass) {
 				}
 			}
 		}
-		if fix != nil && callsNumpy(loops[0]) {
+		if fix != nil && callsNumpy(step) {
 			fix = nil
 			msg += "; the loop hands tensors to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
 		}
@@ -243,7 +255,7 @@ func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, [
 	for i, s := range before {
 		var fwd *rewrite.Node
 		s.Walk(func(n *rewrite.Node) bool {
-			if fwd == nil && n.Type == "call" && p.Model.IsModule(n.ChildByField("function")) {
+			if fwd == nil && n.Type == "call" && (p.Model.IsModule(n.ChildByField("function")) || runsForward(p, n, 0)) {
 				fwd = n
 			}
 			return fwd == nil && !rewrite.IsDefOrLambda(n)
@@ -509,4 +521,39 @@ func wrapStatements(p *Pass, stmts []*rewrite.Node, header string) (rewrite.Edit
 		}
 	}
 	return rewrite.Edit{Start: start, End: end, New: sb.String()}, true
+}
+
+// stepFunction returns the function around n when it is a training step
+// called once per batch: a call site of it (in this file) sits in a loop
+// over a DataLoader (`for x, y in loader: self._run_batch(x, y)`).
+func stepFunction(p *Pass, n *rewrite.Node) *rewrite.Node {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return nil
+	}
+	for _, site := range p.Model.CallSites(def) {
+		if ls := p.Model.EnclosingLoops(site); len(ls) > 0 && p.Model.Loop(ls[0]).IteratesLoader {
+			return def
+		}
+	}
+	return nil
+}
+
+// runsForward reports a call of a function of this file whose body calls
+// a model (`loss = calc_loss_batch(x, y, model, device)`), following such
+// helpers two levels deep.
+func runsForward(p *Pass, call *rewrite.Node, depth int) bool {
+	def := p.Model.CalledDef(call)
+	if def == nil || depth > 1 || def.Ancestor("class_definition") != nil && def.ChildByField("name").Text() == "__init__" {
+		return false
+	}
+	for _, c := range p.File.OfTypeIn(def, "call") {
+		if c.Ancestor("function_definition") != def {
+			continue // in a nested function
+		}
+		if p.Model.IsModule(c.ChildByField("function")) || runsForward(p, c, depth+1) {
+			return true
+		}
+	}
+	return false
 }

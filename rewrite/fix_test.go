@@ -175,7 +175,7 @@ func TestUnifiedDiff(t *testing.T) {
 	d := UnifiedDiff("x.py", []byte(old), []byte(new))
 	// Seven unchanged lines between the changes: two hunks (GNU diff merges
 	// hunks only when at most 2×3 context lines separate them).
-	want := "--- a/x.py\n+++ b/x.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -7,5 +7,5 @@\n g\n h\n i\n-j\n-k\n+J\n+k\n\\ No newline at end of file\n"
+	want := "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -7,5 +7,5 @@\n g\n h\n i\n-j\n-k\n+J\n+k\n\\ No newline at end of file\n"
 	if d != want {
 		t.Fatalf("got\n%s\nwant\n%s", d, want)
 	}
@@ -196,5 +196,43 @@ func TestDropsComment(t *testing.T) {
 	outside := &Fix{Edits: []Edit{{Start: strings.Index(src, "y = 2"), End: len(src) - 1, New: "y = 3"}}}
 	if !f.DropsComment(drop) || f.DropsComment(keep) || f.DropsComment(outside) || f.DropsComment(nil) {
 		t.Errorf("drop %v keep %v outside %v", f.DropsComment(drop), f.DropsComment(keep), f.DropsComment(outside))
+	}
+}
+
+// TestAppendItemRespectsSplatsAndExistingKeywords checks that a keyword is
+// never added to a call that passes it already or may pass it through a
+// ** splat (f(device="cuda", **{"device": "cuda"}) raises TypeError).
+func TestAppendItemRespectsSplatsAndExistingKeywords(t *testing.T) {
+	src := "f(a, **opts)\ng(a, device=0)\nh(a)\nk(*args)\n"
+	file := Parse("t.py", []byte(src))
+	defer file.Release()
+	var calls []*Node
+	file.Root.Walk(func(n *Node) bool {
+		if n.Type == "call" {
+			calls = append(calls, n)
+		}
+		return true
+	})
+	if len(calls) != 4 {
+		t.Fatalf("parsed %d calls", len(calls))
+	}
+	args := func(i int) *Node { return calls[i].ChildByField("arguments") }
+	if _, ok := AppendItem(args(0), `device="cuda"`); ok {
+		t.Error("added a keyword next to a ** splat")
+	}
+	if _, ok := AppendItem(args(0), "extra"); !ok {
+		t.Error("refused a positional item (the splat cannot clash with it)")
+	}
+	if _, ok := AppendItem(args(1), `device="cuda"`); ok {
+		t.Error("added a keyword the call already passes")
+	}
+	if e, ok := AppendItem(args(1), `fused=True`); !ok || e.New != ", fused=True" {
+		t.Errorf("refused a new keyword: %+v %v", e, ok)
+	}
+	if _, ok := AppendItem(args(2), `x==y`); !ok {
+		t.Error("a comparison is not a keyword")
+	}
+	if _, ok := AppendItem(args(3), `non_blocking=True`); !ok {
+		t.Error("a * splat passes positional arguments only")
 	}
 }

@@ -85,6 +85,14 @@ func fixNotebook(in input, s *settings, dryRun bool) fixResult {
 		res.report.Note = "has a syntax error: not rewritten"
 		return res
 	}
+	if dryRun && in.file != nil {
+		// --diff shows what fix would write: not the files it refuses.
+		if err := workspace.CheckWritable(in.file); err != nil {
+			res.report = checkNotebook(in, s)
+			res.report.Note, res.report.Err = err.Error(), writeError(err)
+			return res
+		}
+	}
 	var note string
 	if len(mod.Broken) > 0 {
 		note = fmt.Sprintf("cell %d has a syntax error: that cell is not rewritten", notebook.CellNumber(mod.Broken[0].Cell))

@@ -153,26 +153,50 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 				level = "notice"
 			}
 			line, col, endLine, endCol, msg := fileLines(f)
-			fmt.Fprintf(w, "::%s title=gpuopt (%s),file=%s,line=%d,col=%d,endLine=%d,endColumn=%d::%s\n",
-				level, f.Code, f.Path, line, col, endLine, endCol, ghEscape(f.Code+" "+msg))
+			fmt.Fprintf(w, "::%s title=%s,file=%s,line=%d,col=%d,endLine=%d,endColumn=%d::%s\n",
+				level, ghProperty("gpuopt ("+f.Code+")"), ghProperty(f.Path), line, col, endLine, endCol, ghEscape(f.Code+" "+msg))
 		}
 		return nil
 	case "full":
 		items, st := shownFindings(reports), styleFor(w)
 		writeFull(w, items, st, s.text.showFixes)
-		writeSummary(w, items, st)
+		if len(items) > 0 || !anyError(reports) { // no "All checks passed!" after an error
+			writeSummary(w, items, st)
+		}
 		return nil
 	default: // concise
 		items, st := shownFindings(reports), styleFor(w)
 		writeConcise(w, items, st)
-		writeSummary(w, items, st)
+		if len(items) > 0 || !anyError(reports) {
+			writeSummary(w, items, st)
+		}
 		return nil
 	}
 }
 
-func ghEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+// anyError reports whether a file could not be read or written: the run
+// did not pass, whatever it found.
+func anyError(reports []fileReport) bool {
+	for _, r := range reports {
+		if r.Err != nil {
+			return true
+		}
+	}
+	return false
 }
+
+// ghEscape escapes a workflow command's data (the message) as GitHub's
+// runner unescapes it, so that nothing in it ends the command.
+func ghEscape(s string) string { return ghData.Replace(s) }
+
+// ghProperty escapes a workflow command property's value (a file name):
+// as data, and ':' and ',' too, which end a property.
+func ghProperty(s string) string { return ghProp.Replace(s) }
+
+var (
+	ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 func plural(n int) string {
 	if n == 1 {

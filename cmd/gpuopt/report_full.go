@@ -159,6 +159,11 @@ const (
 	contextLines  = 1
 	maxFrameLines = 6
 	tabWidth      = 4
+	// maxFrameBytes bounds a source line shown in a frame: a longer one is
+	// shown as a window around the finding ("…" where it is cut), so that
+	// 20,000 findings on one long line print 20,000 short frames, not the
+	// line 20,000 times.
+	maxFrameBytes = 160
 )
 
 func writeFull(w io.Writer, items []shown, st style, showFixes bool) {
@@ -230,7 +235,14 @@ func writeFrame(w io.Writer, s shown, st style) {
 			}
 			continue
 		}
-		text := expandTabs(src.LineText(l))
+		ws, we := frameWindow(src, l, s.start)
+		text := expandTabs(src.Text(ws, we))
+		if ws > src.LineStart(l) {
+			text = "…" + text
+		}
+		if we < src.LineEnd(l) {
+			text += "…"
+		}
 		num := st.gutter(fmt.Sprintf("%*d |", width, l+1))
 		if text == "" {
 			fmt.Fprintln(w, num)
@@ -240,7 +252,10 @@ func writeFrame(w io.Writer, s shown, st style) {
 		if l < first || l > last {
 			continue
 		}
-		from, to := underline(src, l, s.start, s.end, l == first, l == last)
+		from, to := underline(src, ws, we, s.start, s.end, l == first, l == last)
+		if ws > src.LineStart(l) {
+			from, to = from+1, to+1 // the "…"
+		}
 		label := ""
 		if l == last {
 			label = " " + s.code
@@ -250,19 +265,41 @@ func writeFrame(w io.Writer, s shown, st style) {
 	fmt.Fprintln(w, st.gutter(pad+" |"))
 }
 
-// underline is the display columns [from, to) to underline on line l of a
-// span [start, end): the span's own columns on its first and last line, the
-// line's text without indentation in between.
-func underline(src *rewrite.Source, l, start, end int, isFirst, isLast bool) (from, to int) {
+// frameWindow returns the part [ws, we) of line l a frame shows: all of
+// it, or for a line over maxFrameBytes a window that starts a little
+// before the finding's start when that lies on the line.
+func frameWindow(src *rewrite.Source, l, start int) (ws, we int) {
 	ls, le := src.LineStart(l), src.LineEnd(l)
+	if le-ls <= maxFrameBytes {
+		return ls, le
+	}
+	ws = ls
+	if start >= ls && start <= le {
+		ws = max(ls, start-maxFrameBytes/4)
+	}
+	we = min(le, ws+maxFrameBytes)
+	for ws > ls && !utf8.RuneStart(src.Bytes[ws]) {
+		ws--
+	}
+	for we < le && !utf8.RuneStart(src.Bytes[we]) {
+		we++
+	}
+	return ws, we
+}
+
+// underline is the display columns [from, to) to underline in the shown
+// part [ls, le) of a line, of a span [start, end): the span's own columns
+// on its first and last line, the line's text without indentation in
+// between.
+func underline(src *rewrite.Source, ls, le, start, end int, isFirst, isLast bool) (from, to int) {
 	line := src.Bytes[ls:le]
 	indent := len(line) - len(strings.TrimLeft(string(line), " \t"))
 	a, b := ls+indent, le
 	if isFirst {
-		a = start
+		a = min(max(start, ls), le)
 	}
 	if isLast {
-		b = min(end, le)
+		b = max(min(end, le), ls)
 	}
 	if !isLast || b < a {
 		trimmed := strings.TrimRight(string(src.Bytes[a:max(a, b)]), " \t")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,6 +61,9 @@ func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, er
 	var err error
 	if f.configPath != "" {
 		var found bool
+		if _, err := os.Stat(f.configPath); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
 		cfg, found, err = workspace.LoadConfig(f.configPath)
 		if err == nil && !found {
 			err = fmt.Errorf("%s has no [tool.gpuopt] table", f.configPath)
@@ -155,20 +159,31 @@ type input struct {
 	file  *workspace.File // nil for stdin
 	bytes []byte
 	err   error // read error: skip or I/O
+	// rest is the unread part of stdin past the size limit, which fix -
+	// copies through after bytes.
+	rest io.Reader
 }
 
 func readInputs(paths []string, s *settings, stdinName string, stdin io.Reader) ([]input, error) {
 	if len(paths) == 1 && paths[0] == "-" {
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, err
+		if stdinClosed(stdin) {
+			return nil, errors.New("stdin is closed: nothing to read for '-' (pipe source into gpuopt, or name files)")
 		}
 		name := stdinName
 		if name == "" {
 			name = "-"
 		}
+		// The same size limit as files; what is past it is not read, but
+		// fix - still echoes it (input.rest).
+		b, err := io.ReadAll(io.LimitReader(stdin, workspace.MaxFileSize+1))
+		if err != nil {
+			return nil, err
+		}
 		in := input{path: name, bytes: b}
-		if err := workspace.CheckText(b); err != nil {
+		if len(b) > workspace.MaxFileSize {
+			in.rest = stdin
+			in.err = &workspace.SkipError{Path: name, Reason: fmt.Sprintf("input too large (over %d MB): skipped", workspace.MaxFileSize>>20)}
+		} else if err := workspace.CheckText(b); err != nil {
 			in.err = &workspace.SkipError{Path: name, Reason: err.Error()}
 		}
 		return []input{in}, nil

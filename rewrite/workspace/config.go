@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -77,6 +78,9 @@ func LoadConfig(path string) (cfg Config, found bool, err error) {
 	}
 	if doc.Tool.GPUOpt == nil {
 		return Config{}, false, nil
+	}
+	if t := md.Type("tool", "gpuopt", "target-versions"); t != "" && t != "Table" && t != "Inline Table" {
+		return Config{}, false, fmt.Errorf("%s: [tool.gpuopt] target-versions must be a table of library versions, e.g. { torch = \"2.4\", xgboost = \"2.1\" }, not a %s", path, strings.ToLower(t))
 	}
 	if err := md.PrimitiveDecode(*doc.Tool.GPUOpt, &cfg); err != nil {
 		return Config{}, false, fmt.Errorf("%s: [tool.gpuopt]: %w", path, err)

@@ -69,6 +69,7 @@ type ignoreScope struct {
 
 func walkDir(root string, cfg Config, excl, incl *ignore.GitIgnore) ([]string, error) {
 	var files []string
+	var errs []error
 	var scopes []ignoreScope
 	ignored := func(path string, isDir bool) bool {
 		for _, s := range scopes {
@@ -97,7 +98,12 @@ func walkDir(root string, cfg Config, excl, incl *ignore.GitIgnore) ([]string, e
 	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			// An unreadable directory is reported; the walk goes on.
+			errs = append(errs, err)
+			if d != nil && d.IsDir() && path != root {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if d.IsDir() {
 			if path != root && (skipDirs[d.Name()] || IsVirtualenv(path) || ignored(path, true)) {
@@ -116,7 +122,7 @@ func walkDir(root string, cfg Config, excl, incl *ignore.GitIgnore) ([]string, e
 		}
 		return nil
 	})
-	return files, err
+	return files, errors.Join(append(errs, err)...)
 }
 
 // included reports whether a walked file matches the include patterns,
