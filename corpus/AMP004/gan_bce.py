@@ -1,7 +1,8 @@
 # gpuopt-env: target-gpu=h100
 # A GAN step in the shape of pytorch/examples' dcgan: three backwards per
-# iteration, each with its own forward, and a BCELoss that autocast refuses
-# (it stays outside, on fp32 inputs).
+# iteration, each with its own forward, and a BCELoss on sigmoid outputs:
+# found, but no fix (autocast refuses BCELoss, and bf16 sigmoid outputs
+# saturate it: BCEWithLogitsLoss first, by hand).
 import torch
 import torch.nn as nn
 

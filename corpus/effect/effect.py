@@ -218,7 +218,8 @@ def table(results, manifest=None):
         if not t[0]:
             rows.append("| %s | failed (rc %s) | | | | | | | |" % (name, o.get("rc")))
             continue
-        sp = lambda x: "%.2f (%.2f×)" % (x, t[0] / x) if x else "failed"
+        ran = [bool(x) for x in (o, g, h, o2)]
+        sp = lambda x, i: "%.2f (%.2f×)" % (x, t[0] / x) if x else ("failed" if ran[i] else "not run")
         r = (t[0] / t[1]) / (t[0] / t[2]) if t[1] and t[2] else None
         ls = [loss_of(x) for x in (o, o2, g, h)]
         fmt = lambda x: "%.4g" % x if x is not None else "—"
@@ -232,7 +233,7 @@ def table(results, manifest=None):
                 outside.append(name)
         mem = " → ".join("%.0f" % x["peak_mem_mb"] if x.get("peak_mem_mb") else "—" for x in (o, g, h))
         rows.append("| %s | %.2f | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, t[0], sp(t[1]), sp(t[2]), "%.2f" % r if r else "—",
+            name, t[0], sp(t[1], 1), sp(t[2], 2), "%.2f" % r if r else "—",
             " / ".join(fmt(x) for x in ls), within, mem, fixed_codes(g)))
         if name in public and t[1]:
             sg.append(t[0] / t[1])
