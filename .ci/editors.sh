@@ -2,8 +2,10 @@
 # The editor clients, as CI checks them (called by .ci/run; runnable alone
 # from anywhere in the checkout):
 #   1. the headless Neovim end-to-end test against $GPUOPT_BIN;
-#   2. the VS Code extension: npm ci, compile, package to $OUTDIR/gpuopt.vsix,
-#      and check the .vsix holds extension/out/extension.js.
+#   2. the VS Code extension: npm ci, then the platform-specific .vsix for
+#      this machine ($OUTDIR/gpuopt-linux-x64.vsix) with $GPUOPT_BIN inside,
+#      checked to hold the binary (executable) and the one bundled
+#      extension.js (vscode-languageclient inside, no node_modules).
 #
 #   GPUOPT_BIN=/path/to/gpuopt OUTDIR=/tmp/out .ci/editors.sh
 #
@@ -44,26 +46,47 @@ for tool in node npm; do
   fi
 done
 node -e 'const m = +process.versions.node.split(".")[0]; if (m < 20) { console.error("editors: Node.js >= 20 needed, have " + process.versions.node); process.exit(1); }'
+case "$(uname -m)" in
+  x86_64) target=linux-x64 ;;
+  aarch64 | arm64) target=linux-arm64 ;;
+  *) echo "editors: no VS Code target for $(uname -m)" >&2; exit 1 ;;
+esac
 (
   cd editors/vscode
   rm -rf out
   npm ci --no-audit --no-fund
-  npm run compile
-  npx --no-install vsce package --no-update-package-json -o "$OUTDIR/gpuopt.vsix"
+  ./package.sh "$target" "$GPUOPT_BIN" "$OUTDIR/gpuopt-$target.vsix"
 )
-vsix="$OUTDIR/gpuopt.vsix"
+vsix="$OUTDIR/gpuopt-$target.vsix"
 [ -s "$vsix" ] || { echo "editors: $vsix was not produced" >&2; exit 1; }
-python3 - "$vsix" <<'PY'
-import sys, zipfile
-names = set(zipfile.ZipFile(sys.argv[1]).namelist())
-need = [
-    "extension/out/extension.js",
-    "extension/package.json",
-    "extension/node_modules/vscode-languageclient/package.json",
-]
-missing = [n for n in need if n not in names]
-if missing:
-    sys.exit("editors: the .vsix lacks " + ", ".join(missing))
-print("editors: %s: %d files, extension.js and vscode-languageclient present" % (sys.argv[1], len(names)))
+python3 - "$vsix" "$GPUOPT_BIN" "$target" <<'PY'
+import os, sys, zipfile
+vsix, binary, target = sys.argv[1:]
+z = zipfile.ZipFile(vsix)
+info = {i.filename: i for i in z.infolist()}
+problems = []
+for name in ["extension/out/extension.js", "extension/package.json", "extension/bin/gpuopt"]:
+    if name not in info:
+        problems.append("lacks " + name)
+if not problems:
+    b = info["extension/bin/gpuopt"]
+    if b.file_size != os.path.getsize(binary) or z.read(b) != open(binary, "rb").read():
+        problems.append("extension/bin/gpuopt is not " + binary)
+    if (b.external_attr >> 16) & 0o111 != 0o111:
+        problems.append("extension/bin/gpuopt is not executable: %o" % (b.external_attr >> 16))
+    js = z.read("extension/out/extension.js").decode()
+    # vscode-languageclient is bundled in: its protocol method names are in the one file.
+    if "textDocument/didOpen" not in js or "require(\"vscode-languageclient" in js:
+        problems.append("extension.js does not bundle vscode-languageclient")
+    if 'TargetPlatform="%s"' % target not in z.read("extension.vsixmanifest").decode():
+        problems.append("the manifest does not target " + target)
+stray = [n for n in info if "node_modules/" in n or n.endswith(".ts")]
+if stray:
+    problems.append("ships %d files it should not, e.g. %s" % (len(stray), stray[0]))
+if len(info) > 12:
+    problems.append("%d files: the bundle should keep it to a handful" % len(info))
+if problems:
+    sys.exit("editors: %s: %s" % (vsix, "; ".join(problems)))
+print("editors: %s: %d files, the binary (mode %o) and the bundled extension.js" % (vsix, len(info), info["extension/bin/gpuopt"].external_attr >> 16))
 PY
 echo "== editors: ok"

@@ -9,6 +9,9 @@
 //     without a golden file the fix must leave the file unchanged.
 //   - corpus/<CODE>/<name>.py.hint.golden, where it exists, is the file with
 //     every code action applied, hints included (hint rules' actions).
+//   - corpus/<CODE>/*.ipynb are Jupyter notebook cases, checked the same
+//     way cell by cell; <name>.ipynb.golden is the fixed notebook, which
+//     must pass nbformat's validation (notebook_test.go).
 //
 // A case may set the environment on its first lines with
 // `# gpuopt-env: target-gpu=h100 xgboost=1.7 torch=2.1` (a target GPU of

@@ -74,6 +74,10 @@ func TestCorpus(t *testing.T) {
 		for _, path := range files {
 			t.Run(filepath.ToSlash(path), func(t *testing.T) { runCase(t, code, path) })
 		}
+		notebooks, _ := filepath.Glob(filepath.Join(dir, "*.ipynb"))
+		for _, path := range notebooks {
+			t.Run(filepath.ToSlash(path), func(t *testing.T) { runNotebookCase(t, code, path) })
+		}
 	}
 }
 

@@ -29,17 +29,6 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	d := s.doc(p.TextDocument.URI)
-	if d == nil {
-		return []protocol.CodeAction{}, nil
-	}
-	snap := d.acquire()
-	if snap == nil {
-		return []protocol.CodeAction{}, nil
-	}
-	defer snap.release()
-	findings, diags := snap.analyze()
-	src := snap.file.Src
 	want := func(kind protocol.CodeActionKind) bool {
 		if len(p.Context.Only) == 0 {
 			return true
@@ -51,6 +40,20 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 		}
 		return false
 	}
+	if nb := s.notebookOf(p.TextDocument.URI); nb != nil {
+		return s.notebookCodeAction(nb, p, want), nil
+	}
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return []protocol.CodeAction{}, nil
+	}
+	snap := d.acquire()
+	if snap == nil {
+		return []protocol.CodeAction{}, nil
+	}
+	defer snap.release()
+	findings, diags := snap.analyze()
+	src := snap.file.Src
 
 	// The findings asked for: those the client's diagnostics name (by the
 	// data we gave them, for this version) and those under the range.
@@ -290,6 +293,12 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
+	if nb := s.notebookOf(p.TextDocument.URI); nb != nil {
+		if h := s.notebookHover(nb, p); h != nil {
+			return h, nil
+		}
+		return nil, nil
+	}
 	d := s.doc(p.TextDocument.URI)
 	if d == nil {
 		return nil, nil
@@ -316,16 +325,22 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	env := snap.eng.Env()
-	_, hwText, _ := s.hardware(snap.eng.explicit, snap.eng.config)
-	parts = append(parts, "---\n\n**Hardware profile assumed:** "+describeGPU(env.GPU)+"\n\n"+
-		fmt.Sprintf("**Library versions assumed:** torch %s, xgboost %s", env.Versions.Torch, env.Versions.XGBoost)+
-		quoteBlock(hwText))
+	parts = append(parts, s.profileMarkdown(snap.eng))
 	r := toRange(src, lo, hi)
 	return &protocol.Hover{
 		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: strings.Join(parts, "\n\n")},
 		Range:    &r,
 	}, nil
+}
+
+// profileMarkdown is the hover's last part: the hardware and library
+// versions the findings assumed.
+func (s *Server) profileMarkdown(eng *engine) string {
+	env := eng.Env()
+	_, hwText, _ := s.hardware(eng.explicit, eng.config)
+	return "---\n\n**Hardware profile assumed:** " + describeGPU(env.GPU) + "\n\n" +
+		fmt.Sprintf("**Library versions assumed:** torch %s, xgboost %s", env.Versions.Torch, env.Versions.XGBoost) +
+		quoteBlock(hwText)
 }
 
 func findingMarkdown(fd rewrite.Finding) string {
@@ -391,6 +406,13 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 				u, _ := td["uri"].(string)
 				uri = protocol.DocumentURI(u)
 			}
+		}
+		if nb := s.notebookOf(uri); nb != nil {
+			res, err := s.notebookFixAllCommand(ctx, nb)
+			if err != nil {
+				return nil, errorf(jsonrpc2.InternalError, "workspace/applyEdit: %v", err)
+			}
+			return res, nil
 		}
 		d := s.doc(uri)
 		if d == nil {

@@ -178,6 +178,9 @@ func (e *engine) Env() *patterns.Env {
 	e.envOnce.Do(func() {
 		gpu, _, _ := e.srv.hardware(e.explicit, e.config)
 		e.env = &patterns.Env{GPU: gpu, Versions: e.versions, CPUCount: runtime.NumCPU()}
+		if e.srv.project != nil {
+			e.env.Project = e.srv.project
+		}
 	})
 	return e.env
 }
@@ -235,7 +238,15 @@ func (s *Server) didChangeConfiguration(raw json.RawMessage) error {
 	for _, d := range s.docs {
 		docs = append(docs, d)
 	}
+	notebooks := make([]*nbDoc, 0, len(s.notebooks))
+	for _, nb := range s.notebooks {
+		notebooks = append(notebooks, nb)
+	}
 	s.mu.Unlock()
+	for _, nb := range notebooks {
+		nb.reconfigure(eng)
+		s.scheduleNotebook(nb)
+	}
 	s.showWarnings(context.Background(), eng)
 	for _, d := range docs {
 		d.reconfigure(eng)

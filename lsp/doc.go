@@ -11,6 +11,12 @@
 // fixed point through rewrite.FixFile), hover documentation from the rule
 // registry, and the commands gpuopt.showHardware and gpuopt.fixAll.
 //
+// Jupyter notebooks come through LSP 3.17 notebook sync (notebook.go): the
+// code cells are analysed as one module (rewrite/notebook), diagnostics
+// are published on each cell's URI, and code actions, hover and fix-all
+// asked on a cell URI answer in cell coordinates, with edits on the cells
+// they change.
+//
 // The engine never imports this package or the protocol; everything the
 // server needs from the command line (the hardware profile, library
 // versions) comes in through Options as plain functions.

@@ -89,6 +89,12 @@ func (sn *snapshot) analyze() ([]rewrite.Finding, []protocol.Diagnostic) {
 		}
 		sn.hold.use.Lock()
 		sn.findings = sn.eng.analyze(sn.file)
+		if e999, ok := sn.file.FirstRejection(); ok {
+			// What CPython rejects (Python 2, nesting too deep) is shown:
+			// it is why the file gets no fixes. Appended, so that the
+			// findings' indexes stay those of the analysis.
+			sn.findings = append(sn.findings, e999)
+		}
 		sn.hold.use.Unlock()
 		sn.diags = make([]protocol.Diagnostic, len(sn.findings))
 		for i, fd := range sn.findings {
@@ -248,6 +254,8 @@ func (s *Server) didChange(raw json.RawMessage) error {
 	if d == nil {
 		return fmt.Errorf("change to %s, which is not open", p.TextDocument.URI)
 	}
+	// Files importing this one see its definitions afresh.
+	s.project.Forget(d.path)
 	d.mu.Lock()
 	old := d.snap
 	if old == nil {

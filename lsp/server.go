@@ -71,14 +71,19 @@ type Server struct {
 	mu         sync.Mutex
 	state      lifecycle
 	docs       map[protocol.DocumentURI]*document
+	notebooks  map[protocol.DocumentURI]*nbDoc // open notebooks (LSP 3.17 notebook sync)
+	cellOwner  map[protocol.DocumentURI]*nbDoc // each open notebook cell's notebook
 	root       string
 	initOpts   json.RawMessage // initializationOptions
 	changeOpts json.RawMessage // the last didChangeConfiguration settings
 	eng        *engine
 	resolve    bool // the client resolves code actions lazily (edit)
 	hw         map[[2]string]*hwResult
-	exit       chan int
-	exited     bool
+	// project indexes the workspace's modules for the rules (what a file
+	// imports from its siblings); made at initialize.
+	project *workspace.Project
+	exit    chan int
+	exited  bool
 
 	reqMu   sync.Mutex
 	pending map[string]context.CancelFunc
@@ -96,11 +101,13 @@ type hwResult struct {
 // NewServer returns a server with the given options.
 func NewServer(opts Options) *Server {
 	return &Server{
-		opts:    opts,
-		docs:    map[protocol.DocumentURI]*document{},
-		hw:      map[[2]string]*hwResult{},
-		exit:    make(chan int, 1),
-		pending: map[string]context.CancelFunc{},
+		opts:      opts,
+		docs:      map[protocol.DocumentURI]*document{},
+		notebooks: map[protocol.DocumentURI]*nbDoc{},
+		cellOwner: map[protocol.DocumentURI]*nbDoc{},
+		hw:        map[[2]string]*hwResult{},
+		exit:      make(chan int, 1),
+		pending:   map[string]context.CancelFunc{},
 	}
 }
 
@@ -165,6 +172,9 @@ func (s *Server) stopAll() {
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
 		d.stop()
+	}
+	for _, nb := range s.notebooks {
+		nb.stop(false)
 	}
 }
 
@@ -322,6 +332,15 @@ func (s *Server) notification(ctx context.Context, method string, params json.Ra
 		err = s.didClose(ctx, params)
 	case "workspace/didChangeConfiguration":
 		err = s.didChangeConfiguration(params)
+	case "notebookDocument/didOpen":
+		err = s.didOpenNotebook(params)
+	case "notebookDocument/didChange":
+		err = s.didChangeNotebook(params)
+	case "notebookDocument/didClose":
+		err = s.didCloseNotebook(ctx, params)
+	case "notebookDocument/didSave":
+		// The server reads the cells it was sent, not the file: a save
+		// changes nothing it knows.
 	default:
 		// Unknown notifications ($/setTrace, didSave, ...) are ignored, as
 		// the specification asks.
@@ -373,6 +392,9 @@ type initializeResult struct {
 type serverCapabilities struct {
 	protocol.ServerCapabilities
 	PositionEncoding string `json:"positionEncoding,omitempty"`
+	// NotebookDocumentSync (LSP 3.17) asks the client to send Jupyter
+	// notebooks' Python cells through notebookDocument/* (notebook.go).
+	NotebookDocumentSync any `json:"notebookDocumentSync,omitempty"`
 }
 
 func (s *Server) initialize(raw json.RawMessage) (any, error) {
@@ -401,6 +423,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	}
 	s.mu.Lock()
 	s.root = root
+	s.project = workspace.NewProject(root)
 	s.initOpts = p.InitializationOptions
 	s.resolve = resolve
 	s.eng = s.newEngine()
@@ -426,7 +449,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		},
 	}
 	return &initializeResult{
-		Capabilities: serverCapabilities{ServerCapabilities: caps, PositionEncoding: "utf-16"},
+		Capabilities: serverCapabilities{ServerCapabilities: caps, PositionEncoding: "utf-16", NotebookDocumentSync: notebookSelector},
 		ServerInfo:   &protocol.ServerInfo{Name: "gpuopt", Version: version},
 	}, nil
 }

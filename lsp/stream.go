@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	stdjson "encoding/json"
 	"errors"
@@ -24,15 +25,105 @@ const maxMessageBytes = 256 << 20
 // not a JSON-RPC message must not surface as one. Such a message is answered
 // with a ParseError or InvalidRequest response (id null) and skipped; only
 // the end of the input ends the stream.
+//
+// After a bad frame (a wrong Content-Length, a missing header, garbage)
+// the reader resynchronises on the next "Content-Length:" wherever it is:
+// in the middle of a line (garbage without a newline before it), or inside
+// a body that did not decode (a length too long swallowed the next frame),
+// whose rest is then read again.
 type stream struct {
 	rw      io.ReadWriteCloser
-	in      *bufio.Reader
+	in      *pushback
 	writeMu sync.Mutex
 	logf    func(format string, args ...any)
 }
 
 func newStream(rw io.ReadWriteCloser, logf func(string, ...any)) *stream {
-	return &stream{rw: rw, in: bufio.NewReaderSize(rw, 64<<10), logf: logf}
+	return &stream{rw: rw, in: &pushback{r: bufio.NewReaderSize(rw, 64<<10)}, logf: logf}
+}
+
+// pushback is a buffered reader that can be handed bytes back, to be read
+// again before the rest of the input.
+type pushback struct {
+	pending []byte
+	r       *bufio.Reader
+}
+
+func (p *pushback) Read(b []byte) (int, error) {
+	if len(p.pending) > 0 {
+		n := copy(b, p.pending)
+		p.pending = p.pending[n:]
+		return n, nil
+	}
+	return p.r.Read(b)
+}
+
+func (p *pushback) ReadString(delim byte) (string, error) {
+	if len(p.pending) == 0 {
+		return p.r.ReadString(delim)
+	}
+	if i := bytes.IndexByte(p.pending, delim); i >= 0 {
+		s := string(p.pending[:i+1])
+		p.pending = p.pending[i+1:]
+		return s, nil
+	}
+	head := string(p.pending)
+	p.pending = nil
+	rest, err := p.r.ReadString(delim)
+	return head + rest, err
+}
+
+// unread puts b back in front of what is still to be read.
+func (p *pushback) unread(b []byte) {
+	p.pending = append(append([]byte(nil), b...), p.pending...)
+}
+
+// contentLength is the header resynchronisation looks for.
+const contentLength = "content-length:"
+
+// indexHeader returns where "Content-Length:" (any ASCII case) starts in
+// b, or -1. (Not bytes.ToLower: it rewrites invalid UTF-8, moving offsets.)
+func indexHeader(b []byte) int {
+	for i := 0; i+len(contentLength) <= len(b); i++ {
+		if b[i]|0x20 == 'c' && hasHeaderPrefix(b[i:], len(contentLength)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// hasHeaderPrefix reports whether b starts with the first n bytes of
+// contentLength, in any ASCII case.
+func hasHeaderPrefix(b []byte, n int) bool {
+	if len(b) < n {
+		return false
+	}
+	for j := 0; j < n; j++ {
+		c := b[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != contentLength[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// resyncBody splits a body that did not decode at the first
+// Content-Length header inside it, or before a tail that may begin one (a
+// header the body's length cut off): it returns the bad message and the
+// bytes to read again.
+func resyncBody(body []byte) (bad, again []byte) {
+	if i := indexHeader(body); i >= 0 {
+		return body[:i], body[i:]
+	}
+	for n := min(len(contentLength)-1, len(body)); n > 0; n-- {
+		if hasHeaderPrefix(body[len(body)-n:], n) {
+			return body[:len(body)-n], body[len(body)-n:]
+		}
+	}
+	return body, nil
 }
 
 // Read implements jsonrpc2.Stream.
@@ -51,6 +142,16 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 				continue
 			}
 			return nil, total, err
+		}
+		if !json.Valid(body) {
+			// A length too long swallows the next frame (the decoder
+			// would take the first JSON value and drop the rest): read
+			// again from the header inside the body.
+			if bad, again := resyncBody(body); len(again) > 0 {
+				s.logf("message length past its end: reading again from a header inside it")
+				s.in.unread(again)
+				body = bad
+			}
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err != nil {
@@ -84,6 +185,11 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 				err = io.ErrUnexpectedEOF
 			}
 			return nil, total, err
+		}
+		if i := indexHeader([]byte(line)); i > 0 {
+			// Garbage, or the rest of a bad message, before a header.
+			s.logf("skipping %d bytes before a header: %q", i, truncate(line[:i], 40))
+			line = line[i:]
 		}
 		line = strings.TrimSpace(line)
 		if line == "" {

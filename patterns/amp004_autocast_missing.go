@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -25,24 +26,37 @@ func checkMissingAutocast(p *Pass) {
 	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
 		return
 	}
-	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "accelerator", "Accelerator", "Trainer"}) {
+	// Mixed precision chosen elsewhere: half/bf16 weights, HF Accelerate's
+	// mixed_precision, a Lightning or Hugging Face Trainer's precision flag.
+	// (torch.accelerator, the device API, says nothing about precision; a
+	// class of the file called Trainer is just a class.)
+	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") ||
+		p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") || p.Model.Imports("transformers") && p.File.Spells("Trainer") {
 		return
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
+	var reported []*rewrite.Node
 	for _, call := range p.File.MethodCalls("backward") {
 		loops := p.Model.EnclosingLoops(call)
-		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
+		var step *rewrite.Node // the loop, or the function a loop calls per batch
+		switch {
+		case len(loops) > 0 && p.Model.Loop(loops[0]).Trains():
+			step = loops[0]
+		case len(loops) == 0:
+			step = stepFunction(p, call)
+		}
+		if step == nil {
 			continue
 		}
-		loop := loops[0]
 		bstmt := rewrite.Statement(call)
-		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != loop {
+		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != step {
 			continue
 		}
 		first, stmts := forwardStatements(p, bstmt)
-		if first == nil {
-			continue
+		if first == nil || slices.Contains(reported, first) {
+			continue // several backward calls after one forward: one finding
 		}
+		reported = append(reported, first)
 		var fix *rewrite.Fix
 		msg := "this training step runs the forward pass in fp32: wrap the forward and the loss in "
 		if bf16 {
@@ -80,7 +94,7 @@ func forwardStatements(p *Pass, bstmt *rewrite.Node) (*rewrite.Node, []*rewrite.
 	for i, s := range before {
 		var fwd *rewrite.Node
 		s.Walk(func(n *rewrite.Node) bool {
-			if fwd == nil && n.Type == "call" && p.Model.IsModule(n.ChildByField("function")) {
+			if fwd == nil && n.Type == "call" && (p.Model.IsModule(n.ChildByField("function")) || runsForward(p, n, 0)) {
 				fwd = n
 			}
 			return fwd == nil
@@ -141,4 +155,39 @@ func wrapStatements(p *Pass, stmts []*rewrite.Node, header string) (rewrite.Edit
 		}
 	}
 	return rewrite.Edit{Start: start, End: end, New: sb.String()}, true
+}
+
+// stepFunction returns the function around n when it is a training step
+// called once per batch: a call site of it (in this file) sits in a loop
+// over a DataLoader (`for x, y in loader: self._run_batch(x, y)`).
+func stepFunction(p *Pass, n *rewrite.Node) *rewrite.Node {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return nil
+	}
+	for _, site := range p.Model.CallSites(def) {
+		if ls := p.Model.EnclosingLoops(site); len(ls) > 0 && p.Model.Loop(ls[0]).IteratesLoader {
+			return def
+		}
+	}
+	return nil
+}
+
+// runsForward reports a call of a function of this file whose body calls
+// a model (`loss = calc_loss_batch(x, y, model, device)`), following such
+// helpers two levels deep.
+func runsForward(p *Pass, call *rewrite.Node, depth int) bool {
+	def := p.Model.CalledDef(call)
+	if def == nil || depth > 1 || def.Ancestor("class_definition") != nil && def.ChildByField("name").Text() == "__init__" {
+		return false
+	}
+	for _, c := range p.File.OfTypeIn(def, "call") {
+		if c.Ancestor("function_definition") != def {
+			continue // in a nested function
+		}
+		if p.Model.IsModule(c.ChildByField("function")) || runsForward(p, c, depth+1) {
+			return true
+		}
+	}
+	return false
 }

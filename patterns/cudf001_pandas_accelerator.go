@@ -59,10 +59,18 @@ func checkPandasAccelerator(p *Pass) {
 		} else {
 			continue
 		}
-		msg += " (import cudf.pandas; cudf.pandas.install() before pandas is imported, or run it with python -m cudf.pandas)"
 		var fix *rewrite.Fix
-		if e, ok := cudfInstallEdit(p); ok {
-			fix = v.Downgrade(Fix(rewrite.Unsafe, "Install cudf.pandas before the imports", e))
+		if rewrite.IsNotebook(p.File.Src.Path) {
+			// In Jupyter, cuDF's own way in is its IPython extension, loaded
+			// by a first code cell.
+			msg += " (%load_ext cudf.pandas in a code cell before pandas is imported)"
+			e := rewrite.Edit{New: "%load_ext cudf.pandas", NewCell: true}
+			fix = v.Downgrade(Fix(rewrite.Unsafe, "Load cudf.pandas in a new first code cell", e))
+		} else {
+			msg += " (import cudf.pandas; cudf.pandas.install() before pandas is imported, or run it with python -m cudf.pandas)"
+			if e, ok := cudfInstallEdit(p); ok {
+				fix = v.Downgrade(Fix(rewrite.Unsafe, "Install cudf.pandas before the imports", e))
+			}
 		}
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"

@@ -22,10 +22,10 @@ func init() { Register(LoaderWorkers) }
 
 func checkLoaderWorkers(p *Pass) {
 	for _, gl := range gpuLoaders(p) {
-		if !gl.Known || gl.WorkersN != 0 {
-			continue
+		if !gl.Known || gl.WorkersN != 0 || gl.WorkersMaybe {
+			continue // workers set (or set on some paths, through **kwargs)
 		}
-		if iterableDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) {
+		if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) {
 			continue
 		}
 		n, why := workerCount(p)
@@ -56,6 +56,11 @@ func checkLoaderWorkers(p *Pass) {
 		msg := "this DataLoader feeds the GPU loop from the main process (num_workers=0): load batches in " + why +
 			", pinned and persistent (needs a picklable dataset and a __main__ guard with spawn)"
 		fix := Fix(rewrite.Unsafe, "Use "+strconv.Itoa(n)+" pinned, persistent workers", edits...)
+		if gl.Splat {
+			// Keywords added beside **kwargs may repeat one of its keys
+			// (TypeError): the settings belong in the dict, by hand.
+			fix = nil
+		}
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
 			// Workers started by spawn or forkserver (macOS, Windows, Linux
 			// from Python 3.14) unpickle it and fail: no automatic fix.
@@ -134,4 +139,58 @@ func unpicklableWorkerArg(p *Pass, call *rewrite.Node) string {
 		}
 	}
 	return ""
+}
+
+// cheapItemCalls are the calls a __getitem__ may make and still only hand
+// out data already in memory.
+var cheapItemCalls = map[string]bool{"torch.tensor": true, "torch.as_tensor": true, "torch.from_numpy": true,
+	"torch.LongTensor": true, "torch.FloatTensor": true, "int": true, "float": true, "len": true, "tuple": true,
+	"list": true, "dict": true, "min": true, "max": true}
+
+// inMemoryDataset reports a dataset whose items are already in memory:
+// a list or tuple (pre-tokenized rows), or a class of this file whose
+// __getitem__ only indexes what it holds (and wraps it in tensors). (A
+// TensorDataset is not exempt: collating its samples one by one is work
+// that workers do take off the main process.) Workers would only add start-up and pickling: a GPU engineer
+// leaves num_workers=0 there.
+func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
+	if ds == nil {
+		return false
+	}
+	origins := p.Model.Origins(ds)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		e := o.Expr
+		if e == nil {
+			return false
+		}
+		switch {
+		case e.Is("list", "list_comprehension", "tuple"):
+		case e.Type == "call":
+			fn := e.ChildByField("function")
+			b := p.Model.Binding(fn)
+			if fn.Type != "identifier" || b == nil || b.Kind != rewrite.ClassBinding {
+				return false
+			}
+			get := rewrite.MethodOf(b.Stmt, "__getitem__")
+			if get == nil || !cheapBody(p, get) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// cheapBody reports a function body whose only calls are cheapItemCalls.
+func cheapBody(p *Pass, def *rewrite.Node) bool {
+	for _, c := range p.File.OfTypeIn(def, "call") {
+		if !cheapItemCalls[p.Model.CalleeName(c)] {
+			return false
+		}
+	}
+	return true
 }

@@ -10,7 +10,6 @@ var LoaderPinMemory = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
-	Names:     []string{"num_workers"}, // it needs a num_workers= keyword with a literal > 0 (the sixth positional argument is left out)
 	Check:     checkLoaderPinMemory,
 }
 
@@ -18,14 +17,31 @@ func init() { Register(LoaderPinMemory) }
 
 func checkLoaderPinMemory(p *Pass) {
 	for _, gl := range gpuLoaders(p) {
-		if !gl.Known || gl.WorkersN <= 0 || rewrite.KeywordArg(gl.Call, "pin_memory") != nil {
+		if !workersLikely(gl) || gl.has(p, "pin_memory") {
 			continue
 		}
 		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "pin_memory=True")
 		if !ok {
 			continue
 		}
-		p.Report(gl.Call, "this DataLoader feeds the GPU without pin_memory=True: batches are copied from pageable memory, synchronously",
-			Fix(rewrite.Safe, "Pass pin_memory=True", e))
+		msg := "this DataLoader feeds the GPU without pin_memory=True: batches are copied from pageable memory, synchronously"
+		switch {
+		case gl.WorkersMaybe:
+			msg += " (on the path where its **kwargs set num_workers)"
+		case !gl.Known:
+			// Pinning is harmless with 0 workers too: the fix stays safe.
+			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
+		}
+		p.Report(gl.Call, msg, Fix(rewrite.Safe, "Pass pin_memory=True", e))
 	}
+}
+
+// workersLikely reports a loader with worker processes: a literal count
+// above 0, or a count from the command line or a config (`args.workers`,
+// `int(opt.threads)`, a parameter) that is not a literal 0.
+func workersLikely(gl gpuLoader) bool {
+	if gl.Known {
+		return gl.WorkersN > 0
+	}
+	return gl.Workers != nil
 }

@@ -10,7 +10,6 @@ var LoaderPersistentWorkers = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
-	Names:     []string{"num_workers"}, // it needs a num_workers= keyword with a literal > 0 (the sixth positional argument is left out)
 	Check:     checkLoaderPersistent,
 }
 
@@ -18,7 +17,7 @@ func init() { Register(LoaderPersistentWorkers) }
 
 func checkLoaderPersistent(p *Pass) {
 	for _, gl := range gpuLoaders(p) {
-		if !gl.Known || gl.WorkersN <= 0 || !gl.PerEpoch || rewrite.KeywordArg(gl.Call, "persistent_workers") != nil {
+		if !workersLikely(gl) || !gl.PerEpoch || gl.has(p, "persistent_workers") {
 			continue
 		}
 		if datasetTouchedPerEpoch(p, gl) {
@@ -28,8 +27,20 @@ func checkLoaderPersistent(p *Pass) {
 		if !ok {
 			continue
 		}
-		p.Report(gl.Call, "this DataLoader's workers are restarted every epoch: pass persistent_workers=True",
-			Fix(rewrite.Unsafe, "Pass persistent_workers=True", e))
+		msg, app := "this DataLoader's workers are restarted every epoch: pass persistent_workers=True", rewrite.Unsafe
+		fix := Fix(app, "Pass persistent_workers=True", e)
+		switch {
+		case gl.WorkersMaybe:
+			// Only some paths start workers: persistent_workers=True on the
+			// others (num_workers=0) raises ValueError. It goes in the dict.
+			msg += " (add it to the **kwargs dict that sets num_workers)"
+			fix = nil
+		case !gl.Known:
+			// persistent_workers=True with num_workers=0 raises ValueError.
+			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
+			fix.Applicability = rewrite.Hint
+		}
+		p.Report(gl.Call, msg, fix)
 	}
 }
 
@@ -44,8 +55,14 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 		return true
 	case ds.Type == "identifier":
 		bs := p.Model.Bindings(ds)
-		if len(bs) != 1 {
+		if len(bs) == 0 {
 			return true
+		}
+		for _, b := range bs {
+			// One dataset per branch (`if opt.dataset == "cifar10": ...`).
+			if b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" {
+				return true
+			}
 		}
 		for _, u := range bs[0].Uses {
 			call := u.Parent
@@ -56,7 +73,7 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 				return true
 			}
 			q := p.Model.CalleeName(call.Parent)
-			if q != "len" && q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" {
+			if q != "len" && q != "print" && q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" && !datasetReaders[q] {
 				return true
 			}
 		}
@@ -65,8 +82,19 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 	}
 	for _, u := range gl.Binding.Uses {
 		if u.Parent != nil && u.Parent.Type == "attribute" && u.Parent.ChildByField("attribute").Text() == "dataset" {
+			// len(loader.dataset) only counts it.
+			if al := u.Parent.Parent; al != nil && al.Type == "argument_list" && p.Model.CalleeName(al.Parent) == "len" {
+				continue
+			}
 			return true
 		}
 	}
 	return false
+}
+
+// datasetReaders take a dataset without changing it: samplers index it.
+var datasetReaders = map[string]bool{
+	"torch.utils.data.distributed.DistributedSampler": true, "torch.utils.data.DistributedSampler": true,
+	"torch.utils.data.RandomSampler": true, "torch.utils.data.SequentialSampler": true,
+	"torch.utils.data.sampler.RandomSampler": true, "torch.utils.data.sampler.SequentialSampler": true,
 }

@@ -53,7 +53,11 @@ func checkFusedOptimizer(p *Pass) {
 			continue
 		}
 		root := rewrite.RootIdent(params.ChildByField("function").ChildByField("object"))
-		if root == nil || p.Model.ModuleDevice(root, call) != rewrite.DeviceCUDA {
+		if root == nil {
+			continue
+		}
+		where := moduleWhere(p, root, call)
+		if !where.CUDA {
 			continue
 		}
 		e, ok := rewrite.AppendItem(call.ChildByField("arguments"), "fused=True")
@@ -64,13 +68,33 @@ func checkFusedOptimizer(p *Pass) {
 		name := q[strings.LastIndex(q, ".")+1:]
 		// Before 2.4 the fused path accepts only CUDA parameters: one created
 		// after the model was moved (a scalar on the CPU) would fail there.
+		// From 2.4 it also steps CPU parameters (and from 2.5 MPS ones), so a
+		// device that falls back to the CPU without a GPU keeps working.
 		app := rewrite.Safe
 		if !torch.AtLeast(2, 4) {
 			app = rewrite.Unsafe
+			if where.Fallback {
+				app = rewrite.Hint // fused=True raises on the CPU fallback
+			}
+		} else if where.Fallback && !torch.AtLeast(2, 5) && mentionsMPS(p) {
+			app = rewrite.Unsafe // the MPS fallback has no fused SGD before 2.5
 		}
-		p.Report(call, name+" over CUDA parameters without fused=True: the fused kernel does the whole update in one pass (2.0–2.15× faster than the default foreach step on an H100)",
-			Fix(app, "Pass fused=True", e))
+		msg := name + " over CUDA parameters without fused=True: the fused kernel does the whole update in one pass (2.0–2.15× faster than the default foreach step on an H100)"
+		if where.Assumption != "" {
+			msg += " (" + where.Assumption + ")"
+		}
+		p.Report(call, msg, Fix(app, "Pass fused=True", e))
 	}
+}
+
+// mentionsMPS reports an "mps" device string in the file.
+func mentionsMPS(p *Pass) bool {
+	for _, n := range p.File.OfType("string") {
+		if s, ok := rewrite.StringValue(n); ok && strings.HasPrefix(s, "mps") {
+			return true
+		}
+	}
+	return p.File.Spells("mps")
 }
 
 // complexNames are the torch names that make complex tensors: a model

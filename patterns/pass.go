@@ -12,6 +12,10 @@ type Env struct {
 	// CPUCount is the host's CPU count (DataLoader worker advice); 0 means
 	// unknown.
 	CPUCount int
+	// Project resolves what a file imports from its own project (nil:
+	// nothing is resolved): the CLI makes one per run, the language server
+	// one per workspace (workspace.NewProject).
+	Project rewrite.ProjectIndex
 }
 
 // Pass carries one rule's run over one file.
@@ -20,6 +24,8 @@ type Pass struct {
 	File  *rewrite.File
 	Model *rewrite.Model
 	Env   *Env
+	// Facts says what the file's values are and where they live.
+	Facts *Facts
 	out   *[]rewrite.Finding
 	memo  map[string]any
 }

@@ -14,7 +14,7 @@ import (
 // imports none of them is skipped without parsing.
 var TargetLibraries = []string{"torch", "xgboost", "numpy", "pandas", "cupy", "cudf", "transformers", "torchvision", "timm"}
 
-var importLine = regexp.MustCompile(`(?m)^[ \t]*(?:from|import)[ \t][^\n]*\b(?:torch|xgboost|numpy|pandas|cupy|cudf|transformers|torchvision|timm)\b`)
+var importLine = regexp.MustCompile(`(?m)^(?:\x{FEFF})?[ \t]*(?:from|import)[ \t][^\n]*\b(?:torch|xgboost|numpy|pandas|cupy|cudf|transformers|torchvision|timm)\b`)
 
 // Relevant reports, without parsing, whether src may import a target
 // library. False means no rule can fire on the file.
@@ -38,10 +38,15 @@ func Run(f *rewrite.File, sel Selection, env *Env) []rewrite.Finding {
 // run is Run; gateNames false runs the rules whose Rule.Names the file
 // lacks too, for the test that checks that gate.
 func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Finding {
+	if f.TooDeep() {
+		return nil // reported as a syntax error; no rule may walk it
+	}
 	if env == nil {
 		env = &Env{Versions: DefaultVersions}
 	}
 	m := f.Model()
+	m.SetProject(env.Project)
+	facts := newFacts(m)
 	var out []rewrite.Finding
 	var asked [16]int8
 	libs := libraryCache{model: m, answers: asked[:]}
@@ -51,7 +56,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	rules := allRules()
 	// One Pass serves every rule in turn (no rule keeps or changes its
 	// pass), sharing the memo: one allocation per file beats one per rule.
-	pass := &Pass{File: f, Model: m, Env: env, out: &out}
+	pass := &Pass{File: f, Model: m, Env: env, Facts: facts, out: &out}
 	for _, r := range rules {
 		if !sel.Enabled(r.Code) || !libs.importsAny(r) {
 			continue
@@ -66,14 +71,15 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		runIsolated(pass)
 	}
 	kept := out[:0]
+	lines := suppressions{}
 	for _, fd := range out {
-		if fd.Fix != nil && f.InError(fd.Start, fd.End) {
-			fd.Fix = nil // never rewrite inside a syntax error
+		if fd.Fix != nil && (f.Rejected() || f.InError(fd.Start, fd.End)) {
+			fd.Fix = nil // never rewrite inside a syntax error, nor a file CPython rejects
 		}
 		if f.DropsComment(fd.Fix) {
 			fd.Fix = nil // never lose a comment: the finding stays, without a fix
 		}
-		if !suppressed(f, fd) {
+		if !lines.suppressed(f, fd) {
 			kept = append(kept, fd)
 		}
 	}
@@ -83,7 +89,27 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		}
 		return kept[i].Code < kept[j].Code
 	})
-	return kept
+	return dedupe(kept)
+}
+
+// dedupe drops a finding identical to an earlier one (same range, code and
+// message): two routes to one fact, such as a pinned loader assigned twice,
+// are reported once. findings are sorted by start.
+func dedupe(findings []rewrite.Finding) []rewrite.Finding {
+	out := findings[:0]
+	for _, fd := range findings {
+		dup := false
+		for j := len(out) - 1; j >= 0 && out[j].Start == fd.Start; j-- {
+			if o := out[j]; o.End == fd.End && o.Code == fd.Code && o.Message == fd.Message {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, fd)
+		}
+	}
+	return out
 }
 
 // InternalErrorCode is the code of the finding that stands for a rule that
@@ -141,35 +167,64 @@ func importsAny(m *rewrite.Model, libs []string) bool {
 // and `# noqa`, `# noqa: XGB001,XGB002`.
 var suppressionComment = regexp.MustCompile(`(?i)#\s*(?:gpuopt:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?|noqa(?::\s*([A-Za-z0-9_,\s]+))?)`)
 
+// suppressions memoises, per line, what its suppression comments silence:
+// many findings on one long line read the line once, not once each.
+type suppressions map[int]lineSuppression
+
+// lineSuppression is what a line's comments silence: everything, or the
+// codes and prefixes listed (upper case).
+type lineSuppression struct {
+	all   bool
+	codes []string
+}
+
 // suppressed reports whether a comment on the finding's first or last line
 // silences it.
-func suppressed(f *rewrite.File, fd rewrite.Finding) bool {
+func (c suppressions) suppressed(f *rewrite.File, fd rewrite.Finding) bool {
 	first, last := f.Src.LineOf(fd.Start), f.Src.LineOf(max(fd.Start, fd.End-1))
 	for _, line := range []int{first, last} {
-		start := f.Src.LineStart(line)
-		text := f.Src.Text(start, f.Src.LineEnd(line))
-		if !strings.Contains(text, "#") || !containsFoldASCII(text, "noqa") && !containsFoldASCII(text, "gpuopt") {
-			continue // no comment that names us or noqa: the regexp cannot match
+		ls, ok := c[line]
+		if !ok {
+			ls = lineSuppressions(f, line)
+			c[line] = ls
 		}
-		for _, loc := range suppressionComment.FindAllStringSubmatchIndex(text, -1) {
-			if n := f.NodeAt(start+loc[0], start+loc[0]+1); n.Type != "comment" {
-				continue // a '#' inside a string
-			}
-			codes := ""
-			for _, g := range []int{2, 4} {
-				if loc[g] >= 0 {
-					codes = text[loc[g]:loc[g+1]]
-				}
-			}
-			if strings.TrimSpace(codes) == "" {
+		if ls.all {
+			return true
+		}
+		for _, code := range ls.codes {
+			if strings.HasPrefix(fd.Code, code) {
 				return true
-			}
-			for _, c := range strings.FieldsFunc(codes, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-				if strings.HasPrefix(fd.Code, strings.ToUpper(c)) {
-					return true
-				}
 			}
 		}
 	}
 	return false
+}
+
+// lineSuppressions reads the suppression comments of one line.
+func lineSuppressions(f *rewrite.File, line int) lineSuppression {
+	var ls lineSuppression
+	start := f.Src.LineStart(line)
+	text := f.Src.Text(start, f.Src.LineEnd(line))
+	if !strings.Contains(text, "#") || !containsFoldASCII(text, "noqa") && !containsFoldASCII(text, "gpuopt") {
+		return ls // no comment that names us or noqa: the regexp cannot match
+	}
+	for _, loc := range suppressionComment.FindAllStringSubmatchIndex(text, -1) {
+		if n := f.NodeAt(start+loc[0], start+loc[0]+1); n.Type != "comment" {
+			continue // a '#' inside a string
+		}
+		codes := ""
+		for _, g := range []int{2, 4} {
+			if loc[g] >= 0 {
+				codes = text[loc[g]:loc[g+1]]
+			}
+		}
+		if strings.TrimSpace(codes) == "" {
+			ls.all = true
+			return ls
+		}
+		for _, c := range strings.FieldsFunc(codes, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+			ls.codes = append(ls.codes, strings.ToUpper(c))
+		}
+	}
+	return ls
 }

@@ -67,4 +67,9 @@ func TestRelevant(t *testing.T) {
 	if !Relevant([]byte("import os, torch\n")) || !Relevant([]byte("from xgboost import DMatrix\n")) {
 		t.Error("imports not recognised")
 	}
+	// A byte order mark before the first line's import (issue 16): the
+	// file used to be skipped as importing nothing.
+	if !Relevant([]byte("\ufeffimport torch\nx = torch.zeros(3).cuda()\n")) {
+		t.Error("an import after a byte order mark not recognised")
+	}
 }

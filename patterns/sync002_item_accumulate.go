@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -24,6 +25,11 @@ const sync002Pays = " Pays when the loop does CPU work per step (1.04–1.15× m
 
 func checkDeviceAccumulate(p *Pass) {
 	m := p.Model
+	if !m.UsesCUDA() {
+		// Nothing in the file reaches a GPU: .item() of a CPU tensor does
+		// not wait for anything (DEV001 reports such a script).
+		return
+	}
 	for _, aug := range p.File.OfType("augmented_assignment") {
 		total := aug.ChildByField("left")
 		op := aug.ChildByField("operator")
@@ -42,6 +48,14 @@ func checkDeviceAccumulate(p *Pass) {
 		loop := loops[0]
 		value := item.ChildByField("function").ChildByField("object")
 		if sync2SyncNeededInLoop(m, loop, aug, total, value) {
+			continue
+		}
+		if guard := sync2PeriodicRead(m, loop, total); guard != nil {
+			// `running += loss.item()` ... `if step % N == 0: log(running / N);
+			// running = 0`: the host needs the value every N steps only.
+			p.Report(item, ".item() in this hot loop synchronises with the GPU every step, but "+total.Text()+
+				" is only read every few steps (line "+strconv.Itoa(p.File.Src.LineOf(guard.Start)+1)+
+				"): accumulate "+value.Text()+".detach() on the device and call .item() at that read."+sync002Pays, nil)
 			continue
 		}
 		msg := ".item() in this hot loop synchronises with the GPU every step: accumulate on the device and convert once after the loop."
@@ -131,7 +145,7 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 		return true
 	}
 	for _, id := range m.Reads(s, total.Text(), loop) {
-		if id != total {
+		if id != total && periodicGuard(m, loop, id, total.Text()) == nil {
 			return true
 		}
 	}
@@ -139,6 +153,14 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 	needed := false
 	rewrite.LoopBody(loop).Walk(func(n *rewrite.Node) bool {
 		if needed {
+			return false
+		}
+		if n.Type == "if_statement" && n.ChildByField("alternative") == nil && everyFewSteps(m, loop, n.ChildByField("consequence")) {
+			// Logging every N steps syncs only then: its .item() and
+			// prints do not make the accumulation's sync redundant.
+			if c := n.ChildByField("condition"); c != nil && root != nil && sync2Mentions(m, c, root) {
+				needed = true
+			}
 			return false
 		}
 		switch n.Type {
@@ -236,4 +258,74 @@ func sync2FloatAccumulator(m *rewrite.Model, total, loop, aug *rewrite.Node) (in
 		}
 	}
 	return init, init != nil
+}
+
+// sync2PeriodicRead returns the `if` of the first read of total inside the
+// loop that is a periodic read (periodicGuard), or nil when total is read
+// only after the loop.
+func sync2PeriodicRead(m *rewrite.Model, loop, total *rewrite.Node) *rewrite.Node {
+	s := m.VarScope(total)
+	if s == nil {
+		return nil
+	}
+	for _, id := range m.Reads(s, total.Text(), loop) {
+		if id != total {
+			if g := periodicGuard(m, loop, id, total.Text()); g != nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// periodicGuard returns the `if` statement around a read of name in loop
+// that runs every few steps and resets name: its condition takes a
+// remainder (`step % log_interval == 0`) and its block rebinds name
+// (`total = 0`). Nil otherwise: the read may decide control flow.
+func periodicGuard(m *rewrite.Model, loop, read *rewrite.Node, name string) *rewrite.Node {
+	for a := read.Parent; a != nil && a != loop; a = a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		cond := a.ChildByField("condition")
+		if cond == nil || cond.Contains(read) {
+			return nil // the value decides a branch
+		}
+		if !takesRemainder(m, cond) {
+			continue
+		}
+		if body := a.ChildByField("consequence"); body == nil || !body.Contains(read) {
+			return nil // the else branch runs on the other steps
+		}
+		return a
+	}
+	return nil
+}
+
+// takesRemainder reports a condition computing `x % n`.
+func takesRemainder(m *rewrite.Model, cond *rewrite.Node) bool {
+	for _, op := range m.File.OfTypeIn(cond, "binary_operator") {
+		if o := op.ChildByField("operator"); o != nil && o.Text() == "%" {
+			return true
+		}
+	}
+	return false
+}
+
+// everyFewSteps reports that n runs only on some steps of loop: it sits in
+// the body of an `if` whose condition takes a remainder (`if step %
+// log_interval == 0:`), not in that condition.
+func everyFewSteps(m *rewrite.Model, loop, n *rewrite.Node) bool {
+	for a := n.Parent; a != nil && a != loop; a = a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		cond := a.ChildByField("condition")
+		if cond != nil && !cond.Contains(n) && takesRemainder(m, cond) {
+			if body := a.ChildByField("consequence"); body != nil && body.Contains(n) {
+				return true
+			}
+		}
+	}
+	return false
 }

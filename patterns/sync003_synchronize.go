@@ -25,8 +25,8 @@ func checkSynchronizeInLoop(p *Pass) {
 		if rewrite.HasSplat(call) {
 			continue
 		}
-		stmt, _ := perStepCallStatement(p, call)
-		if stmt == nil || timesCode(p, call) {
+		stmt, loop := perStepCallStatement(p, call)
+		if stmt == nil || timesCode(p, call) || timedIteration(p, loop) {
 			continue
 		}
 		var fix *rewrite.Fix
@@ -67,4 +67,25 @@ func timesCode(p *Pass, n *rewrite.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// timedIteration reports a loop driven by a metric logger that times each
+// iteration: `for batch in metric_logger.log_every(loader, freq)` (the
+// MetricLogger of torchvision's reference scripts, copied into many
+// research repositories, reports per-iteration times; a synchronize in its
+// loop makes them right).
+func timedIteration(p *Pass, loop *rewrite.Node) bool {
+	if loop == nil || loop.Type != "for_statement" {
+		return false
+	}
+	right := loop.ChildByField("right")
+	if right == nil {
+		return false
+	}
+	for _, c := range p.File.OfTypeIn(right, "call") {
+		if a := callAttr(c); a == "log_every" || a == "log_every_n" {
+			return true
+		}
+	}
+	return right.Type == "call" && callAttr(right) == "log_every"
 }

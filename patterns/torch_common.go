@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -400,22 +401,33 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 				n = call
 				continue
 			}
+			// Passed to a function of a sibling module whose loop iterates
+			// that parameter (`train_one_epoch(model, data_loader, ...)`).
+			if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
+				if d := p.Model.ImportedDef(fn); d != nil && !d.Class {
+					for i, a := range rewrite.PositionalArgs(call) {
+						if a == n && i < len(d.Params) && slices.Contains(d.Iterated, d.Params[i]) {
+							hot = true
+							if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
+								perEpoch = true
+							}
+						}
+					}
+					return
+				}
+			}
 			// Passed to a same-file function: follow the parameter.
 			if def := p.Model.FunctionDef(call); def != nil && depth < 2 {
-				idx := -1
-				for i, a := range rewrite.PositionalArgs(call) {
-					if a == n {
-						idx = i
-					}
-				}
 				params := def.ChildByField("parameters")
-				if idx >= 0 && params != nil {
-					ps := params.NamedChildren()
-					if idx < len(ps) && ps[idx].Type == "identifier" {
-						for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[ps[idx].Text()] {
+				if params != nil {
+					for _, param := range params.NamedChildren() {
+						if param.Type != "identifier" || rewrite.ArgumentFor(def, call, param) != n {
+							continue
+						}
+						for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[param.Text()] {
 							if pb.Kind == rewrite.ParamBinding {
 								visitBinding(pb, depth+1)
-								if len(p.Model.EnclosingLoops(call)) > 0 {
+								if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
 									perEpoch = true
 								}
 							}
@@ -431,7 +443,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			if li.Trains() || li.ModelForward {
 				hot = true
 				loops = append(loops, loop)
-				if len(p.Model.EnclosingLoops(loop)) > 0 {
+				if len(p.Model.EnclosingLoops(loop)) > 0 || calledInLoop(p, loop) {
 					perEpoch = true
 				}
 			}
@@ -444,27 +456,6 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 	}
 	visitBinding(b, 0)
 	return hot, perEpoch, loops
-}
-
-// dataLoaderBindings returns each `name = DataLoader(...)` assignment.
-func dataLoaderBindings(p *Pass) []*rewrite.Binding {
-	var out []*rewrite.Binding
-	for _, call := range p.Model.CallsTo("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader") {
-		stmt := call.Parent
-		if stmt == nil || stmt.Type != "assignment" || stmt.ChildByField("right") != call {
-			continue
-		}
-		left := stmt.ChildByField("left")
-		if left == nil || left.Type != "identifier" {
-			continue
-		}
-		for _, b := range p.Model.ScopeOf(stmt).Bindings[left.Text()] {
-			if b.Ident == left {
-				out = append(out, b)
-			}
-		}
-	}
-	return out
 }
 
 // intValue returns the value of an integer literal (or a name assigned
@@ -521,4 +512,19 @@ func walkLoopBodyUntil(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite
 			return
 		}
 	}
+}
+
+// calledInLoop reports that the function around n is called from a loop
+// of this file (`for epoch in ...: train(epoch)`): n runs many times.
+func calledInLoop(p *Pass, n *rewrite.Node) bool {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return false
+	}
+	for _, site := range p.Model.CallSites(def) {
+		if len(p.Model.EnclosingLoops(site)) > 0 {
+			return true
+		}
+	}
+	return false
 }

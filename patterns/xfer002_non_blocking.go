@@ -10,30 +10,63 @@ var NonBlockingCopy = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
-	Names:     []string{"pin_memory"}, // only loops over a DataLoader(pin_memory=True)
 	Check:     checkNonBlocking,
 }
 
 func init() { Register(NonBlockingCopy) }
 
 func checkNonBlocking(p *Pass) {
-	for _, b := range dataLoaderBindings(p) {
-		if !isTrueLit(rewrite.KeywordValue(b.Value, "pin_memory")) {
-			continue
-		}
-		if rewrite.KeywordArg(b.Value, "collate_fn") != nil || rewrite.HasSplat(b.Value) {
-			// A custom collate_fn (a Hugging Face data collator, a batch
-			// class) may return objects whose .to() takes no non_blocking.
-			continue
-		}
-		for _, use := range b.Uses {
-			loop := loopOverLoader(p, use)
-			if loop == nil {
-				continue
-			}
+	for _, loop := range p.File.OfType("for_statement") {
+		if pinnedSource(p, loop.ChildByField("right")) {
 			checkBatchCopies(p, loop)
 		}
 	}
+}
+
+// pinnedSource reports a loop's iterable that is a pinned DataLoader
+// (pin_memory=True): built here, returned by a helper, kept on self or
+// passed in through a parameter (rewrite.Model.Origins), possibly wrapped
+// in enumerate() or tqdm(). Every DataLoader it may be must be pinned,
+// without a custom collate_fn (a Hugging Face data collator or a batch
+// class may return objects whose .to() takes no non_blocking) and without
+// **kwargs.
+func pinnedSource(p *Pass, it *rewrite.Node) bool {
+	for it != nil && it.Type == "call" {
+		q := p.Model.CalleeName(it)
+		if q != "enumerate" && q != "tqdm.tqdm" && q != "tqdm.auto.tqdm" && q != "tqdm" {
+			break
+		}
+		pos := rewrite.PositionalArgs(it)
+		if len(pos) == 0 {
+			return false
+		}
+		it = pos[0]
+	}
+	if it == nil || !it.Is("identifier", "attribute") {
+		return false
+	}
+	pinned := false
+	for _, o := range p.Model.Origins(it) {
+		if o.Annotation {
+			continue // `train_data: DataLoader` says nothing of its pinning
+		}
+		e := o.Expr
+		if e == nil || e.Type != "call" || o.Index >= 0 || calleeKind(p.Model.CalleeName(e)).Kind != KindLoader {
+			return false
+		}
+		if rewrite.HasSplat(e) && !splatsKnown(p, e) {
+			return false
+		}
+		// Pinned on every path, or on some (`if use_cuda:
+		// kwargs.update(pin_memory=True)`): non_blocking=True is harmless
+		// where it is not.
+		pin, _, _ := callKeyword(p, e, "pin_memory")
+		if _, _, collate := callKeyword(p, e, "collate_fn"); !isTrueLit(pin) || collate {
+			return false
+		}
+		pinned = true
+	}
+	return pinned
 }
 
 // loopOverLoader returns the for statement iterating use directly or through

@@ -32,7 +32,7 @@ func checkGPUID(p *Pass) {
 		var fix *rewrite.Fix
 		if g.get("device") != nil && e.Form != setParamForm {
 			fix = Fix(rewrite.Safe, "Remove gpu_id (device is already set)", deleteEntry(e))
-		} else if n, err := strconv.Atoi(e.Value.Text()); err == nil && e.Value.Type == "integer" && e.Form != setParamForm {
+		} else if n, err := strconv.Atoi(e.Value.Text()); err == nil && e.Value.Type == "integer" && e.Form != setParamForm && !(e.Form == kwargForm && passesKwargs(e.Item)) {
 			dev := "cuda:" + strconv.Itoa(n)
 			var edit rewrite.Edit
 			switch e.Form {
@@ -48,6 +48,21 @@ func checkGPUID(p *Pass) {
 		}
 		p.Report(e.Item, msg, fix)
 	}
+}
+
+// passesKwargs reports whether the call a keyword argument belongs to
+// also passes **kwargs, which may name the keyword a fix would add (a
+// call given one keyword twice raises TypeError).
+func passesKwargs(kw *rewrite.Node) bool {
+	if kw.Parent == nil {
+		return true // no argument list to see: assume the worst
+	}
+	for _, c := range kw.Parent.Children {
+		if c.Type == "dictionary_splat" {
+			return true
+		}
+	}
+	return false
 }
 
 // siblingString returns the first string value among the keyword arguments

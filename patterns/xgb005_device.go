@@ -1,6 +1,10 @@
 package patterns
 
-import "github.com/gpuopt/gpuopt/rewrite"
+import (
+	"slices"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
 
 // HistDevice is XGB005.
 var HistDevice = &Rule{
@@ -39,11 +43,13 @@ func checkHistDevice(p *Pass) {
 		return g.get("device") == nil && g.get("gpu_id") == nil && treeMethodIsHist(g) &&
 			(g.get("tree_method") == nil || mustString(g.get("tree_method").Value) != "gpu_hist")
 	}
+	var done []*rewrite.Node // params reported: one finding per dict
 	for _, tc := range xgbTrainCalls(p) {
-		if !tc.ParamsKnown || tc.Params.Container == nil || !needsDevice(tc.Params) {
+		if !tc.ParamsKnown || tc.Params.Container == nil || !needsDevice(tc.Params) || slices.Contains(done, tc.Params.Container) {
 			continue
 		}
 		c := tc.Params.Container
+		done = append(done, c)
 		if c.Type == "dictionary" {
 			e, ok := rewrite.AppendItem(c, rewrite.QuoteLike(firstKey(c), "device")+": "+rewrite.QuoteLike(firstKey(c), "cuda"))
 			report(c, tc.Params, e, ok)
@@ -53,13 +59,21 @@ func checkHistDevice(p *Pass) {
 		}
 	}
 	for _, n := range p.File.OfType("call") {
-		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) {
+		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) && !splatsKnown(p, n) {
 			continue
 		}
 		g := &paramGroup{}
 		for _, a := range n.ChildByField("arguments").NamedChildren() {
-			if a.Type == "keyword_argument" {
+			switch a.Type {
+			case "keyword_argument":
 				g.Entries = append(g.Entries, &xgbParam{Key: a.ChildByField("name").Text(), Value: a.ChildByField("value"), Item: a, Form: kwargForm})
+			case "dictionary_splat":
+				// XGBClassifier(**params) with a dict gpuopt reads whole:
+				// adding device="cuda" beside it cannot repeat a key.
+				entries, _ := p.Model.DictEntries(a.NamedChildren()[0], n)
+				for _, e := range entries {
+					g.Entries = append(g.Entries, &xgbParam{Key: e.Key, Value: e.Value, Item: a, Form: kwargForm})
+				}
 			}
 		}
 		if needsDevice(g) {

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -61,7 +62,9 @@ func trainParams(p *Pass, arg *rewrite.Node, groups []*paramGroup) (*paramGroup,
 	dict := arg
 	var b *rewrite.Binding
 	if arg.Type == "identifier" {
-		b = p.Model.Binding(arg)
+		// The params assigned last before the call (a demo may rebind
+		// `param` between trainings).
+		b = p.Model.ReachingBinding(arg, arg)
 		if b == nil || b.Kind != rewrite.AssignBinding {
 			return nil, false
 		}
@@ -91,7 +94,25 @@ func trainParams(p *Pass, arg *rewrite.Node, groups []*paramGroup) (*paramGroup,
 	// Any other use that may change the dict (params.update(...), passed to
 	// a function) makes its content unknown; params["k"] = v is merged.
 	merged := &paramGroup{Container: g.Container, Entries: append([]*xgbParam(nil), g.Entries...)}
-	for _, use := range b.Uses {
+	next := len(p.File.Src.Bytes) // where the next binding of the name starts
+	for _, o := range p.Model.Bindings(arg) {
+		if o != b && o.Stmt != nil && o.Stmt.Start > b.Stmt.Start && o.Stmt.Start < next {
+			next = o.Stmt.Start
+		}
+	}
+	uses := b.Uses
+	if len(p.Model.Bindings(arg)) > 1 && slices.IsSortedFunc(uses, func(x, y *rewrite.Node) int { return x.Start - y.Start }) {
+		// The uses of this binding only: a window of the name's uses,
+		// found by binary search (a script rebinding params per training
+		// would otherwise cost the square of its trainings).
+		lo, _ := slices.BinarySearchFunc(uses, b.Stmt.Start, func(x *rewrite.Node, t int) int { return x.Start - t })
+		hi, _ := slices.BinarySearchFunc(uses, next, func(x *rewrite.Node, t int) int { return x.Start - t })
+		uses = uses[lo:hi]
+	}
+	for _, use := range uses {
+		if use.Start < b.Stmt.Start || use.Start >= next {
+			continue // a use of another binding of the name
+		}
 		parent := use.Parent
 		switch {
 		case parent.Type == "argument_list":

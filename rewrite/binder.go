@@ -28,7 +28,7 @@ type load struct {
 	scope *Scope
 }
 
-func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node, qualified string) {
+func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node, qualified string) *Binding {
 	name := ident.Text()
 	owner := s
 	if s.global[name] {
@@ -50,9 +50,15 @@ func (b *binder) bind(s *Scope, ident *Node, kind BindingKind, stmt, value *Node
 		b.lists = b.lists[1:]
 	}
 	owner.Bindings[name] = append(list, bd)
-	if kind == ImportBinding && qualified != "" && owner == b.m.Module {
+	if kind == ImportBinding && qualified != "" {
+		// Imports at any scope count: `import xgboost as xgb` inside a
+		// function or a `try:` block makes the file an XGBoost file too.
 		b.m.imported = append(b.m.imported, qualified)
+		if owner == b.m.Module {
+			b.m.moduleImports = append(b.m.moduleImports, bd)
+		}
 	}
+	return bd
 }
 
 // walkAll walks the named nodes of ns: punctuation and keywords neither
@@ -91,9 +97,11 @@ func (b *binder) walk(n *Node, s *Scope) {
 			}
 		}
 	case "import_from_statement", "future_import_statement":
-		module := ""
+		module, relative := "", ""
 		if mn := n.ChildByField("module_name"); mn != nil && mn.Type == "dotted_name" {
 			module = dotted(mn)
+		} else if mn != nil && mn.Type == "relative_import" {
+			relative = strings.Join(strings.Fields(mn.Text()), "")
 		}
 		if n.Type == "future_import_statement" {
 			module = "__future__"
@@ -124,7 +132,14 @@ func (b *binder) walk(n *Node, s *Scope) {
 			if module != "" {
 				q = module + "." + dotted(name)
 			}
-			b.bind(s, alias, ImportBinding, n, nil, q)
+			bd := b.bind(s, alias, ImportBinding, n, nil, q)
+			if relative != "" {
+				// `from .model import Net`: the project index resolves it.
+				bd.Relative = relative + "." + dotted(name)
+				if strings.HasSuffix(relative, ".") {
+					bd.Relative = relative + dotted(name)
+				}
+			}
 		}
 	case "function_definition":
 		b.walkDecorated(n, s)

@@ -432,6 +432,9 @@ func (m *Model) isArrayExpr(expr *Node, prefixes []string, depth int) bool {
 				case "torch.device", "torch.no_grad", "torch.inference_mode", "torch.autocast", "torch.Size", "numpy.dtype":
 					return false
 				}
+				if strings.HasPrefix(q, "torch.nn.functional.") {
+					return true // F.cross_entropy(...) and friends return tensors
+				}
 				if strings.HasPrefix(q, "torch.nn.") || strings.HasPrefix(q, "torch.optim.") || strings.HasPrefix(q, "torch.utils.") || strings.HasPrefix(q, "torch.cuda.") {
 					return false
 				}

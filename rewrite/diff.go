@@ -8,8 +8,9 @@ import (
 )
 
 // UnifiedDiff returns a unified diff from old to new that `git apply`
-// and `patch -p1` accept, with paths a/<path> and b/<path> and three lines
-// of context. It is empty when nothing changed.
+// and `patch -p1` accept, with git's header and paths a/<path> and
+// b/<path> (quoted as git quotes them) and three lines of context. It is
+// empty when nothing changed.
 func UnifiedDiff(path string, old, new []byte) string {
 	if string(old) == string(new) {
 		return ""
@@ -39,7 +40,10 @@ func UnifiedDiff(path string, old, new []byte) string {
 
 	const context = 3
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", path, path)
+	// git's own header first: git apply reads quoted names (tabs,
+	// newlines, quotes, non-ASCII) only from a patch that has it.
+	from, to := QuoteGitPath("a/"+path), QuoteGitPath("b/"+path)
+	fmt.Fprintf(&sb, "diff --git %s %s\n--- %s\n+++ %s\n", from, to, from, to)
 	oldLine, newLine := 1, 1 // line numbers of ops[i]
 	for i := 0; i < len(ops); {
 		if ops[i].kind == ' ' {
@@ -115,4 +119,51 @@ func splitLines(s string) []string {
 		s = s[i+1:]
 	}
 	return out
+}
+
+// QuoteGitPath quotes a path as git does in diff headers when it holds a
+// double quote, a backslash, a control character or a non-ASCII byte
+// (core.quotePath): C-style, in double quotes, bytes past ASCII in octal.
+func QuoteGitPath(p string) string {
+	quote := false
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
+			quote = true
+			break
+		}
+	}
+	if !quote {
+		return p
+	}
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '"', '\\':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		case '\a':
+			sb.WriteString(`\a`)
+		case '\b':
+			sb.WriteString(`\b`)
+		case '\t':
+			sb.WriteString(`\t`)
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\v':
+			sb.WriteString(`\v`)
+		case '\f':
+			sb.WriteString(`\f`)
+		case '\r':
+			sb.WriteString(`\r`)
+		default:
+			if c < 0x20 || c >= 0x7f {
+				fmt.Fprintf(&sb, "\\%03o", c)
+			} else {
+				sb.WriteByte(c)
+			}
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
 }

@@ -9,13 +9,25 @@ import (
 // argument list, dictionary, list or tuple, following the container's
 // layout: `, text` after the last item on one line; a new line with the
 // items' indentation and a trailing comma when the items end with one.
-// ok is false for containers it cannot extend (a bare generator argument).
+// ok is false for containers it cannot extend (a bare generator argument),
+// and for a keyword argument ("name=value") that a call already passes or
+// may pass through a ** splat: adding it would raise "got multiple values
+// for keyword argument" at run time.
 func AppendItem(container *Node, text string) (Edit, bool) {
 	if !container.Is("argument_list", "dictionary", "list", "tuple", "set") {
 		return Edit{}, false
 	}
 	src := container.file.Src
 	items := container.NamedChildren()
+	if name := keywordOf(text); name != "" && container.Type == "argument_list" {
+		for _, it := range items {
+			// f(**opts) may already pass the keyword (a TypeError at run
+			// time if we add it again), and f(k=1) certainly does.
+			if it.Is("dictionary_splat") || (it.Is("keyword_argument") && it.ChildByField("name").Text() == name) {
+				return Edit{}, false
+			}
+		}
+	}
 	if len(items) == 0 {
 		open := container.Children[0]
 		return Edit{Start: open.End, End: open.End, New: text}, true
@@ -48,11 +60,9 @@ func AppendItem(container *Node, text string) (Edit, bool) {
 // checking that the spelling resolves back to q at site.
 func (m *Model) LocalName(site *Node, q string) (string, bool) {
 	var best string
-	for name, bs := range m.Module.Bindings {
-		for _, b := range bs {
-			if b.Kind != ImportBinding || b.Qualified == "" {
-				continue
-			}
+	for _, b := range m.moduleImports {
+		name := b.Name
+		{
 			var spelled string
 			switch {
 			case b.Qualified == q:
@@ -128,10 +138,10 @@ func (m *Model) AddImport(module, name string) (Edit, bool) {
 		after = lastHead
 	}
 	if after == nil {
-		return Edit{Start: 0, End: 0, New: line + src.LineEnding}, true
+		return Edit{Start: 0, End: 0, New: line + src.LineEnding, Top: true}, true
 	}
 	end := src.LineEnd(src.LineOf(after.End))
-	return Edit{Start: end, End: end, New: src.LineEnding + line}, true
+	return Edit{Start: end, End: end, New: src.LineEnding + line, Top: true}, true
 }
 
 // InsertAfterImports returns an edit inserting a statement on its own line
@@ -145,10 +155,10 @@ func (m *Model) InsertAfterImports(stmt string) Edit {
 		}
 	}
 	if after == nil {
-		return Edit{Start: 0, End: 0, New: stmt + src.LineEnding}
+		return Edit{Start: 0, End: 0, New: stmt + src.LineEnding, Top: true}
 	}
 	end := src.LineEnd(src.LineOf(after.End))
-	return Edit{Start: end, End: end, New: src.LineEnding + stmt}
+	return Edit{Start: end, End: end, New: src.LineEnding + stmt, Top: true}
 }
 
 func hasWildcard(n *Node) bool {
@@ -169,4 +179,16 @@ func fieldNodes(n *Node, field string) []*Node {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+// keywordOf returns the keyword of an argument written "name=value", or "".
+func keywordOf(text string) string {
+	i := 0
+	for i < len(text) && (text[i] == '_' || text[i] >= 'a' && text[i] <= 'z' || text[i] >= 'A' && text[i] <= 'Z' || i > 0 && text[i] >= '0' && text[i] <= '9') {
+		i++
+	}
+	if i == 0 || i >= len(text) || text[i] != '=' || i+1 < len(text) && text[i+1] == '=' {
+		return ""
+	}
+	return text[:i]
 }

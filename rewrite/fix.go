@@ -38,7 +38,21 @@ type Edit struct {
 	Start int    `json:"start"`
 	End   int    `json:"end"`
 	New   string `json:"content"`
+	// Top marks an insertion of whole statements that belongs at the top
+	// of the module, after its imports (an import, a global switch): a
+	// script gets it at Start; a notebook moves it into its first code
+	// cell, after that cell's imports, where the names it uses allow.
+	Top bool `json:"-"`
+	// NewCell marks an insertion that a notebook turns into a code cell of
+	// its own, placed before its first code cell: New is the cell's source
+	// (IPython syntax allowed). Rules make one only for notebooks
+	// (IsNotebook); anywhere else it would not parse and is dropped.
+	NewCell bool `json:"-"`
 }
+
+// IsNotebook reports whether path names a Jupyter notebook, whose code
+// cells the engine analyses as one module (rewrite/notebook).
+func IsNotebook(path string) bool { return strings.HasSuffix(path, ".ipynb") }
 
 // Fix is a set of edits that only make sense together.
 type Fix struct {
@@ -147,7 +161,9 @@ type Analyzer func(*File) []Finding
 
 // FixResult is the outcome of FixFile.
 type FixResult struct {
-	Output  []byte
+	Output []byte
+	// File is the parse of Output (the input file when nothing applied).
+	File    *File
 	Applied map[string]int // fixes applied per rule code
 	Passes  int
 	// Dropped counts fixes refused because applying them added a syntax error.
@@ -164,7 +180,21 @@ const MaxPasses = 10
 // that breaks the file. A file that already has syntax errors is returned
 // unchanged.
 func FixFile(f *File, analyze Analyzer, want func(Finding) bool) FixResult {
-	res := FixResult{Output: f.Src.Bytes, Applied: map[string]int{}}
+	return FixFileWith(f, analyze, want, nil)
+}
+
+// Applier applies edits (non-overlapping, in any order) to the file f and
+// parses the result. The default is ApplyEdits on f's bytes and Parse; a
+// notebook applies them cell by cell and parses its new module.
+type Applier func(f *File, edits []Edit) (*File, error)
+
+// FixFileWith is FixFile with the edits applied by apply (nil: the
+// default, ApplyEdits and Parse).
+func FixFileWith(f *File, analyze Analyzer, want func(Finding) bool, apply Applier) FixResult {
+	if apply == nil {
+		apply = applyEdits
+	}
+	res := FixResult{Output: f.Src.Bytes, File: f, Applied: map[string]int{}}
 	if f.HasSyntaxErrors() {
 		return res
 	}
@@ -184,13 +214,13 @@ func FixFile(f *File, analyze Analyzer, want func(Finding) bool) FixResult {
 			break
 		}
 		res.Passes++
-		next, ok := applyAll(f, picked)
+		next, ok := applyAll(f, picked, apply)
 		if !ok {
 			// Find the culprits one at a time.
 			next = nil
 			cur := f
 			for _, fx := range picked {
-				cand, ok := applyAll(cur, []*Fix{fx})
+				cand, ok := applyAll(cur, []*Fix{fx}, apply)
 				if !ok {
 					refused[fixKey(fx)] = true
 					res.Dropped++
@@ -210,23 +240,30 @@ func FixFile(f *File, analyze Analyzer, want func(Finding) bool) FixResult {
 		}
 		f = next
 	}
-	res.Output = f.Src.Bytes
+	res.Output, res.File = f.Src.Bytes, f
 	return res
 }
 
 // applyAll applies fixes and re-parses; ok is false if the result has a
 // syntax error the input did not.
-func applyAll(f *File, fixes []*Fix) (*File, bool) {
+func applyAll(f *File, fixes []*Fix, apply Applier) (*File, bool) {
 	var edits []Edit
 	for _, fx := range fixes {
 		edits = append(edits, fx.Edits...)
 	}
-	out, err := ApplyEdits(f.Src.Bytes, edits)
+	nf, err := apply(f, edits)
 	if err != nil {
 		return f, false
 	}
-	nf := Parse(f.Src.Path, out)
 	return nf, !nf.HasSyntaxErrors()
+}
+
+func applyEdits(f *File, edits []Edit) (*File, error) {
+	out, err := ApplyEdits(f.Src.Bytes, edits)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(f.Src.Path, out), nil
 }
 
 func fixKey(fx *Fix) string {

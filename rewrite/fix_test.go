@@ -6,11 +6,11 @@ import (
 )
 
 func TestApplyEditsRejectsOverlap(t *testing.T) {
-	_, err := ApplyEdits([]byte("abcdef"), []Edit{{0, 3, "x"}, {2, 4, "y"}})
+	_, err := ApplyEdits([]byte("abcdef"), []Edit{{Start: 0, End: 3, New: "x"}, {Start: 2, End: 4, New: "y"}})
 	if err == nil {
 		t.Fatal("overlapping edits were applied")
 	}
-	out, err := ApplyEdits([]byte("abcdef"), []Edit{{4, 6, "Z"}, {0, 1, "A"}, {3, 3, "-"}})
+	out, err := ApplyEdits([]byte("abcdef"), []Edit{{Start: 4, End: 6, New: "Z"}, {Start: 0, End: 1, New: "A"}, {Start: 3, End: 3, New: "-"}})
 	if err != nil || string(out) != "Abc-dZ" {
 		t.Fatalf("got %q, %v", out, err)
 	}
@@ -24,7 +24,7 @@ func renameAnalyzer(old, new string, a Applicability) Analyzer {
 		f.Root.Walk(func(n *Node) bool {
 			if n.Type == "identifier" && n.Text() == old {
 				out = append(out, Finding{Code: "T001", Start: n.Start, End: n.End,
-					Fix: &Fix{Applicability: a, Edits: []Edit{{n.Start, n.End, new}}}})
+					Fix: &Fix{Applicability: a, Edits: []Edit{{Start: n.Start, End: n.End, New: new}}}})
 			}
 			return true
 		})
@@ -68,8 +68,8 @@ func TestFixFileOverlappingFixesApplyOneAtATime(t *testing.T) {
 		f.Root.Walk(func(n *Node) bool {
 			if n.Type == "identifier" && n.Text() == "value" {
 				out = append(out,
-					Finding{Code: "T1", Fix: &Fix{Edits: []Edit{{n.Start, n.End, "v1"}}}},
-					Finding{Code: "T2", Fix: &Fix{Edits: []Edit{{n.Start + 1, n.End, "x"}}}})
+					Finding{Code: "T1", Fix: &Fix{Edits: []Edit{{Start: n.Start, End: n.End, New: "v1"}}}},
+					Finding{Code: "T2", Fix: &Fix{Edits: []Edit{{Start: n.Start + 1, End: n.End, New: "x"}}}})
 			}
 			return true
 		})
@@ -88,9 +88,9 @@ func TestFixFileDropsFixesThatBreakSyntax(t *testing.T) {
 		f.Root.Walk(func(n *Node) bool {
 			switch {
 			case n.Type == "identifier" && n.Text() == "foo":
-				out = append(out, Finding{Code: "BAD", Fix: &Fix{Edits: []Edit{{n.Start, n.End, "foo ="}}}})
+				out = append(out, Finding{Code: "BAD", Fix: &Fix{Edits: []Edit{{Start: n.Start, End: n.End, New: "foo ="}}}})
 			case n.Type == "identifier" && n.Text() == "bar":
-				out = append(out, Finding{Code: "OK", Fix: &Fix{Edits: []Edit{{n.Start, n.End, "baz"}}}})
+				out = append(out, Finding{Code: "OK", Fix: &Fix{Edits: []Edit{{Start: n.Start, End: n.End, New: "baz"}}}})
 			}
 			return true
 		})
@@ -175,7 +175,7 @@ func TestUnifiedDiff(t *testing.T) {
 	d := UnifiedDiff("x.py", []byte(old), []byte(new))
 	// Seven unchanged lines between the changes: two hunks (GNU diff merges
 	// hunks only when at most 2×3 context lines separate them).
-	want := "--- a/x.py\n+++ b/x.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -7,5 +7,5 @@\n g\n h\n i\n-j\n-k\n+J\n+k\n\\ No newline at end of file\n"
+	want := "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -7,5 +7,5 @@\n g\n h\n i\n-j\n-k\n+J\n+k\n\\ No newline at end of file\n"
 	if d != want {
 		t.Fatalf("got\n%s\nwant\n%s", d, want)
 	}
@@ -196,5 +196,43 @@ func TestDropsComment(t *testing.T) {
 	outside := &Fix{Edits: []Edit{{Start: strings.Index(src, "y = 2"), End: len(src) - 1, New: "y = 3"}}}
 	if !f.DropsComment(drop) || f.DropsComment(keep) || f.DropsComment(outside) || f.DropsComment(nil) {
 		t.Errorf("drop %v keep %v outside %v", f.DropsComment(drop), f.DropsComment(keep), f.DropsComment(outside))
+	}
+}
+
+// TestAppendItemRespectsSplatsAndExistingKeywords checks that a keyword is
+// never added to a call that passes it already or may pass it through a
+// ** splat (f(device="cuda", **{"device": "cuda"}) raises TypeError).
+func TestAppendItemRespectsSplatsAndExistingKeywords(t *testing.T) {
+	src := "f(a, **opts)\ng(a, device=0)\nh(a)\nk(*args)\n"
+	file := Parse("t.py", []byte(src))
+	defer file.Release()
+	var calls []*Node
+	file.Root.Walk(func(n *Node) bool {
+		if n.Type == "call" {
+			calls = append(calls, n)
+		}
+		return true
+	})
+	if len(calls) != 4 {
+		t.Fatalf("parsed %d calls", len(calls))
+	}
+	args := func(i int) *Node { return calls[i].ChildByField("arguments") }
+	if _, ok := AppendItem(args(0), `device="cuda"`); ok {
+		t.Error("added a keyword next to a ** splat")
+	}
+	if _, ok := AppendItem(args(0), "extra"); !ok {
+		t.Error("refused a positional item (the splat cannot clash with it)")
+	}
+	if _, ok := AppendItem(args(1), `device="cuda"`); ok {
+		t.Error("added a keyword the call already passes")
+	}
+	if e, ok := AppendItem(args(1), `fused=True`); !ok || e.New != ", fused=True" {
+		t.Errorf("refused a new keyword: %+v %v", e, ok)
+	}
+	if _, ok := AppendItem(args(2), `x==y`); !ok {
+		t.Error("a comparison is not a keyword")
+	}
+	if _, ok := AppendItem(args(3), `non_blocking=True`); !ok {
+		t.Error("a * splat passes positional arguments only")
 	}
 }

@@ -56,10 +56,11 @@ static int gts_dirty(uint32_t start, uint32_t end, const uint32_t *dirty, int n)
 // With ndirty >= 0 it does not descend into a node (other than root) that
 // is not empty and touches none of the dirty ranges: it writes that node
 // with reuse set, for the caller to copy with its subtree from an older
-// mirror.
-static int gts_flatten(gts_node root, gts_flat *out, int cap, const uint32_t *dirty, int ndirty) {
+// mirror. It stops, returning -2 and the start of the node in *deep, at a
+// node nested deeper than maxdepth below root.
+static int gts_flatten(gts_node root, gts_flat *out, int cap, const uint32_t *dirty, int ndirty, int maxdepth, uint32_t *deep) {
 	gts_cursor c = ts_tree_cursor_new(root);
-	int n = 0, parent = -1;
+	int n = 0, parent = -1, depth = 0;
 	for (;;) {
 		if (n >= cap) { ts_tree_cursor_delete(&c); return -1; }
 		gts_node node = ts_tree_cursor_current_node(&c);
@@ -73,10 +74,19 @@ static int gts_flatten(gts_node root, gts_flat *out, int cap, const uint32_t *di
 		f->parent = parent;
 		f->reuse = ndirty >= 0 && n > 0 && f->end > f->start && !gts_dirty(f->start, f->end, dirty, ndirty);
 		int self = n++;
-		if (!f->reuse && ts_tree_cursor_goto_first_child(&c)) { parent = self; continue; }
+		if (!f->reuse && ts_tree_cursor_goto_first_child(&c)) {
+			parent = self;
+			if (++depth > maxdepth) {
+				*deep = ts_node_start_byte(ts_tree_cursor_current_node(&c));
+				ts_tree_cursor_delete(&c);
+				return -2;
+			}
+			continue;
+		}
 		for (;;) {
 			if (ts_tree_cursor_goto_next_sibling(&c)) break;
 			if (!ts_tree_cursor_goto_parent(&c)) { ts_tree_cursor_delete(&c); return n; }
+			depth--;
 			parent = out[parent].parent;
 		}
 	}
@@ -239,11 +249,18 @@ func (r *reuse) match(flat []C.gts_flat) (from, shift []int, total int, failed b
 }
 
 // walk writes the tree below croot into a pooled flat buffer; with r it
-// stops at clean subtrees (reuse set).
-func walk(croot C.gts_node, r *reuse) *[]C.gts_flat {
-	buf := flatPool.Get().(*[]C.gts_flat)
+// stops at clean subtrees (reuse set). Without r, a tree nested deeper than
+// MaxNesting is not written: the buffer holds its root alone, and deep is
+// the offset of the first node too deep (else -1).
+func walk(croot C.gts_node, r *reuse) (buf *[]C.gts_flat, deep int) {
+	buf = flatPool.Get().(*[]C.gts_flat)
 	var dirty *C.uint32_t
-	ndirty := -1
+	ndirty, maxDepth := -1, C.int(MaxNesting)
+	if r != nil {
+		// Reused subtrees are not walked: the mirror's own check
+		// (checkNesting) measures the whole tree.
+		maxDepth = C.int(1 << 30)
+	}
 	if r != nil {
 		dirty, ndirty = (*C.uint32_t)(unsafe.Pointer(&r.dirty[0])), len(r.dirty)/2
 	}
@@ -256,10 +273,15 @@ func walk(croot C.gts_node, r *reuse) *[]C.gts_flat {
 	}
 	for {
 		flat := (*buf)[:cap(*buf)]
-		n := int(C.gts_flatten(croot, (*C.gts_flat)(unsafe.Pointer(&flat[0])), C.int(len(flat)), dirty, C.int(ndirty)))
+		var at C.uint32_t
+		n := int(C.gts_flatten(croot, (*C.gts_flat)(unsafe.Pointer(&flat[0])), C.int(len(flat)), dirty, C.int(ndirty), maxDepth, &at))
+		if n == -2 {
+			*buf = flat[:1]
+			return buf, int(at)
+		}
 		if n >= 0 {
 			*buf = flat[:n]
-			return buf
+			return buf, -1
 		}
 		*buf = make([]C.gts_flat, 2*len(flat))
 	}
@@ -285,12 +307,12 @@ func (f *File) mirror(root *sitter.Node, r *reuse) *Node {
 	pythonSymbols.load()
 	var buf *[]C.gts_flat
 	var from, shift []int // per flat entry: old slab index to copy (-1: none), offset move
-	total := 0
+	total, deep := 0, -1
 	for round := 0; ; round++ {
 		if round == maxReuseRounds {
 			r, from, shift = nil, nil, nil
 		}
-		buf = walk(rootOf(root), r)
+		buf, deep = walk(rootOf(root), r)
 		if r == nil {
 			total = len(*buf)
 			break
@@ -348,6 +370,11 @@ func (f *File) mirror(root *sitter.Node, r *reuse) *Node {
 	}
 	f.keys = keys
 	f.index(nodes)
+	if deep >= 0 {
+		// Mirrored as its root alone: nothing below it is walked.
+		f.tooDeep = true
+		f.reject(deep, deep, tooDeepMessage, MaxNesting)
+	}
 	return &nodes[0]
 }
 
@@ -412,4 +439,5 @@ func (f *File) index(nodes []Node) {
 		}
 	}
 	f.byType = lists
+	f.checkCPython()
 }

@@ -170,7 +170,13 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 	if m.IsModule(fn) {
 		li.ModelForward = true
 	}
-	if def := m.FunctionDef(n); def != nil && depth < 2 && !slices.Contains(*visited, def) {
+	if fn != nil && fn.Type == "identifier" {
+		// train_one_epoch(...) imported from a sibling module that trains.
+		if d := m.importedDef(fn); d != nil && d.Trains && !d.Class {
+			li.Backward = true
+		}
+	}
+	if def := m.CalledDef(n); def != nil && depth < 2 && !slices.Contains(*visited, def) {
 		*visited = append(*visited, def)
 		if b := def.ChildByField("body"); b != nil {
 			m.scanBody(b, li, visited, depth+1)
@@ -178,9 +184,31 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 	}
 }
 
-// IsOptimizer reports whether expr names a torch optimizer or GradScaler
-// constructed in this file.
+// Classifier answers what a value is, with the libraries' knowledge
+// (patterns/facts.go): the loop analysis asks it whether a callee is a
+// model, a receiver of .step() an optimizer, an iterable a DataLoader.
+type Classifier interface {
+	IsModule(expr *Node) bool
+	IsOptimizer(expr *Node) bool
+	IsDataLoader(expr *Node) bool
+}
+
+// SetClassifier installs the classifier the model's IsModule, IsOptimizer
+// and IsDataLoader answer through (nil: the built-in, file-local answers).
+// Set it before asking the model anything.
+func (m *Model) SetClassifier(c Classifier) { m.classifier = c }
+
+// IsOptimizer reports whether expr names a torch optimizer or GradScaler.
 func (m *Model) IsOptimizer(expr *Node) bool {
+	if m.classifier != nil {
+		return m.classifier.IsOptimizer(expr)
+	}
+	return m.BuiltinIsOptimizer(expr)
+}
+
+// BuiltinIsOptimizer is IsOptimizer without a classifier: a torch
+// optimizer or GradScaler constructed in this file.
+func (m *Model) BuiltinIsOptimizer(expr *Node) bool {
 	q := m.constructor(expr)
 	return strings.HasPrefix(q, "torch.optim.") || strings.HasSuffix(q, ".GradScaler") ||
 		strings.HasPrefix(q, "bitsandbytes.optim.") || q == "transformers.AdamW"
@@ -189,6 +217,14 @@ func (m *Model) IsOptimizer(expr *Node) bool {
 // IsDataLoader reports whether expr is a torch DataLoader, possibly wrapped
 // in enumerate(), tqdm() or zip().
 func (m *Model) IsDataLoader(expr *Node) bool {
+	if m.classifier != nil {
+		return m.classifier.IsDataLoader(expr)
+	}
+	return m.BuiltinIsDataLoader(expr)
+}
+
+// BuiltinIsDataLoader is IsDataLoader without a classifier.
+func (m *Model) BuiltinIsDataLoader(expr *Node) bool {
 	if expr == nil {
 		return false
 	}
@@ -196,7 +232,7 @@ func (m *Model) IsDataLoader(expr *Node) bool {
 		switch q := m.CalleeName(expr); {
 		case q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm"):
 			for _, a := range PositionalArgs(expr) {
-				if m.IsDataLoader(a) {
+				if m.BuiltinIsDataLoader(a) {
 					return true
 				}
 			}
@@ -209,8 +245,16 @@ func (m *Model) IsDataLoader(expr *Node) bool {
 // IsModule reports whether expr is an nn.Module instance: a name bound to
 // a torch.nn / torchvision / transformers / timm constructor, a
 // `.from_pretrained(...)` call, or a class of this file that subclasses
-// nn.Module. `self.<attr>` is not followed.
+// nn.Module. `self.<attr>` is not followed. With a classifier, it answers.
 func (m *Model) IsModule(expr *Node) bool {
+	if m.classifier != nil {
+		return m.classifier.IsModule(expr)
+	}
+	return m.BuiltinIsModule(expr)
+}
+
+// BuiltinIsModule is IsModule without a classifier.
+func (m *Model) BuiltinIsModule(expr *Node) bool {
 	if expr == nil {
 		return false
 	}

@@ -56,6 +56,9 @@ type Binding struct {
 	// ("xgboost.DMatrix" for `from xgboost import DMatrix as DM`), empty for
 	// relative imports and every other kind.
 	Qualified string
+	// Relative is the module path and name of a relative import binding
+	// (".model.Net" for `from .model import Net`), empty otherwise.
+	Relative string
 	// Uses are the identifiers that read this binding.
 	Uses []*Node
 	// useList numbers, while the model is built, the binding lists whose
@@ -90,6 +93,9 @@ type Model struct {
 	// imported are the qualified names of the module scope's import
 	// bindings, collected by the binder.
 	imported []string
+	// moduleImports are the module scope's import bindings with a
+	// qualified name, in source order (LocalName asks them).
+	moduleImports []*Binding
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
 	// callsByName indexes the calls of plain names by the last part of
@@ -101,6 +107,12 @@ type Model struct {
 	// loopBodies caches LoopBody: windows of loopNodes.
 	loopBodies map[*Node][]*Node
 	loopNodes  []*Node
+	// callSites caches CallSites: the calls of each function of the file.
+	callSites map[*Node][]*Node
+	// classifier answers IsModule, IsOptimizer, IsDataLoader (nil: built in).
+	classifier Classifier
+	// project resolves names imported from sibling modules (nil: none).
+	project ProjectIndex
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node
@@ -132,7 +144,9 @@ func buildModel(f *File) *Model {
 		sl.lists = make([]*Binding, len(sl.arena))
 	}
 	b := &binder{m: m, loads: slices.Grow(sl.loads[:0], len(f.OfType("identifier"))), bindings: sl.arena[:cap(sl.arena)], lists: sl.lists}
-	b.walk(f.Root, m.Module)
+	if !f.tooDeep { // a file too deep to walk has an empty model
+		b.walk(f.Root, m.Module)
+	}
 	defer func() {
 		clear(b.loads) // scratch: must not keep nodes alive in the slab
 		sl.loads = b.loads[:0]
@@ -332,7 +346,7 @@ func (m *Model) qualifiedName(n *Node) string {
 	case "identifier":
 		bs := m.Bindings(n)
 		if len(bs) == 0 {
-			if m.StarImport {
+			if m.StarImport && !commonBuiltins[n.Text()] {
 				return ""
 			}
 			return n.Text()
@@ -399,16 +413,15 @@ func (m *Model) ValueOf(n *Node) *Node {
 	return b.Value
 }
 
-// FunctionDef returns the module-level function a call calls, if the callee
-// is a plain name defined by `def` in this file.
-func (m *Model) FunctionDef(call *Node) *Node {
-	fn := call.ChildByField("function")
-	if fn == nil || fn.Type != "identifier" {
-		return nil
-	}
-	b := m.Binding(fn)
-	if b == nil || b.Kind != DefBinding {
-		return nil
-	}
-	return b.Stmt
-}
+// FunctionDef returns the function of this file a call calls (CalledDef):
+// a name bound by def, `self.method(...)` in its class, or a class's
+// __init__ for an instantiation.
+func (m *Model) FunctionDef(call *Node) *Node { return m.CalledDef(call) }
+
+// commonBuiltins are builtins that a star import is taken not to shadow
+// (a module exporting its own `enumerate` or `len` is vanishingly rare;
+// treating every name as unknown after `from models import *` left whole
+// training scripts unread).
+var commonBuiltins = map[string]bool{"enumerate": true, "zip": true, "len": true, "range": true, "print": true,
+	"iter": true, "next": true, "isinstance": true, "float": true, "int": true, "str": true, "list": true,
+	"dict": true, "tuple": true, "sum": true, "min": true, "max": true, "sorted": true, "super": true}

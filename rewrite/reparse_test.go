@@ -134,7 +134,7 @@ func TestReparseReusesMirror(t *testing.T) {
 	b := append([]byte(nil), src...)
 	b[at] = '7'
 	r := &reuse{old: f, editEnd: at + 1, delta: 0, dirty: []uint32{uint32(at), uint32(at + 1)}}
-	buf := walk(rootOf(f.tree.RootNode()), r)
+	buf, _ := walk(rootOf(f.tree.RootNode()), r)
 	defer flatPool.Put(buf)
 	if n, total := len(*buf), len(f.nodes); n*20 > total {
 		t.Errorf("incremental walk wrote %d of %d nodes", n, total)

@@ -9,7 +9,7 @@ package rewrite
 import (
 	"bytes"
 	"sort"
-	"unicode/utf16"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -20,24 +20,57 @@ type Source struct {
 	Bytes      []byte
 	text       string // Bytes as a string, so that Text does not allocate
 	lineStarts []int
-	// LineEnding is "\r\n" when the file's first line ends that way, else "\n".
+	// LineEnding is how the file's first line ends: "\r\n", "\r" or
+	// (also when it has one line) "\n".
 	LineEnding string
 	// IndentUnit is the file's first indentation step ("    ", "\t", "  ").
 	IndentUnit string
+	// BOM is the length of a UTF-8 byte order mark the file starts with
+	// (3), or 0. It stays in Bytes, so that a rewrite keeps it, but it is
+	// not a column: Position counts characters after it.
+	BOM int
+	// ascii is true when every byte is ASCII: a column is then a byte
+	// count. Otherwise counts holds, per block of countBlock bytes, the
+	// characters and UTF-16 units before it (built on first use), so that
+	// converting an offset scans at most one block, however long its line.
+	ascii      bool
+	invalid    bool // not UTF-8: columns count each bad byte, line by line
+	countsOnce sync.Once
+	counts     []blockCount
 }
+
+// countBlock is the stride of Source.counts.
+const countBlock = 64
+
+// blockCount is what precedes a block: characters (code points) and
+// UTF-16 code units.
+type blockCount struct{ runes, units int32 }
 
 // NewSource indexes b. It keeps b as Bytes and a string copy of it for
 // Text: b must not change afterwards.
 func NewSource(path string, b []byte) *Source {
 	s := &Source{Path: path, Bytes: b, text: string(b), LineEnding: "\n", IndentUnit: "    "}
 	s.lineStarts = make([]int, 1, bytes.Count(b, []byte("\n"))+1)
+	var high byte
 	for i, c := range b {
-		if c == '\n' {
+		high |= c
+		// A line ends at \n, \r\n or a lone \r, as CPython and LSP read it.
+		if c == '\n' || c == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
 			s.lineStarts = append(s.lineStarts, i+1)
 		}
 	}
-	if i := bytes.IndexByte(b, '\n'); i > 0 && b[i-1] == '\r' {
-		s.LineEnding = "\r\n"
+	s.ascii = high < utf8.RuneSelf
+	s.invalid = !s.ascii && !utf8.Valid(b)
+	if bytes.HasPrefix(b, []byte("\ufeff")) {
+		s.BOM = 3
+	}
+	if len(s.lineStarts) > 1 {
+		switch end := s.lineStarts[1]; {
+		case b[end-1] == '\r':
+			s.LineEnding = "\r"
+		case end > 1 && b[end-2] == '\r':
+			s.LineEnding = "\r\n"
+		}
 	}
 	s.IndentUnit = detectIndent(b)
 	return s
@@ -89,12 +122,15 @@ func (s *Source) LineStart(line int) int {
 // LineEnd returns the offset of the end of the line's content (before its
 // line terminator).
 func (s *Source) LineEnd(line int) int {
-	end := len(s.Bytes)
-	if line+1 < len(s.lineStarts) {
-		end = s.lineStarts[line+1] - 1
-		if end > 0 && s.Bytes[end-1] == '\r' {
-			end--
-		}
+	if line+1 >= len(s.lineStarts) {
+		return len(s.Bytes)
+	}
+	start, end := s.lineStarts[line], s.lineStarts[line+1]
+	if s.Bytes[end-1] == '\n' {
+		end--
+	}
+	if end > start && s.Bytes[end-1] == '\r' {
+		end--
 	}
 	return end
 }
@@ -105,36 +141,138 @@ func (s *Source) LineText(line int) string {
 }
 
 // Position converts a byte offset to a 0-based line and a 0-based column in
-// characters (Unicode code points), as CLI output and JSON report them.
+// characters (Unicode code points), as CLI output and JSON report them. A
+// byte order mark is not a character of the first line.
 func (s *Source) Position(off int) (line, col int) {
 	line = s.LineOf(off)
-	return line, utf8.RuneCount(s.Bytes[s.lineStarts[line]:off])
+	start := s.lineStarts[line]
+	if line == 0 && off >= s.BOM {
+		start = s.BOM
+	}
+	if s.ascii {
+		return line, off - start
+	}
+	if s.invalid {
+		return line, utf8.RuneCount(s.Bytes[start:off])
+	}
+	r, _ := s.countsAt(off)
+	r0, _ := s.countsAt(start)
+	return line, r - r0
 }
 
 // UTF16Position converts a byte offset to a 0-based line and a UTF-16 code
-// unit column, the unit LSP positions use.
+// unit column, the unit LSP positions use. A byte order mark counts: a
+// client that sent it has it in its text.
 func (s *Source) UTF16Position(off int) (line, col int) {
 	line = s.LineOf(off)
-	for _, r := range string(s.Bytes[s.lineStarts[line]:off]) {
-		col += utf16.RuneLen(r)
+	start := s.lineStarts[line]
+	if s.ascii {
+		return line, off - start
 	}
-	return line, col
+	if s.invalid {
+		for _, r := range string(s.Bytes[start:off]) {
+			col += unitsOf(r)
+		}
+		return line, col
+	}
+	_, u := s.countsAt(off)
+	_, u0 := s.countsAt(start)
+	return line, u - u0
 }
 
 // OffsetFromUTF16 converts an LSP position back to a byte offset. Columns
 // beyond the end of the line clamp to the line end.
 func (s *Source) OffsetFromUTF16(line, col int) int {
+	if line < 0 {
+		return 0
+	}
 	if line >= len(s.lineStarts) {
 		return len(s.Bytes)
 	}
 	start, end := s.LineStart(line), s.LineEnd(line)
-	off, units := start, 0
-	for off < end && units < col {
+	if col <= 0 {
+		return start
+	}
+	if s.ascii {
+		return min(start+col, end)
+	}
+	if s.invalid {
+		off, units := start, 0
+		for off < end && units < col {
+			r, size := utf8.DecodeRune(s.Bytes[off:end])
+			units += unitsOf(r)
+			off += size
+		}
+		return off
+	}
+	// Jump to the last block boundary at or before the target, then walk.
+	_, u0 := s.countsAt(start)
+	want := u0 + col
+	s.countsOnce.Do(s.buildCounts)
+	lo, hi := start/countBlock+1, end/countBlock+1 // blocks starting in (start, end]
+	k := lo + sort.Search(hi-lo, func(i int) bool { return int(s.counts[lo+i].units) > want }) - 1
+	off, units := start, u0
+	if k >= lo {
+		off = k * countBlock
+		for off < len(s.Bytes) && !utf8.RuneStart(s.Bytes[off]) {
+			off++ // the block starts inside a character
+		}
+		_, units = s.countsAt(off)
+	}
+	for off < end && units < want {
 		r, size := utf8.DecodeRune(s.Bytes[off:end])
-		units += utf16.RuneLen(r)
+		units += unitsOf(r)
 		off += size
 	}
 	return off
+}
+
+// countsAt returns the characters and UTF-16 units before off.
+func (s *Source) countsAt(off int) (runes, units int) {
+	s.countsOnce.Do(s.buildCounts)
+	k := off / countBlock
+	c := s.counts[k]
+	runes, units = int(c.runes), int(c.units)
+	for _, b := range s.Bytes[k*countBlock : off] {
+		if utf8.RuneStart(b) {
+			runes++
+			units++
+			if b >= 0xF0 {
+				units++ // outside the BMP: a surrogate pair
+			}
+		}
+	}
+	return runes, units
+}
+
+// buildCounts fills counts: one pass over the file.
+func (s *Source) buildCounts() {
+	s.counts = make([]blockCount, len(s.Bytes)/countBlock+1)
+	var c blockCount
+	for i, b := range s.Bytes {
+		if i%countBlock == 0 {
+			s.counts[i/countBlock] = c
+		}
+		if utf8.RuneStart(b) {
+			c.runes++
+			c.units++
+			if b >= 0xF0 {
+				c.units++
+			}
+		}
+	}
+	if len(s.Bytes)%countBlock == 0 {
+		s.counts[len(s.Bytes)/countBlock] = c
+	}
+}
+
+// unitsOf is the number of UTF-16 code units of r (an invalid byte,
+// decoded as U+FFFD, is one).
+func unitsOf(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
 }
 
 // IndentOf returns the leading whitespace of the line containing off.

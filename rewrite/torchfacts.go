@@ -66,9 +66,33 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			return k
 		case "torch.cuda.current_device":
 			return DeviceCUDA
+		case "torch.accelerator.current_accelerator":
+			// The accelerator when there is one (CUDA on an NVIDIA machine).
+			return DeviceMaybeCUDA
 		}
 	case "attribute":
 		if expr.ChildByField("attribute").Text() == "device" {
+			// accelerator.device of HF Accelerate: the GPU when there is one.
+			if obj := expr.ChildByField("object"); obj != nil && strings.HasPrefix(m.constructor(obj), "accelerate.") {
+				return DeviceMaybeCUDA
+			}
+			return DeviceSomething
+		}
+		if vals := m.SelfAttrValues(expr); len(vals) > 0 {
+			return m.combineDevices(vals, depth)
+		}
+		if deviceLikeName(expr.ChildByField("attribute").Text()) {
+			return DeviceSomething
+		}
+	case "subscript":
+		// CONFIG["device"] of a config dict gpuopt reads.
+		if key, ok := StringValue(expr.ChildByField("subscript")); ok && deviceLikeName(key) {
+			entries, _ := m.DictEntries(expr.ChildByField("value"), expr)
+			for _, e := range entries {
+				if e.Key == key && !e.Maybe {
+					return m.deviceOf(e.Value, depth+1)
+				}
+			}
 			return DeviceSomething
 		}
 	case "conditional_expression":
@@ -77,26 +101,79 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			return DeviceUnknown
 		}
 		a, b := m.deviceOf(c[0], depth+1), m.deviceOf(c[2], depth+1)
-		switch {
-		case a == DeviceUnknown || b == DeviceUnknown:
+		if a == DeviceUnknown || b == DeviceUnknown {
 			return DeviceUnknown
-		case a == b:
-			return a
-		case a == DeviceCUDA || b == DeviceCUDA || a == DeviceMaybeCUDA || b == DeviceMaybeCUDA:
-			return DeviceMaybeCUDA
-		default:
-			return DeviceSomething
 		}
+		return joinDevices(a, b)
 	case "identifier":
 		bs := m.Bindings(expr)
 		if len(bs) == 1 && bs[0].Kind == AssignBinding && bs[0].Value != nil {
 			return m.deviceOf(bs[0].Value, depth+1)
 		}
-		if len(bs) == 1 && bs[0].Kind == ParamBinding && deviceLikeName(expr.Text()) {
-			return DeviceSomething
+		if len(bs) > 1 {
+			// `if use_accel: device = ... else: device = torch.device("cpu")`
+			var vals []*Node
+			for _, b := range bs {
+				if b.Kind != AssignBinding || b.Value == nil {
+					return DeviceUnknown
+				}
+				vals = append(vals, b.Value)
+			}
+			return m.combineDevices(vals, depth)
+		}
+		if len(bs) == 1 && bs[0].Kind == ParamBinding && depth < 4 {
+			// What the call sites pass (`Trainer(model, loader, device)`
+			// with `device = 0`).
+			var vals []*Node
+			for _, o := range m.Origins(expr) {
+				if o.Annotation {
+					continue // `gpu_id: int` says nothing of the device
+				}
+				if o.Expr == nil {
+					vals = nil
+					break
+				}
+				vals = append(vals, o.Expr)
+			}
+			if len(vals) > 0 {
+				if k := m.combineDevices(vals, depth+2); k != DeviceUnknown {
+					return k
+				}
+			}
+		}
+		if len(bs) == 1 && (bs[0].Kind == ParamBinding || bs[0].Kind == ImportBinding) && deviceLikeName(expr.Text()) {
+			return DeviceSomething // a `device` parameter, `from config import DEVICE`
 		}
 	}
 	return DeviceUnknown
+}
+
+// combineDevices is the kind of a value that is one of vals, as a
+// conditional expression combines its branches.
+func (m *Model) combineDevices(vals []*Node, depth int) DeviceKind {
+	k := DeviceUnknown
+	for i, v := range vals {
+		vk := m.deviceOf(v, depth+1)
+		if vk == DeviceUnknown {
+			return DeviceUnknown
+		}
+		if i == 0 {
+			k = vk
+			continue
+		}
+		k = joinDevices(k, vk)
+	}
+	return k
+}
+
+func joinDevices(a, b DeviceKind) DeviceKind {
+	switch {
+	case a == b:
+		return a
+	case a == DeviceCUDA || b == DeviceCUDA || a == DeviceMaybeCUDA || b == DeviceMaybeCUDA:
+		return DeviceMaybeCUDA
+	}
+	return DeviceSomething
 }
 
 func deviceString(s string) DeviceKind {
@@ -112,7 +189,7 @@ func deviceString(s string) DeviceKind {
 
 func deviceLikeName(name string) bool {
 	n := strings.ToLower(name)
-	return n == "device" || n == "dev" || strings.HasSuffix(n, "_device")
+	return n == "device" || n == "dev" || strings.HasSuffix(n, "_device") || n == "gpu_id" || n == "gpu" || n == "local_rank"
 }
 
 // MoveTarget returns the device argument of a `.to(device)` / `.cuda()`
@@ -190,7 +267,7 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 	bs := m.Bindings(ident)
 	var last *Binding
 	for _, b := range bs {
-		if b.Stmt == nil || b.Stmt.Start >= site.Start {
+		if b.Stmt == nil || b.Stmt.Start >= site.Start || wrapsItself(b) {
 			continue
 		}
 		if last == nil || b.Stmt.Start > last.Stmt.Start {
@@ -203,6 +280,12 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 	// The assignment must run unconditionally before site: its statement's
 	// block is an ancestor of site.
 	if st := Statement(last.Stmt); st == nil || st.Parent == nil || !st.Parent.Contains(site) || m.ScopeOf(last.Stmt) != m.ScopeOf(site) {
+		// `if use_gpu: model = model.cuda()`: on CUDA when a GPU is there.
+		if st != nil && m.ScopeOf(last.Stmt) == m.ScopeOf(site) && gpuTest(st) {
+			if k := m.MoveKind(last.Value); k == DeviceCUDA || k == DeviceMaybeCUDA {
+				return DeviceMaybeCUDA, last.Value
+			}
+		}
 		return DeviceUnknown, nil
 	}
 	kind := DeviceUnknown
@@ -213,7 +296,15 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 			break
 		}
 		fn := v.ChildByField("function")
-		if fn == nil || fn.Type != "attribute" {
+		if fn != nil && fn.Type != "attribute" {
+			// `model = DataParallel(model)` / `model = torch.compile(model)`:
+			// a wrapper keeps the parameters where the wrapped model put them.
+			if pos := PositionalArgs(v); len(pos) > 0 && pos[0].Type == "identifier" && pos[0].Text() == ident.Text() {
+				kind, move = m.ModuleMove(pos[0], pos[0])
+			}
+			break
+		}
+		if fn == nil {
 			break
 		}
 		switch fn.ChildByField("attribute").Text() {
@@ -280,7 +371,23 @@ func (m *Model) usesCUDAScan() bool {
 		}
 	}
 	for _, n := range m.File.OfType("attribute") {
-		if n.ChildByField("attribute").Text() == "cuda" {
+		switch n.ChildByField("attribute").Text() {
+		case "cuda":
+			return true
+		case "accelerator":
+			// torch.accelerator (PyTorch >= 2.6): the GPU when there is one.
+			if m.QualifiedName(n) == "torch.accelerator" {
+				return true
+			}
+		}
+	}
+	// Hugging Face Accelerate places everything on the GPU it finds.
+	if m.Imports("accelerate") {
+		return true
+	}
+	// A move to a CUDA ordinal (`.to(gpu_id)` with gpu_id = 0 passed in).
+	for _, id := range m.File.Identifiers("to") {
+		if call := methodCallOf(id); call != nil && m.MoveKind(call) == DeviceCUDA {
 			return true
 		}
 	}
@@ -295,4 +402,47 @@ func RootIdent(n *Node) *Node { return rootVariable(n, false, false) }
 // with the file's imports (LocalName at module scope).
 func (m *Model) SpellAtModule(q string) (string, bool) {
 	return m.LocalName(m.File.Root, q)
+}
+
+// wrapsItself reports `model = Wrapper(model, ...)` (DataParallel,
+// torch.compile ...): a rebinding that keeps the parameters where they were.
+func wrapsItself(b *Binding) bool {
+	v := b.Value
+	if b.Kind != AssignBinding || v == nil || v.Type != "call" {
+		return false
+	}
+	fn := v.ChildByField("function")
+	if fn == nil || fn.Type == "attribute" && fn.ChildByField("object").Type == "identifier" && fn.ChildByField("object").Text() == b.Name {
+		return false // model = model.to(...): a method of the model itself
+	}
+	pos := PositionalArgs(v)
+	return len(pos) > 0 && pos[0].Type == "identifier" && pos[0].Text() == b.Name
+}
+
+// gpuTest reports a statement that runs only when an `if` around it tests
+// for a GPU: its condition names CUDA or a GPU (`torch.cuda.is_available()`,
+// `use_gpu`, `args.cuda`) and the statement is in its first branch.
+func gpuTest(stmt *Node) bool {
+	for a := stmt.Parent; a != nil && !IsScopeNode(a); a = a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		body := a.ChildByField("consequence")
+		cond := a.ChildByField("condition")
+		if body == nil || cond == nil || !body.Contains(stmt) {
+			return false
+		}
+		found := false
+		cond.Walk(func(n *Node) bool {
+			if n.Type == "identifier" {
+				t := strings.ToLower(n.Text())
+				if strings.Contains(t, "cuda") || strings.Contains(t, "gpu") {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	return false
 }

@@ -158,12 +158,16 @@ func (n *Node) Ancestor(types ...string) *Node {
 type File struct {
 	Src  *Source
 	Root *Node
-	// Errors are the ERROR and MISSING nodes of the tree, in source order.
+	// Errors are the ERROR and MISSING nodes of the tree and the constructs
+	// CPython rejects (see cpython.go), in source order.
 	Errors []*Node
-	tree   *sitter.Tree
-	model  *Model
-	byType [][]*Node       // per type id, the named nodes of that type in source order
-	idents identifierIndex // built on first use
+	// errorMessages describe the Errors that are rejected constructs.
+	errorMessages map[*Node]string
+	tooDeep       bool // nested past MaxNesting: not analysed
+	tree          *sitter.Tree
+	model         *Model
+	byType        [][]*Node       // per type id, the named nodes of that type in source order
+	idents        identifierIndex // built on first use
 	// nodes is the mirror: every node in pre-order (source order); sizes
 	// holds each node's subtree size, so node i's subtree is
 	// nodes[i:i+sizes[i]].
@@ -316,7 +320,9 @@ func (f *File) SyntaxError() string {
 	e := f.Errors[0]
 	line, col := f.Src.Position(e.Start)
 	what := "invalid syntax"
-	if e.Missing {
+	if msg, ok := f.errorMessages[e]; ok {
+		what = msg
+	} else if e.Missing {
 		what = "missing " + strings.TrimSpace(e.Type)
 	}
 	return fmt.Sprintf("syntax error at %d:%d: %s", line+1, col+1, what)

@@ -18,7 +18,8 @@ func buildEnv(cfg workspace.Config, targetFlag string, paths []string) (*pattern
 	if err != nil {
 		return nil, err
 	}
-	return &patterns.Env{Versions: v, GPU: gpu, CPUCount: runtime.NumCPU()}, nil
+	// The project index resolves what files import from their siblings.
+	return &patterns.Env{Versions: v, GPU: gpu, CPUCount: runtime.NumCPU(), Project: workspace.NewProject(paths...)}, nil
 }
 
 // resolveGPU is replaced by the hardware profile (hw.go) when it lands.

@@ -43,13 +43,17 @@ Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
 				return err
 			}
 			ins, walkErr := readInputs(args, s, flags.stdinFilename, cmd.InOrStdin())
+			if flags.forceExclude && !(len(args) == 1 && args[0] == "-") { // stdin is never dropped
+				ins = forceExclude(ins, s.cfg)
+			}
 			stdinMode := len(args) == 1 && args[0] == "-"
-			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) },
-				progress(len(ins), "fixed", flags.noProgress))
+			bar := startProgress(len(ins), "fixed", flags.noProgress)
+			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) }, bar.step())
+			bar.stop()
 			if walkErr != nil {
 				results = append(results, fixResult{report: fileReport{Err: walkErr}})
 			}
-			return reportFixes(cmd.OutOrStdout(), cmd.ErrOrStderr(), results, s, diff, stdinMode, flags.outputFormat)
+			return exitZero(reportFixes(cmd.OutOrStdout(), cmd.ErrOrStderr(), results, s, diff, stdinMode, flags.outputFormat), flags.exitZero)
 		},
 	}
 	flags.register(cmd)
@@ -63,11 +67,15 @@ type fixResult struct {
 	output  []byte
 	applied map[string]int
 	dropped int
+	rest    io.Reader // stdin past the size limit, echoed after output
 }
 
 func fixOne(in input, s *settings, dryRun bool) fixResult {
 	in.load()
-	res := fixResult{report: fileReport{Path: in.path}}
+	res := fixResult{report: fileReport{Path: in.path}, rest: in.rest}
+	// Whatever happens next, stdin's bytes go back out unchanged unless
+	// fixed: `fix - < f.py > tmp && mv tmp f.py` must not empty f.py.
+	res.input, res.output = in.bytes, in.bytes
 	if in.err != nil {
 		if workspace.IsSkip(in.err) {
 			res.report.Skip = in.err.Error() + " (not rewritten)"
@@ -76,7 +84,9 @@ func fixOne(in input, s *settings, dryRun bool) fixResult {
 		}
 		return res
 	}
-	res.input, res.output = in.bytes, in.bytes
+	if rewrite.IsNotebook(in.path) {
+		return fixNotebook(in, s, dryRun)
+	}
 	if !patterns.Relevant(in.bytes) {
 		return res
 	}
@@ -87,6 +97,16 @@ func fixOne(in input, s *settings, dryRun bool) fixResult {
 		res.report.Findings = patterns.Run(f, s.selection, s.env)
 		res.report.Note = "has a syntax error: not rewritten"
 		return res
+	}
+	if dryRun && in.file != nil {
+		// --diff shows what fix would write: not the files it refuses.
+		if err := workspace.CheckWritable(in.file); err != nil {
+			res.report.Src = f.Src
+			res.report.Findings = patterns.Run(f, s.selection, s.env)
+			res.report.Note = err.Error()
+			res.report.Err = writeError(err)
+			return res
+		}
 	}
 	fr := rewrite.FixFile(f, s.analyzer(), s.wants)
 	res.output, res.applied, res.dropped = fr.Output, fr.Applied, fr.Dropped
@@ -111,7 +131,7 @@ func fixOne(in input, s *settings, dryRun bool) fixResult {
 // but real I/O failures as errors.
 func writeError(err error) error {
 	msg := err.Error()
-	for _, refusal := range []string{"read-only", "changed on disk", "symbolic link"} {
+	for _, refusal := range []string{"read-only", "changed on disk", "symbolic link", "hard links", "another user", "cannot keep its owner"} {
 		if strings.Contains(msg, refusal) {
 			return nil
 		}
@@ -130,6 +150,9 @@ func reportFixes(stdout, stderr io.Writer, results []fixResult, s *settings, dif
 		}
 		if stdinMode {
 			stdout.Write(r.output)
+			if r.rest != nil {
+				io.Copy(stdout, r.rest)
+			}
 			continue
 		}
 		if len(r.applied) > 0 {
@@ -147,6 +170,9 @@ func reportFixes(stdout, stderr io.Writer, results []fixResult, s *settings, dif
 	remaining, unsafeLeft, hints := 0, 0, 0
 	for _, r := range reports {
 		remaining += len(r.Findings)
+		if r.Syntax != "" {
+			remaining++ // the syntax error remains (E999)
+		}
 		for _, fd := range r.Findings {
 			if fd.Fix != nil && fd.Fix.Applicability == rewrite.Unsafe {
 				unsafeLeft++
@@ -159,6 +185,9 @@ func reportFixes(stdout, stderr io.Writer, results []fixResult, s *settings, dif
 		if err := writeReports(stdout, "json", reports, s); err != nil {
 			return err
 		}
+	}
+	if s.text.showFixes {
+		listFixed(stderr, results, diff)
 	}
 	fmt.Fprintln(stderr, summary(total, files, diff, remaining, unsafeLeft, hints))
 	for _, r := range reports {
@@ -206,16 +235,38 @@ func summary(applied map[string]int, files int, diff bool, remaining, unsafeLeft
 	return sb.String() + "."
 }
 
-// diffPath is the path a diff names: relative to the working directory
-// when possible, so that `git apply` run there finds the file.
+// diffPath is the path a diff names: relative to the root of the git
+// repository holding the file (git apply reads patch paths from there,
+// from any of its subdirectories), else to the working directory; never
+// with '..' in it (outside the working directory, the path from /).
 func diffPath(p string) string {
-	if filepath.IsAbs(p) {
-		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-				return filepath.ToSlash(rel)
-			}
-		}
-		return strings.TrimPrefix(filepath.ToSlash(p), "/")
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "./")
 	}
-	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "./")
+	if root := repositoryRoot(filepath.Dir(abs)); root != "" {
+		if rel, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return strings.TrimPrefix(filepath.ToSlash(abs), "/")
+}
+
+// repositoryRoot returns the nearest directory at or above dir holding
+// .git (a directory, or a file in a worktree or submodule), as
+// `git rev-parse --show-toplevel` finds it, or "".
+func repositoryRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }

@@ -68,7 +68,10 @@ Command-line flags win over the file.
 Exit codes: 0 no findings, 1 findings remain, 2 usage or I/O error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       currentVersion().String(), // --version
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().BoolP("version", "v", false, "print gpuopt's version and commit")
 	root.AddCommand(newCheckCommand(), newFixCommand(), newRuleCommand(), newRulesCommand())
 	for _, extra := range extraCommands {
 		root.AddCommand(extra())

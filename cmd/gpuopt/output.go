@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuopt/gpuopt/patterns"
 	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/notebook"
 )
 
 // location is a 1-based line and character column.
@@ -22,6 +23,8 @@ func locate(src *rewrite.Source, off int) location {
 }
 
 type jsonEdit struct {
+	Cell        int      `json:"cell,omitempty"`     // notebooks: the cell's number
+	NewCell     bool     `json:"new_cell,omitempty"` // notebooks: content is a code cell added before the first
 	Content     string   `json:"content"`
 	Location    location `json:"location"`
 	EndLocation location `json:"end_location"`
@@ -37,6 +40,7 @@ type jsonFinding struct {
 	Code      string   `json:"code"`
 	Message   string   `json:"message"`
 	Path      string   `json:"path"`
+	Cell      int      `json:"cell,omitempty"` // notebooks: the cell's number, from 1; Line and Column are in the cell
 	Line      int      `json:"line"`
 	Column    int      `json:"column"`
 	EndLine   int      `json:"end_line"`
@@ -44,6 +48,9 @@ type jsonFinding struct {
 	Severity  string   `json:"severity"`
 	URL       string   `json:"url"`
 	Fix       *jsonFix `json:"fix"`
+	// rawLine is, for a notebook, the line of the .ipynb file that holds
+	// the finding's cell line (SARIF and GitHub annotations point there).
+	rawLine int
 }
 
 func severityName(s rewrite.Severity) string {
@@ -63,16 +70,32 @@ func flatten(reports []fileReport) []jsonFinding {
 	out := []jsonFinding{}
 	for _, r := range reports {
 		if r.Syntax != "" {
-			out = append(out, jsonFinding{Code: "E999", Message: r.Syntax + " (not analysed past it, never rewritten)", Path: r.Path, Line: syntaxLine(r.Syntax), Column: 1, EndLine: syntaxLine(r.Syntax), EndColumn: 1, Severity: "error"})
+			jf := jsonFinding{Code: "E999", Message: r.Syntax + " (not analysed past it, never rewritten)", Path: r.Path, Line: syntaxLine(r.Syntax), Column: 1, Severity: "error"}
+			if r.nb != nil {
+				jf.Message = r.Syntax + " (this cell is not analysed, never rewritten)"
+				fmt.Sscanf(r.Syntax, "syntax error at cell %d:%d:%d", &jf.Cell, &jf.Line, &jf.Column)
+				jf.rawLine = r.nb.nb.RawLine(jf.Cell-1, jf.Line-1)
+			}
+			jf.EndLine, jf.EndColumn = jf.Line, jf.Column
+			out = append(out, jf)
 		}
 		for _, fd := range r.Findings {
-			start, end := locate(r.Src, fd.Start), locate(r.Src, fd.End)
-			jf := jsonFinding{Code: fd.Code, Message: fd.Message, Path: r.Path, Line: start.Line, Column: start.Column,
+			cell, start := r.place(fd.Start)
+			_, end := r.place(fd.End)
+			jf := jsonFinding{Code: fd.Code, Message: fd.Message, Path: r.Path, Cell: cell, Line: start.Line, Column: start.Column,
 				EndLine: end.Line, EndColumn: end.Column, Severity: severityName(fd.Severity), URL: patterns.DocURL(fd.Code)}
+			if r.nb != nil {
+				jf.rawLine = r.nb.nb.RawLine(cell-1, start.Line-1)
+			}
 			if fd.Fix != nil {
 				fx := &jsonFix{Applicability: fd.Fix.Applicability.String(), Message: fd.Fix.Message, Edits: []jsonEdit{}}
 				for _, e := range fd.Fix.Edits {
-					fx.Edits = append(fx.Edits, jsonEdit{Content: e.New, Location: locate(r.Src, e.Start), EndLocation: locate(r.Src, e.End)})
+					ecell, from := r.place(e.Start)
+					_, to := r.place(e.End)
+					if e.NewCell {
+						ecell, from, to = 0, location{1, 1}, location{1, 1}
+					}
+					fx.Edits = append(fx.Edits, jsonEdit{Cell: ecell, NewCell: e.NewCell, Content: e.New, Location: from, EndLocation: to})
 				}
 				jf.Fix = fx
 			}
@@ -80,6 +103,26 @@ func flatten(reports []fileReport) []jsonFinding {
 		}
 	}
 	return out
+}
+
+// place returns the report's location of a byte offset: for a notebook the
+// cell's number and the line and column in the cell (cell 0 otherwise).
+func (r fileReport) place(off int) (int, location) {
+	if r.nb == nil {
+		return 0, locate(r.Src, off)
+	}
+	cell, line, col := r.nb.mod.Position(off)
+	return notebook.CellNumber(cell), location{line + 1, col + 1}
+}
+
+// fileLines is the range of lines of the checked file a finding covers:
+// its own lines, or in a notebook the line of the .ipynb file that holds
+// its cell line, with the cell position in the message.
+func fileLines(f jsonFinding) (line, col, endLine, endCol int, msg string) {
+	if f.Cell > 0 {
+		return f.rawLine, 1, f.rawLine, 1, fmt.Sprintf("cell %d:%d:%d: %s", f.Cell, f.Line, f.Column, f.Message)
+	}
+	return f.Line, f.Column, f.EndLine, f.EndColumn, f.Message
 }
 
 func syntaxLine(msg string) int {
@@ -90,6 +133,9 @@ func syntaxLine(msg string) int {
 
 func writeReports(w io.Writer, format string, reports []fileReport, s *settings) error {
 	printProblems(reports)
+	if s.text.statistics {
+		return writeStatistics(w, format, shownFindings(reports), styleFor(w))
+	}
 	findings := flatten(reports)
 	switch format {
 	case "json":
@@ -97,7 +143,7 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 		enc.SetIndent("", "  ")
 		return enc.Encode(findings)
 	case "sarif":
-		return writeSARIF(w, findings)
+		return writeSARIF(w, reports)
 	case "github":
 		for _, f := range findings {
 			level := "warning"
@@ -106,101 +152,55 @@ func writeReports(w io.Writer, format string, reports []fileReport, s *settings)
 			} else if f.Severity == "info" {
 				level = "notice"
 			}
-			fmt.Fprintf(w, "::%s title=gpuopt (%s),file=%s,line=%d,col=%d,endLine=%d,endColumn=%d::%s\n",
-				level, f.Code, f.Path, f.Line, f.Column, f.EndLine, f.EndColumn, ghEscape(f.Code+" "+f.Message))
+			line, col, endLine, endCol, msg := fileLines(f)
+			fmt.Fprintf(w, "::%s title=%s,file=%s,line=%d,col=%d,endLine=%d,endColumn=%d::%s\n",
+				level, ghProperty("gpuopt ("+f.Code+")"), ghProperty(f.Path), line, col, endLine, endCol, ghEscape(f.Code+" "+msg))
 		}
 		return nil
-	default:
-		fixable, unsafe := 0, 0
-		for _, f := range findings {
-			mark := ""
-			if f.Fix != nil && f.Fix.Applicability == "safe" {
-				mark = "[*] "
-				fixable++
-			} else if f.Fix != nil && f.Fix.Applicability == "unsafe" {
-				unsafe++
-			}
-			fmt.Fprintf(w, "%s:%d:%d: %s %s%s\n", f.Path, f.Line, f.Column, f.Code, mark, f.Message)
+	case "full":
+		items, st := shownFindings(reports), styleFor(w)
+		writeFull(w, items, st, s.text.showFixes)
+		if len(items) > 0 || !anyError(reports) { // no "All checks passed!" after an error
+			writeSummary(w, items, st)
 		}
-		if len(findings) == 0 {
-			fmt.Fprintln(w, "All checks passed!")
-			return nil
-		}
-		fmt.Fprintf(w, "Found %d finding%s.\n", len(findings), plural(len(findings)))
-		if fixable > 0 {
-			fmt.Fprintf(w, "[*] %d fixable with `gpuopt fix`.\n", fixable)
-		}
-		if unsafe > 0 {
-			fmt.Fprintf(w, "%d more fixable with `gpuopt fix --unsafe-fixes` (may change numerics; see `gpuopt rule CODE`).\n", unsafe)
+		return nil
+	default: // concise
+		items, st := shownFindings(reports), styleFor(w)
+		writeConcise(w, items, st)
+		if len(items) > 0 || !anyError(reports) {
+			writeSummary(w, items, st)
 		}
 		return nil
 	}
 }
 
-func ghEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+// anyError reports whether a file could not be read or written: the run
+// did not pass, whatever it found.
+func anyError(reports []fileReport) bool {
+	for _, r := range reports {
+		if r.Err != nil {
+			return true
+		}
+	}
+	return false
 }
+
+// ghEscape escapes a workflow command's data (the message) as GitHub's
+// runner unescapes it, so that nothing in it ends the command.
+func ghEscape(s string) string { return ghData.Replace(s) }
+
+// ghProperty escapes a workflow command property's value (a file name):
+// as data, and ':' and ',' too, which end a property.
+func ghProperty(s string) string { return ghProp.Replace(s) }
+
+var (
+	ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 func plural(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "s"
-}
-
-// writeSARIF emits SARIF 2.1.0 with the rule catalogue as the driver's rules.
-func writeSARIF(w io.Writer, findings []jsonFinding) error {
-	type msg struct {
-		Text string `json:"text"`
-	}
-	type region struct {
-		StartLine   int `json:"startLine"`
-		StartColumn int `json:"startColumn"`
-		EndLine     int `json:"endLine"`
-		EndColumn   int `json:"endColumn"`
-	}
-	type artifact struct {
-		URI string `json:"uri"`
-	}
-	type physical struct {
-		ArtifactLocation artifact `json:"artifactLocation"`
-		Region           region   `json:"region"`
-	}
-	type loc struct {
-		PhysicalLocation physical `json:"physicalLocation"`
-	}
-	type result struct {
-		RuleID    string `json:"ruleId"`
-		Level     string `json:"level"`
-		Message   msg    `json:"message"`
-		Locations []loc  `json:"locations"`
-	}
-	type rule struct {
-		ID               string `json:"id"`
-		Name             string `json:"name"`
-		ShortDescription msg    `json:"shortDescription"`
-		FullDescription  msg    `json:"fullDescription"`
-		HelpURI          string `json:"helpUri"`
-	}
-	var rules []rule
-	for _, r := range patterns.All() {
-		rules = append(rules, rule{ID: r.Code, Name: r.Name, ShortDescription: msg{r.Title}, FullDescription: msg{r.Doc}, HelpURI: patterns.DocURL(r.Code)})
-	}
-	results := []result{}
-	for _, f := range findings {
-		level := map[string]string{"error": "error", "warning": "warning", "info": "note"}[f.Severity]
-		results = append(results, result{RuleID: f.Code, Level: level, Message: msg{f.Message},
-			Locations: []loc{{physical{artifact{strings.TrimPrefix(f.Path, "./")}, region{f.Line, f.Column, f.EndLine, f.EndColumn}}}}})
-	}
-	doc := map[string]any{
-		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-		"version": "2.1.0",
-		"runs": []any{map[string]any{
-			"tool":    map[string]any{"driver": map[string]any{"name": "gpuopt", "informationUri": "https://github.com/gpuopt/gpuopt", "rules": rules}},
-			"results": results,
-		}},
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
 }

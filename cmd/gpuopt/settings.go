@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,6 +26,9 @@ type commonFlags struct {
 	targetGPU     string
 	configPath    string
 	noProgress    bool
+	exitZero      bool
+	forceExclude  bool
+	text          textOptions
 }
 
 func (f *commonFlags) register(cmd *cobra.Command) {
@@ -33,11 +37,14 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "skip these rule codes or prefixes")
 	fl.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "also apply fixes that may change numerics, RNG streams or memory use")
 	fl.BoolVar(&f.noUnsafeFixes, "no-unsafe-fixes", false, "override unsafe-fixes = true from the configuration")
-	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json, sarif or github")
+	fl.StringVar(&f.outputFormat, "output-format", "full", "full (source lines, span underlined), concise (one line each), json, sarif or github")
 	fl.StringVar(&f.stdinFilename, "stdin-filename", "", "the file name to report when reading source from stdin (path '-')")
 	fl.StringVar(&f.targetGPU, "target-gpu", "", "assume this GPU when the machine has none (see `gpuopt hw --list`)")
 	fl.StringVar(&f.configPath, "config", "", "read [tool.gpuopt] from this pyproject.toml instead of the nearest one")
 	fl.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on long runs")
+	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings remain (2 still means an error)")
+	fl.BoolVar(&f.forceExclude, "force-exclude", false, "apply the configuration's exclude patterns to files named on the command line too (for pre-commit)")
+	fl.BoolVar(&f.text.showFixes, "show-fixes", false, "show each fix's change (check) or list what was fixed (fix)")
 }
 
 // settings is everything a run needs, resolved from flags and config.
@@ -46,6 +53,7 @@ type settings struct {
 	selection patterns.Selection
 	unsafe    bool
 	env       *patterns.Env
+	text      textOptions
 }
 
 func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, error) {
@@ -53,6 +61,9 @@ func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, er
 	var err error
 	if f.configPath != "" {
 		var found bool
+		if _, err := os.Stat(f.configPath); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
 		cfg, found, err = workspace.LoadConfig(f.configPath)
 		if err == nil && !found {
 			err = fmt.Errorf("%s has no [tool.gpuopt] table", f.configPath)
@@ -87,10 +98,16 @@ func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, er
 		return nil, err
 	}
 	switch f.outputFormat {
-	case "text", "json", "sarif", "github":
+	case "text": // the name of concise before full existed
+		f.outputFormat = "concise"
+	case "full", "concise", "json", "sarif", "github":
 	default:
-		return nil, fmt.Errorf("unknown --output-format %q: use text, json, sarif or github", f.outputFormat)
+		return nil, fmt.Errorf("unknown --output-format %q: use full, concise, json, sarif or github", f.outputFormat)
 	}
+	if f.text.statistics && (f.outputFormat == "sarif" || f.outputFormat == "github") {
+		return nil, fmt.Errorf("--statistics prints full, concise or json, not %s", f.outputFormat)
+	}
+	s.text = f.text
 	env, err := buildEnv(cfg, f.targetGPU, paths)
 	if err != nil {
 		return nil, err
@@ -142,20 +159,31 @@ type input struct {
 	file  *workspace.File // nil for stdin
 	bytes []byte
 	err   error // read error: skip or I/O
+	// rest is the unread part of stdin past the size limit, which fix -
+	// copies through after bytes.
+	rest io.Reader
 }
 
 func readInputs(paths []string, s *settings, stdinName string, stdin io.Reader) ([]input, error) {
 	if len(paths) == 1 && paths[0] == "-" {
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, err
+		if stdinClosed(stdin) {
+			return nil, errors.New("stdin is closed: nothing to read for '-' (pipe source into gpuopt, or name files)")
 		}
 		name := stdinName
 		if name == "" {
 			name = "-"
 		}
+		// The same size limit as files; what is past it is not read, but
+		// fix - still echoes it (input.rest).
+		b, err := io.ReadAll(io.LimitReader(stdin, workspace.MaxFileSize+1))
+		if err != nil {
+			return nil, err
+		}
 		in := input{path: name, bytes: b}
-		if err := workspace.CheckText(b); err != nil {
+		if len(b) > workspace.MaxFileSize {
+			in.rest = stdin
+			in.err = &workspace.SkipError{Path: name, Reason: fmt.Sprintf("input too large (over %d MB): skipped", workspace.MaxFileSize>>20)}
+		} else if err := workspace.CheckText(b); err != nil {
 			in.err = &workspace.SkipError{Path: name, Reason: err.Error()}
 		}
 		return []input{in}, nil
@@ -189,20 +217,4 @@ func (s *settings) analyzer() rewrite.Analyzer {
 // wants reports whether a finding's fix may be applied in batch.
 func (s *settings) wants(fd rewrite.Finding) bool {
 	return fd.Fix != nil && (fd.Fix.Applicability == rewrite.Safe || s.unsafe && fd.Fix.Applicability == rewrite.Unsafe)
-}
-
-// progress prints "checked N/M files" on a terminal for runs of many files.
-func progress(total int, verb string, disabled bool) func(int) {
-	st, err := os.Stderr.Stat()
-	if disabled || total < 200 || err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return func(done int) {
-		if done%50 == 0 || done == total {
-			fmt.Fprintf(os.Stderr, "\r%s %d/%d files", verb, done, total)
-			if done == total {
-				fmt.Fprint(os.Stderr, "\r\033[K")
-			}
-		}
-	}
 }

@@ -11,7 +11,7 @@ b = DataLoader(  # want: LOAD002
     num_workers=NUM_WORKERS,
 )
 c = DataLoader(list(range(8)), batch_size=2, num_workers=8, pin_memory=False)
-d = DataLoader(list(range(8)), batch_size=2, num_workers=args.workers)
+d = DataLoader(list(range(8)), batch_size=2, num_workers=args.workers)  # want: LOAD002
 for loader in (a, b, c, d):
     pass
 for x in a:

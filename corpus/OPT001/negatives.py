@@ -1,12 +1,6 @@
 import torch
 from torch import nn
 
-cond_device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-
-# The device is conditional: fused kernels may not run on the CPU fallback.
-model = nn.Linear(8, 2).to(cond_device)
-opt = torch.optim.AdamW(model.parameters())
-
 # Never moved.
 cpu_model = nn.Linear(8, 2)
 opt = torch.optim.AdamW(cpu_model.parameters())
@@ -41,3 +35,4 @@ opt = torch.optim.RMSprop(gpu.parameters())
 def train(model, device):
     model.to(device)
     return torch.optim.AdamW(model.parameters())
+

@@ -5,10 +5,10 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-model = nn.Linear(16, 4)
+model = nn.Linear(16, 4).cuda()
 criterion = nn.CrossEntropyLoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-loader = DataLoader(TensorDataset(torch.randn(64, 16), torch.randint(0, 4, (64,))), batch_size=8)
+loader = DataLoader(TensorDataset(torch.randn(64, 16, device="cuda"), torch.randint(0, 4, (64,), device="cuda")), batch_size=8)
 log = logging.getLogger(__name__)
 
 # Early stopping: the total drives control flow inside the loop.

@@ -2,9 +2,9 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-model = nn.Linear(16, 4)
+model = nn.Linear(16, 4).cuda()
 criterion = nn.CrossEntropyLoss()
-loader = DataLoader(TensorDataset(torch.randn(64, 16), torch.randint(0, 4, (64,))), batch_size=8)
+loader = DataLoader(TensorDataset(torch.randn(64, 16, device="cuda"), torch.randint(0, 4, (64,), device="cuda")), batch_size=8)
 
 loss_sum = 0.0
 abs_sum = 0.0

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -19,7 +20,10 @@ type Config struct {
 	Ignore      []string `toml:"ignore"`
 	UnsafeFixes bool     `toml:"unsafe-fixes"`
 	Exclude     []string `toml:"exclude"`
-	TargetGPU   string   `toml:"target-gpu"`
+	// Include replaces the files a directory walk picks (gitignore
+	// syntax, relative to pyproject.toml); DefaultInclude when empty.
+	Include   []string `toml:"include"`
+	TargetGPU string   `toml:"target-gpu"`
 	// TargetVersions pins library versions the rules assume, e.g.
 	// {torch = "2.1", xgboost = "1.7"}.
 	TargetVersions map[string]string `toml:"target-versions"`
@@ -74,6 +78,9 @@ func LoadConfig(path string) (cfg Config, found bool, err error) {
 	}
 	if doc.Tool.GPUOpt == nil {
 		return Config{}, false, nil
+	}
+	if t := md.Type("tool", "gpuopt", "target-versions"); t != "" && t != "Table" && t != "Inline Table" {
+		return Config{}, false, fmt.Errorf("%s: [tool.gpuopt] target-versions must be a table of library versions, e.g. { torch = \"2.4\", xgboost = \"2.1\" }, not a %s", path, strings.ToLower(t))
 	}
 	if err := md.PrimitiveDecode(*doc.Tool.GPUOpt, &cfg); err != nil {
 		return Config{}, false, fmt.Errorf("%s: [tool.gpuopt]: %w", path, err)

@@ -24,8 +24,13 @@ func IsVirtualenv(dir string) bool {
 	return err == nil
 }
 
+// DefaultInclude are the files a directory walk picks: Python sources,
+// stubs and Jupyter notebooks.
+var DefaultInclude = []string{"*.py", "*.pyi", "*.ipynb"}
+
 // Expand turns command-line paths into the Python files to check, sorted.
-// Directories are walked for *.py and *.pyi files, honouring .gitignore
+// Directories are walked for the config's include patterns (DefaultInclude:
+// *.py, *.pyi and *.ipynb files), honouring .gitignore
 // files in the walked tree, the config's exclude patterns and skipping
 // virtualenvs; symbolic links are not followed. Files named explicitly are
 // always included.
@@ -33,6 +38,10 @@ func Expand(paths []string, cfg Config) ([]string, error) {
 	var files []string
 	var errs []error
 	excl := ignore.CompileIgnoreLines(cfg.Exclude...)
+	incl := ignore.CompileIgnoreLines(DefaultInclude...)
+	if len(cfg.Include) > 0 {
+		incl = ignore.CompileIgnoreLines(cfg.Include...)
+	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -43,7 +52,7 @@ func Expand(paths []string, cfg Config) ([]string, error) {
 			files = append(files, p)
 			continue
 		}
-		found, err := walkDir(p, cfg, excl)
+		found, err := walkDir(p, cfg, excl, incl)
 		files = append(files, found...)
 		if err != nil {
 			errs = append(errs, err)
@@ -58,8 +67,9 @@ type ignoreScope struct {
 	ig  *ignore.GitIgnore
 }
 
-func walkDir(root string, cfg Config, excl *ignore.GitIgnore) ([]string, error) {
+func walkDir(root string, cfg Config, excl, incl *ignore.GitIgnore) ([]string, error) {
 	var files []string
+	var errs []error
 	var scopes []ignoreScope
 	ignored := func(path string, isDir bool) bool {
 		for _, s := range scopes {
@@ -88,7 +98,12 @@ func walkDir(root string, cfg Config, excl *ignore.GitIgnore) ([]string, error) 
 	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			// An unreadable directory is reported; the walk goes on.
+			errs = append(errs, err)
+			if d != nil && d.IsDir() && path != root {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if d.IsDir() {
 			if path != root && (skipDirs[d.Name()] || IsVirtualenv(path) || ignored(path, true)) {
@@ -102,12 +117,26 @@ func walkDir(root string, cfg Config, excl *ignore.GitIgnore) ([]string, error) 
 		if d.Type()&fs.ModeSymlink != 0 || !d.Type().IsRegular() {
 			return nil
 		}
-		if (strings.HasSuffix(path, ".py") || strings.HasSuffix(path, ".pyi")) && !ignored(path, false) {
+		if included(path, cfg, incl) && !ignored(path, false) {
 			files = append(files, path)
 		}
 		return nil
 	})
-	return files, err
+	return files, errors.Join(append(errs, err)...)
+}
+
+// included reports whether a walked file matches the include patterns,
+// relative to the configuration's folder (or the file's own name).
+func included(path string, cfg Config, incl *ignore.GitIgnore) bool {
+	rel := filepath.Base(path)
+	if cfg.Root != "" {
+		if abs, err := filepath.Abs(path); err == nil {
+			if r, err := filepath.Rel(cfg.Root, abs); err == nil && !strings.HasPrefix(r, "..") {
+				rel = r
+			}
+		}
+	}
+	return incl.MatchesPath(filepath.ToSlash(rel))
 }
 
 func dedupe(s []string) []string {

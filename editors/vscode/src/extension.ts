@@ -32,10 +32,14 @@ interface ServerSettings {
 }
 
 let client: LanguageClient | undefined;
+/** Where the extension is installed; a platform-specific .vsix carries the
+ *  gpuopt binary in its bin/ folder. */
+let extensionDir = "";
 let log: vscode.LogOutputChannel;
 let hardwareChannel: vscode.OutputChannel | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionDir = context.extensionPath;
   log = vscode.window.createOutputChannel("gpuopt", { log: true });
   context.subscriptions.push(log);
 
@@ -63,8 +67,9 @@ function readSettings(): ServerSettings {
   };
 }
 
-/** Resolves `gpuopt.path` (with `~` and `${workspaceFolder}` expanded), or
- *  finds `gpuopt` on PATH. Returns undefined when nothing usable is found. */
+/** Resolves `gpuopt.path` (with `~` and `${workspaceFolder}` expanded); when
+ *  it is empty, the binary bundled in this platform's .vsix, else `gpuopt`
+ *  on PATH. `found` is false when nothing usable is there. */
 function resolveBinary(): { command: string; found: boolean } {
   const configured = vscode.workspace.getConfiguration("gpuopt").get<string>("path", "").trim();
   if (configured !== "") {
@@ -81,8 +86,28 @@ function resolveBinary(): { command: string; found: boolean } {
     }
     return { command: p, found: isExecutable(p) || (!p.includes("/") && !p.includes("\\") && which(p) !== undefined) };
   }
+  const bundled = bundledBinary();
+  if (bundled !== undefined) {
+    return { command: bundled, found: true };
+  }
   const onPath = which("gpuopt");
   return { command: onPath ?? "gpuopt", found: onPath !== undefined };
+}
+
+/** The binary a platform-specific .vsix ships in bin/, if this one has it. */
+function bundledBinary(): string | undefined {
+  if (extensionDir === "") {
+    return undefined;
+  }
+  const p = path.join(extensionDir, "bin", process.platform === "win32" ? "gpuopt.exe" : "gpuopt");
+  if (!isExecutable(p) && fs.existsSync(p)) {
+    try {
+      fs.chmodSync(p, 0o755); // an unzip that dropped the mode bits
+    } catch {
+      return undefined;
+    }
+  }
+  return isExecutable(p) ? p : undefined;
 }
 
 function isExecutable(p: string): boolean {
@@ -123,7 +148,7 @@ async function startServer(): Promise<void> {
   if (!bin.found) {
     const msg =
       `gpuopt: cannot find the gpuopt binary ("${bin.command}"). ` +
-      "Install it (go install ./cmd/gpuopt) or set gpuopt.path.";
+      "Install the platform-specific extension, `pip install gpuopt`, or set gpuopt.path.";
     log.error(msg);
     const choice = await vscode.window.showErrorMessage(msg, "Open Settings");
     if (choice === "Open Settings") {
@@ -143,6 +168,9 @@ async function startServer(): Promise<void> {
     documentSelector: [
       { scheme: "file", language: "python" },
       { scheme: "untitled", language: "python" },
+      // Jupyter notebooks' Python cells: the server advertises LSP 3.17
+      // notebook sync, so the client sends whole notebooks.
+      { notebook: "jupyter-notebook", language: "python" },
     ],
     initializationOptions: readSettings(),
     outputChannel: log,

@@ -1,0 +1,556 @@
+package rewrite
+
+import (
+	"slices"
+	"strings"
+)
+
+// Value sources: where the value of an expression comes from, across
+// assignments, conditionals, `self.` attributes, the returns of functions
+// in the file, the arguments of every call site of a function, and the
+// definitions of sibling modules of the project. This is the
+// language-generic half of the fact layer: it knows Python, not libraries.
+// patterns/facts.go asks it and applies what it knows of PyTorch, XGBoost
+// and friends to the sources it gets back.
+
+// Confidence says how sure a fact is.
+type Confidence int
+
+// Confidences, weakest first.
+const (
+	// Unknown: nothing is known.
+	Unknown Confidence = iota
+	// Likely: a reasonable reading of the code (a call site's argument, a
+	// parameter recognised by how it is used), not a certainty.
+	Likely
+	// Certain: the code says so (a constructor assigned to the name).
+	Certain
+)
+
+func (c Confidence) String() string {
+	switch c {
+	case Certain:
+		return "certain"
+	case Likely:
+		return "likely"
+	}
+	return "unknown"
+}
+
+// Origin is one expression a value may come from.
+type Origin struct {
+	// Expr is the producing expression in this file: a call, a literal, a
+	// parameter's annotation, an unresolved name. Nil when Def is set.
+	Expr *Node
+	// Def is a definition in a sibling module of the project the value
+	// comes from: an instance of that class, or what that function
+	// returns. Call is the call of it in this file.
+	Def  *ProjectDef
+	Call *Node
+	// Param is the parameter identifier the value arrived through, when it
+	// did (Expr is then an argument of a call site, a default value or an
+	// annotation, or nil when nothing is known of the parameter).
+	Param *Node
+	// Annotation: Expr is the parameter's type annotation, not a value.
+	Annotation bool
+	// Index is the position of the name in a tuple target (`a, b = f()`:
+	// b's source is the call with Index 1); -1 when the whole value.
+	Index int
+	// Via says how the value got here, for messages ("returned by
+	// make_loader()", "argument of train() at line 40").
+	Via string
+	// Confidence is Certain for assignments, returns and attributes, and
+	// Likely where the value came through a call site's argument.
+	Confidence Confidence
+}
+
+// sourceWalk carries one Sources query.
+type sourceWalk struct {
+	m       *Model
+	out     []Origin
+	visited []*Node
+}
+
+// maxSources bounds a query: a name with more sources than this is
+// treated as known only by the first ones.
+const maxSources = 32
+
+// Origins returns the expressions expr's value may come from, following
+// names to their assignments (every binding of the name in its scope),
+// tuple unpacking, conditional expressions (both branches), `self.x` to
+// the assignments of `self.x` in any method of the class, calls of
+// functions of this file to their returns, calls of names imported from a
+// sibling module to its definition (with a project index), parameters to
+// the arguments of every call site of the function in this file (and to
+// their defaults and annotations). Expressions it cannot see through are
+// sources themselves. Calls of methods (`x.to(dev)`) are sources: whether
+// a method returns its receiver is library knowledge.
+func (m *Model) Origins(expr *Node) []Origin {
+	w := &sourceWalk{m: m}
+	w.walk(expr, Certain, "", 0)
+	return w.out
+}
+
+func (w *sourceWalk) add(s Origin) {
+	if len(w.out) < maxSources {
+		w.out = append(w.out, s)
+	}
+}
+
+func (w *sourceWalk) seen(n *Node) bool {
+	if slices.Contains(w.visited, n) {
+		return true
+	}
+	w.visited = append(w.visited, n)
+	return false
+}
+
+func weaker(a, b Confidence) Confidence { return min(a, b) }
+
+func (w *sourceWalk) walk(expr *Node, conf Confidence, via string, depth int) {
+	if expr == nil || depth > 8 || len(w.out) >= maxSources {
+		return
+	}
+	m := w.m
+	switch expr.Type {
+	case "parenthesized_expression":
+		if c := expr.NamedChildren(); len(c) == 1 {
+			w.walk(c[0], conf, via, depth+1)
+			return
+		}
+	case "conditional_expression":
+		c := expr.NamedChildren()
+		if len(c) == 3 {
+			w.walk(c[0], conf, via, depth+1)
+			w.walk(c[2], conf, via, depth+1)
+			return
+		}
+	case "identifier":
+		if w.seen(expr) {
+			return
+		}
+		bs := m.Bindings(expr)
+		if len(bs) == 0 || (len(bs) == 1 && bs[0].Kind == ImportBinding) {
+			if d := m.importedDef(expr); d != nil {
+				w.add(Origin{Def: d, Via: via, Confidence: conf, Index: -1})
+				return
+			}
+			w.add(Origin{Expr: expr, Via: via, Confidence: conf, Index: -1})
+			return
+		}
+		for _, b := range bs {
+			w.binding(b, conf, via, depth)
+		}
+		return
+	case "attribute":
+		if vals := m.SelfAttrValues(expr); vals != nil {
+			for _, v := range vals {
+				w.walk(v, conf, via, depth+1)
+			}
+			return
+		}
+	case "call":
+		fn := expr.ChildByField("function")
+		if def := m.CalledDef(expr); def != nil && !w.seen(def) {
+			rets := ReturnValues(def)
+			if len(rets) > 0 {
+				name := ""
+				if n := def.ChildByField("name"); n != nil {
+					name = n.Text()
+				}
+				for _, r := range rets {
+					w.walk(r, conf, "returned by "+name+"()", depth+1)
+				}
+				return
+			}
+		}
+		if fn != nil && fn.Type == "identifier" {
+			if d := m.importedDef(fn); d != nil {
+				w.add(Origin{Def: d, Call: expr, Via: via, Confidence: conf, Index: -1})
+				return
+			}
+		}
+	}
+	w.add(Origin{Expr: expr, Via: via, Confidence: conf, Index: -1})
+}
+
+// binding adds the sources of one binding of a name.
+func (w *sourceWalk) binding(b *Binding, conf Confidence, via string, depth int) {
+	m := w.m
+	switch b.Kind {
+	case AssignBinding:
+		if b.Value != nil {
+			w.walk(b.Value, conf, via, depth+1)
+			return
+		}
+		// A tuple target: `model, opt = build()` or `a, b = x, y`.
+		if b.Stmt != nil && b.Stmt.Type == "assignment" {
+			left, right := b.Stmt.ChildByField("left"), b.Stmt.ChildByField("right")
+			idx := tupleIndex(left, b.Ident)
+			if idx >= 0 && right != nil {
+				if items := right.NamedChildren(); right.Is("expression_list", "tuple") && idx < len(items) {
+					w.walk(items[idx], conf, via, depth+1)
+					return
+				}
+				if right.Type == "call" {
+					if def := m.CalledDef(right); def != nil {
+						found := false
+						for _, r := range ReturnValues(def) {
+							if items := r.NamedChildren(); r.Is("expression_list", "tuple") && idx < len(items) {
+								w.walk(items[idx], conf, via, depth+1)
+								found = true
+							}
+						}
+						if found {
+							return
+						}
+					}
+				}
+				w.add(Origin{Expr: right, Index: idx, Via: via, Confidence: conf})
+				return
+			}
+		}
+	case ParamBinding:
+		w.param(b, conf, depth)
+		return
+	case ImportBinding:
+		if d := m.importedDef(b.Ident); d != nil {
+			w.add(Origin{Def: d, Via: via, Confidence: conf, Index: -1})
+			return
+		}
+	case AugAssignBinding, LoopBinding, WithBinding, DefBinding, ClassBinding, OtherBinding:
+	}
+	w.add(Origin{Expr: b.Ident, Via: via, Confidence: weaker(conf, Likely), Index: -1})
+}
+
+// tupleIndex returns the position of ident among the names of a flat
+// tuple target (`a, b` / `(a, b)` / `[a, b]`), -1 otherwise.
+func tupleIndex(left, ident *Node) int {
+	if left == nil || !left.Is("pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple") {
+		return -1
+	}
+	for i, c := range left.NamedChildren() {
+		if c == ident {
+			return i
+		}
+		if c.Type != "identifier" {
+			return -1
+		}
+	}
+	return -1
+}
+
+// param adds the sources of a parameter: the arguments of every call site
+// of its function in this file, its default, and its annotation; with none
+// of those, the parameter itself (the caller asks how it is used).
+func (w *sourceWalk) param(b *Binding, conf Confidence, depth int) {
+	m := w.m
+	def := b.Stmt
+	p := b.Ident.Parent
+	if p != nil && p.Is("typed_parameter", "typed_default_parameter") {
+		if t := p.ChildByField("type"); t != nil {
+			w.add(Origin{Expr: t, Param: b.Ident, Annotation: true, Via: "annotation of " + b.Name, Confidence: conf, Index: -1})
+		}
+	}
+	found := false
+	if def != nil && def.Type == "function_definition" && depth < 6 {
+		fname := ""
+		if n := def.ChildByField("name"); n != nil {
+			fname = n.Text()
+		}
+		for _, call := range m.CallSites(def) {
+			if a := ArgumentFor(def, call, b.Ident); a != nil {
+				found = true
+				line := m.File.Src.LineOf(call.Start) + 1
+				w.walk(a, weaker(conf, Likely), "argument of "+fname+"() at line "+itoa(line), depth+1)
+			}
+		}
+	}
+	if p != nil && p.Is("default_parameter", "typed_default_parameter") {
+		if v := p.ChildByField("value"); v != nil && v.Type != "none" {
+			found = true
+			w.walk(v, weaker(conf, Likely), "default of "+b.Name, depth+1)
+		}
+	}
+	if !found {
+		w.add(Origin{Param: b.Ident, Via: "parameter " + b.Name, Confidence: weaker(conf, Likely), Index: -1})
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
+
+// ReturnValues returns the values of a function's return statements (not
+// those of functions nested in it).
+func ReturnValues(def *Node) []*Node {
+	body := def.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	var out []*Node
+	body.Walk(func(n *Node) bool {
+		if n != body && IsDefOrLambda(n) {
+			return false
+		}
+		if n.Type == "return_statement" {
+			if c := n.NamedChildren(); len(c) == 1 {
+				out = append(out, c[0])
+			}
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// CalledDef returns the function of this file a call calls: a plain name
+// bound by a def (module level or enclosing), or `self.method(...)` inside
+// a class that defines method. Nil otherwise.
+func (m *Model) CalledDef(call *Node) *Node {
+	if call == nil || call.Type != "call" {
+		return nil
+	}
+	fn := call.ChildByField("function")
+	if fn == nil {
+		return nil
+	}
+	switch fn.Type {
+	case "identifier":
+		b := m.Binding(fn)
+		if b != nil && b.Kind == DefBinding {
+			return b.Stmt
+		}
+		if b != nil && b.Kind == ClassBinding {
+			// Building an instance runs __init__ with the arguments.
+			return methodOf(b.Stmt, "__init__")
+		}
+	case "attribute":
+		obj := fn.ChildByField("object")
+		if cls := m.selfClass(obj); cls != nil {
+			return methodOf(cls, fn.ChildByField("attribute").Text())
+		}
+	}
+	return nil
+}
+
+// MethodOf returns the method name defined in a class body, or nil.
+func MethodOf(cls *Node, name string) *Node { return methodOf(cls, name) }
+
+// methodOf returns the method name defined in a class body.
+func methodOf(cls *Node, name string) *Node {
+	body := cls.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	for _, st := range body.Children {
+		d := st
+		if d.Type == "decorated_definition" {
+			d = d.ChildByField("definition")
+		}
+		if d != nil && d.Type == "function_definition" {
+			if n := d.ChildByField("name"); n != nil && n.Text() == name {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// selfClass returns the class whose method's first parameter obj reads
+// (`self` in a method), or nil.
+func (m *Model) selfClass(obj *Node) *Node {
+	if obj == nil || obj.Type != "identifier" {
+		return nil
+	}
+	b := m.Binding(obj)
+	if b == nil || b.Kind != ParamBinding || b.Stmt == nil || b.Stmt.Type != "function_definition" {
+		return nil
+	}
+	params := b.Stmt.ChildByField("parameters")
+	if params == nil {
+		return nil
+	}
+	ps := params.NamedChildren()
+	if len(ps) == 0 || paramName(ps[0]) != b.Ident {
+		return nil
+	}
+	if isStaticMethod(b.Stmt) {
+		return nil
+	}
+	p := b.Stmt.Parent
+	if p != nil && p.Type == "decorated_definition" {
+		p = p.Parent
+	}
+	if p == nil || p.Type != "block" || p.Parent == nil || p.Parent.Type != "class_definition" {
+		return nil
+	}
+	return p.Parent
+}
+
+func isStaticMethod(def *Node) bool {
+	p := def.Parent
+	if p == nil || p.Type != "decorated_definition" {
+		return false
+	}
+	for _, c := range p.Children {
+		if c.Type == "decorator" && strings.Contains(c.Text(), "staticmethod") {
+			return true
+		}
+	}
+	return false
+}
+
+// SelfAttrValues returns, for `self.x` read in a method, the values
+// assigned to `self.x` in any method of the same class (`self.x = value`,
+// also as a tuple target item); nil when expr is not such an attribute or
+// nothing assigns it.
+func (m *Model) SelfAttrValues(expr *Node) []*Node {
+	if expr == nil || expr.Type != "attribute" {
+		return nil
+	}
+	cls := m.selfClass(expr.ChildByField("object"))
+	if cls == nil {
+		return nil
+	}
+	name := expr.ChildByField("attribute").Text()
+	var out []*Node
+	for _, id := range m.identsIn(name, cls) {
+		attr := id.Parent
+		if attr == nil || attr.Type != "attribute" || id.Field != "attribute" || m.selfClass(attr.ChildByField("object")) != cls {
+			continue
+		}
+		asg := attr.Parent
+		if asg == nil {
+			continue
+		}
+		if asg.Type == "assignment" && asg.ChildByField("left") == attr {
+			if v := asg.ChildByField("right"); v != nil && v.Type != "assignment" {
+				out = append(out, v)
+			}
+			continue
+		}
+		// self.a, self.b = x, y
+		if asg.Is("pattern_list", "tuple_pattern") && asg.Parent != nil && asg.Parent.Type == "assignment" && asg.Parent.ChildByField("left") == asg {
+			right := asg.Parent.ChildByField("right")
+			for i, c := range asg.NamedChildren() {
+				if c == attr && right != nil && right.Is("expression_list", "tuple") && i < len(right.NamedChildren()) {
+					out = append(out, right.NamedChildren()[i])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// CallSites returns the calls of def in this file: by its name where the
+// name resolves to def, and `self.name(...)` in its class for a method.
+func (m *Model) CallSites(def *Node) []*Node {
+	if m.callSites == nil {
+		m.callSites = map[*Node][]*Node{}
+		for _, call := range m.File.OfType("call") {
+			if d := m.CalledDef(call); d != nil {
+				m.callSites[d] = append(m.callSites[d], call)
+			}
+		}
+	}
+	return m.callSites[def]
+}
+
+// ArgumentFor returns the argument a call passes for the parameter param
+// of def: by keyword, or by position (skipping `self` for a method called
+// through `self.`). Nil when the call passes none or uses splats before it.
+func ArgumentFor(def, call, param *Node) *Node {
+	params := def.ChildByField("parameters")
+	if params == nil {
+		return nil
+	}
+	name := param.Text()
+	if kw := KeywordValue(call, name); kw != nil {
+		return kw
+	}
+	idx := -1
+	skip := 0
+	ps := params.NamedChildren()
+	if isMethod(def) && len(ps) > 0 {
+		skip = 1 // self, bound by the call
+	}
+	for i, p := range ps {
+		if p.Is("list_splat_pattern", "dictionary_splat_pattern", "keyword_separator") {
+			break
+		}
+		if paramName(p) == param {
+			idx = i - skip
+			break
+		}
+	}
+	if idx < 0 {
+		return nil
+	}
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return nil
+	}
+	pos := 0
+	for _, a := range args.NamedChildren() {
+		switch a.Type {
+		case "keyword_argument", "comment":
+			continue
+		case "list_splat", "dictionary_splat":
+			return nil
+		}
+		if pos == idx {
+			return a
+		}
+		pos++
+	}
+	return nil
+}
+
+// isMethod reports a function defined in a class body that is not a
+// staticmethod: its first parameter is bound by the call.
+func isMethod(def *Node) bool {
+	p := def.Parent
+	if p != nil && p.Type == "decorated_definition" {
+		p = p.Parent
+	}
+	return p != nil && p.Type == "block" && p.Parent != nil && p.Parent.Type == "class_definition" && !isStaticMethod(def)
+}
+
+// ReachingBinding returns the binding of a name read at site that the read
+// sees in straight-line code: the name's binding if it has one, else the
+// last of its assignments in site's scope that runs unconditionally before
+// site (its statement's block holds site). Nil when that is not clear.
+func (m *Model) ReachingBinding(ident, site *Node) *Binding {
+	bs := m.Bindings(ident)
+	if len(bs) == 1 {
+		return bs[0]
+	}
+	var last *Binding
+	for _, b := range bs {
+		if b.Stmt == nil || b.Stmt.Start >= site.Start {
+			continue
+		}
+		if last == nil || b.Stmt.Start > last.Stmt.Start {
+			last = b
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	st := Statement(last.Stmt)
+	if st == nil || st.Parent == nil || !st.Parent.Contains(site) || m.ScopeOf(last.Stmt) != m.ScopeOf(site) {
+		return nil
+	}
+	return last
+}

@@ -1,0 +1,223 @@
+package rewrite
+
+import "strings"
+
+// The project index: what the sibling modules of a file define at top
+// level, so that `from model import Net` tells the rules that Net is an
+// nn.Module subclass, and `from data import make_loader` that make_loader
+// returns a DataLoader. The engine defines the questions (ProjectIndex)
+// and how one module is summarised (Summarize); rewrite/workspace keeps
+// the index of a run or an editor workspace, reading and summarising each
+// module once, on first use.
+
+// ProjectDef is a top-level class or function of a project module.
+type ProjectDef struct {
+	Path  string // the module's file
+	Name  string
+	Class bool
+	// Bases are, for a class, the qualified names of its base classes as
+	// its module imports them ("torch.nn.Module"), through the module's own
+	// classes (a subclass of a local subclass of nn.Module lists
+	// "torch.nn.Module").
+	Bases []string
+	// Returns are, for a function, the qualified names of the callables
+	// whose results it returns ("torch.utils.data.DataLoader" for
+	// `return DataLoader(ds)`, also through `return DataLoader(ds).x()`
+	// chains and names assigned before the return); a class of the module
+	// returned as an instance adds its Bases prefixed with "class:".
+	Returns []string
+	// Trains: the function (or a method of the class) calls `.backward()`
+	// or `.zero_grad()`: calling it trains a model.
+	Trains bool
+	// Params are a function's parameter names, in order; Iterated those
+	// that a for loop of its body iterates (`for x, y in loader`, also
+	// through enumerate(...) or a logger's wrapper).
+	Params   []string
+	Iterated []string
+	// Calls are, for a class, the qualified names of the callables its
+	// body calls (torch.nn.Conv2d for a convolutional model), deduplicated.
+	Calls []string
+}
+
+// ProjectIndex resolves the names a file imports from its own project.
+type ProjectIndex interface {
+	// Def returns the definition name of module as imported by the file at
+	// fromPath (module starts with "." for a relative import), or nil when
+	// the module is not a file of the project or does not define name.
+	Def(fromPath, module, name string) *ProjectDef
+}
+
+// SetProject gives the model the project index its imports resolve
+// through (nil: none). Set it before asking the model anything.
+func (m *Model) SetProject(p ProjectIndex) {
+	if m.project != p {
+		m.project = p
+	}
+}
+
+// importedDef returns the project definition a name imported with
+// `from <module> import <name>` stands for, or nil.
+func (m *Model) importedDef(ident *Node) *ProjectDef {
+	if m.project == nil || ident == nil || ident.Type != "identifier" {
+		return nil
+	}
+	b := m.Binding(ident)
+	if b == nil || b.Kind != ImportBinding || b.Stmt == nil || b.Stmt.Type != "import_from_statement" {
+		return nil
+	}
+	q := b.Qualified
+	if b.Relative != "" {
+		q = b.Relative
+	}
+	dot := strings.LastIndexByte(q, '.')
+	if dot <= 0 && !strings.HasPrefix(q, ".") || dot < 0 {
+		return nil
+	}
+	module, name := q[:dot], q[dot+1:]
+	if module == "" {
+		module = "."
+	}
+	return m.project.Def(m.File.Src.Path, module, name)
+}
+
+// ImportedDef is importedDef for rules: the project definition an
+// imported name stands for, or nil.
+func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(ident) }
+
+// Summarize returns the top-level classes and functions of a module,
+// keyed by name. It keeps no node: the file may be released afterwards.
+func Summarize(f *File, path string) map[string]*ProjectDef {
+	m := f.Model()
+	out := map[string]*ProjectDef{}
+	for name, bs := range m.Module.Bindings {
+		if len(bs) != 1 {
+			continue
+		}
+		b := bs[0]
+		switch b.Kind {
+		case ClassBinding:
+			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt)}
+		case DefBinding:
+			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
+			d.Params, d.Iterated = iteratedParams(b.Stmt)
+			for _, r := range ReturnValues(b.Stmt) {
+				for _, s := range m.Origins(r) {
+					d.Returns = append(d.Returns, m.returnedCallees(s.Expr)...)
+				}
+			}
+			out[name] = d
+		}
+	}
+	return out
+}
+
+// classBases lists the qualified names of a local class's bases, through
+// the module's own classes.
+func (m *Model) classBases(cls *Node, depth int) []string {
+	sc := cls.ChildByField("superclasses")
+	if sc == nil || depth > 5 {
+		return nil
+	}
+	var out []string
+	for _, base := range sc.NamedChildren() {
+		if base.Type == "keyword_argument" {
+			continue
+		}
+		if base.Type == "identifier" {
+			if b := m.Binding(base); b != nil && b.Kind == ClassBinding {
+				out = append(out, m.classBases(b.Stmt, depth+1)...)
+				continue
+			}
+		}
+		if q := m.QualifiedName(base); q != "" {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// returnedCallees names what a returned expression was built by: the
+// callee of the call at the root of a method chain.
+func (m *Model) returnedCallees(e *Node) []string {
+	for e != nil && e.Type == "call" {
+		fn := e.ChildByField("function")
+		if fn == nil {
+			return nil
+		}
+		if fn.Type == "identifier" {
+			if b := m.Binding(fn); b != nil && b.Kind == ClassBinding {
+				var out []string
+				for _, base := range m.classBases(b.Stmt, 0) {
+					out = append(out, "class:"+base)
+				}
+				return out
+			}
+		}
+		if q := m.QualifiedName(fn); q != "" {
+			return []string{q}
+		}
+		if fn.Type != "attribute" {
+			return nil
+		}
+		e = fn.ChildByField("object")
+	}
+	return nil
+}
+
+// trains reports a `.backward()` or `.zero_grad()` call inside def.
+func trains(def *Node) bool {
+	for _, id := range def.File().OfTypeIn(def, "identifier") {
+		if (id.Text() == "backward" || id.Text() == "zero_grad") && methodCallOf(id) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// iteratedParams returns a function's parameter names and those a for
+// loop of its body iterates.
+func iteratedParams(def *Node) (params, iterated []string) {
+	ps := def.ChildByField("parameters")
+	if ps == nil {
+		return nil, nil
+	}
+	for _, p := range ps.NamedChildren() {
+		if id := paramName(p); id != nil {
+			params = append(params, id.Text())
+		}
+	}
+	for _, loop := range def.File().OfTypeIn(def, "for_statement") {
+		right := loop.ChildByField("right")
+		if right == nil {
+			continue
+		}
+		for _, id := range def.File().OfTypeIn(right, "identifier") {
+			for _, name := range params {
+				if id.Text() == name && id.Field != "attribute" && !slicesContains(iterated, name) {
+					iterated = append(iterated, name)
+				}
+			}
+		}
+	}
+	return params, iterated
+}
+
+func slicesContains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// callees returns the distinct qualified names of the calls inside n.
+func (m *Model) callees(n *Node) []string {
+	var out []string
+	for _, c := range m.File.OfTypeIn(n, "call") {
+		if q := m.CalleeName(c); q != "" && !slicesContains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}

@@ -1,0 +1,68 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestProjectResolvesSiblingDefinitions(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"model.py": "import torch.nn as nn\n\nclass Base(nn.Module):\n    pass\n\nclass Net(Base):\n    pass\n\nclass Plain:\n    pass\n",
+		"data.py": "from torch.utils.data import DataLoader\n\ndef make_loader(ds):\n    loader = DataLoader(ds, batch_size=4)\n    return loader\n\n" +
+			"def make_net():\n    from model import Net\n    return Net().cuda()\n\n" +
+			"def run_epoch(model, loader, opt):\n    for i, (x, y) in enumerate(loader):\n        opt.zero_grad()\n        model(x).sum().backward()\n",
+		"pkg/__init__.py": "",
+		"pkg/layers.py":   "from torch import nn\n\nclass Head(nn.Linear):\n    pass\n",
+		"pkg/train.py":    "from .layers import Head\n",
+		"train.py":        "from model import Net\n",
+	})
+	p := NewProject(dir)
+	from := filepath.Join(dir, "train.py")
+	net := p.Def(from, "model", "Net")
+	if net == nil || !net.Class || !slices.Contains(net.Bases, "torch.nn.Module") {
+		t.Fatalf("model.Net = %+v, want a class with base torch.nn.Module", net)
+	}
+	if plain := p.Def(from, "model", "Plain"); plain == nil || len(plain.Bases) != 0 {
+		t.Fatalf("model.Plain = %+v, want a class without bases", plain)
+	}
+	mk := p.Def(from, "data", "make_loader")
+	if mk == nil || mk.Class || !slices.Contains(mk.Returns, "torch.utils.data.DataLoader") {
+		t.Fatalf("data.make_loader = %+v, want a function returning a DataLoader", mk)
+	}
+	run := p.Def(from, "data", "run_epoch")
+	if run == nil || !run.Trains || !slices.Equal(run.Params, []string{"model", "loader", "opt"}) || !slices.Equal(run.Iterated, []string{"loader"}) {
+		t.Fatalf("data.run_epoch = %+v, want a training function iterating loader", run)
+	}
+	if mk.Trains {
+		t.Fatalf("data.make_loader = %+v, does not train", mk)
+	}
+	head := p.Def(filepath.Join(dir, "pkg", "train.py"), ".layers", "Head")
+	if head == nil || !slices.Contains(head.Bases, "torch.nn.Linear") {
+		t.Fatalf(".layers.Head = %+v, want a class with base torch.nn.Linear", head)
+	}
+	if p.Def(from, "torch.nn", "Linear") != nil || p.Def(from, "model", "Missing") != nil {
+		t.Fatal("a library or a missing name resolved to a project definition")
+	}
+	// A changed module is read again after Forget.
+	writeFiles(t, dir, map[string]string{"model.py": "class Net:\n    pass\n"})
+	p.Forget(filepath.Join(dir, "model.py"))
+	if net := p.Def(from, "model", "Net"); net == nil || len(net.Bases) != 0 {
+		t.Fatalf("after Forget model.Net = %+v, want the new definition", net)
+	}
+}
