@@ -132,5 +132,5 @@ func isLossOrLayer(p *Pass, e *rewrite.Node, name string) bool {
 		q = e.ChildByField("function").Text()
 	}
 	return strings.HasSuffix(q, "Loss") || strings.HasSuffix(q, "Criterion") ||
-		strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer")
+		strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer") && !strings.HasSuffix(q, ".Sequential")
 }
