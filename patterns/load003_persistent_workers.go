@@ -23,10 +23,9 @@ func checkLoaderPersistent(p *Pass) {
 		if datasetTouchedPerEpoch(p, gl) {
 			continue
 		}
-		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "persistent_workers=True")
-		if !ok {
-			continue
-		}
+		// Beside a **splat that may pass it, AppendItem refuses: the
+		// finding stays, without a fix.
+		e, fixable := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "persistent_workers=True")
 		msg, app := "this DataLoader's workers are restarted every epoch: pass persistent_workers=True", rewrite.Unsafe
 		fix := Fix(app, "Pass persistent_workers=True", e)
 		switch {
@@ -39,6 +38,9 @@ func checkLoaderPersistent(p *Pass) {
 			// persistent_workers=True with num_workers=0 raises ValueError.
 			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
 			fix.Applicability = rewrite.Hint
+		}
+		if !fixable {
+			fix = nil
 		}
 		p.Report(gl.Call, msg, fix)
 	}
