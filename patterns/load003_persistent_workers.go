@@ -23,12 +23,17 @@ func checkLoaderPersistent(p *Pass) {
 		if datasetTouchedPerEpoch(p, gl) {
 			continue
 		}
-		// Beside a **splat that may pass it, AppendItem refuses: the
-		// finding stays, without a fix.
-		e, fixable := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "persistent_workers=True")
+		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "persistent_workers=True")
 		msg, app := "this DataLoader's workers are restarted every epoch: pass persistent_workers=True", rewrite.Unsafe
 		fix := Fix(app, "Pass persistent_workers=True", e)
 		switch {
+		case !ok && gl.WorkersMaybe:
+			msg += " (add it to the **kwargs dict that sets num_workers)"
+			fix = nil
+		case !ok:
+			// A ** splat may pass it already: say so, write nothing.
+			msg += " (unless the **kwargs passed here set it)"
+			fix = nil
 		case gl.WorkersMaybe:
 			// Only some paths start workers: persistent_workers=True on the
 			// others (num_workers=0) raises ValueError. It goes in the dict.
@@ -38,9 +43,6 @@ func checkLoaderPersistent(p *Pass) {
 			// persistent_workers=True with num_workers=0 raises ValueError.
 			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
 			fix.Applicability = rewrite.Hint
-		}
-		if !fixable {
-			fix = nil
 		}
 		p.Report(gl.Call, msg, fix)
 	}
