@@ -23,6 +23,10 @@ func checkLoaderPinMemory(p *Pass) {
 		// Beside a **splat that may pass it, AppendItem refuses: the
 		// finding stays, without a fix.
 		e, fixable := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "pin_memory=True")
+		if gl.Splat {
+			// gpuLoaders read every ** splat's keys, and none sets it.
+			e, fixable = rewrite.AppendItemBesideSplats(gl.Call.ChildByField("arguments"), "pin_memory=True")
+		}
 		msg := "this DataLoader feeds the GPU without pin_memory=True: batches are copied from pageable memory, synchronously"
 		switch {
 		case gl.WorkersMaybe:
