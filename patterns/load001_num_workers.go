@@ -84,10 +84,10 @@ func checkLoaderWorkers(p *Pass) {
 				text += ", " + a
 			}
 			e, ok := rewrite.AppendItem(args, text)
-			if !ok {
+			if !ok && !gl.Splat {
 				continue
 			}
-			edits = append(edits, e)
+			edits = append(edits, e) // beside **kwargs no fix is offered (below)
 		}
 		msg := "this DataLoader feeds the GPU loop from the main process (num_workers=0): load batches in " + why +
 			", pinned and persistent (needs a picklable dataset and a __main__ guard with spawn)"

@@ -20,9 +20,12 @@ func checkLoaderPinMemory(p *Pass) {
 		if !workersLikely(gl) || gl.has(p, "pin_memory") {
 			continue
 		}
-		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "pin_memory=True")
-		if !ok {
-			continue
+		// Beside a **splat that may pass it, AppendItem refuses: the
+		// finding stays, without a fix.
+		e, fixable := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "pin_memory=True")
+		if gl.Splat {
+			// gpuLoaders read every ** splat's keys, and none sets it.
+			e, fixable = rewrite.AppendItemBesideSplats(gl.Call.ChildByField("arguments"), "pin_memory=True")
 		}
 		msg := "this DataLoader feeds the GPU without pin_memory=True: batches are copied from pageable memory, synchronously"
 		switch {
@@ -32,7 +35,11 @@ func checkLoaderPinMemory(p *Pass) {
 			// Pinning is harmless with 0 workers too: the fix stays safe.
 			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
 		}
-		p.Report(gl.Call, msg, Fix(rewrite.Safe, "Pass pin_memory=True", e))
+		var fix *rewrite.Fix
+		if fixable {
+			fix = Fix(rewrite.Safe, "Pass pin_memory=True", e)
+		}
+		p.Report(gl.Call, msg, fix)
 	}
 }
 

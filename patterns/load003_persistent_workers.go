@@ -24,12 +24,16 @@ func checkLoaderPersistent(p *Pass) {
 			continue
 		}
 		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "persistent_workers=True")
-		if !ok {
-			continue
-		}
 		msg, app := "this DataLoader's workers are restarted every epoch: pass persistent_workers=True", rewrite.Unsafe
 		fix := Fix(app, "Pass persistent_workers=True", e)
 		switch {
+		case !ok && gl.WorkersMaybe:
+			msg += " (add it to the **kwargs dict that sets num_workers)"
+			fix = nil
+		case !ok:
+			// A ** splat may pass it already: say so, write nothing.
+			msg += " (unless the **kwargs passed here set it)"
+			fix = nil
 		case gl.WorkersMaybe:
 			// Only some paths start workers: persistent_workers=True on the
 			// others (num_workers=0) raises ValueError. It goes in the dict.

@@ -48,11 +48,7 @@ func checkFusedOptimizer(p *Pass) {
 		if skip {
 			continue
 		}
-		params := rewrite.Arg(call, 0, "params")
-		if params == nil || params.Type != "call" || callAttr(params) != "parameters" || len(params.ChildByField("arguments").NamedChildren()) != 0 {
-			continue
-		}
-		root := rewrite.RootIdent(params.ChildByField("function").ChildByField("object"))
+		root := paramsModel(p, rewrite.Arg(call, 0, "params"), 0)
 		if root == nil {
 			continue
 		}
@@ -105,4 +101,43 @@ var complexNames = []string{"torch.cfloat", "torch.cdouble", "torch.chalf", "tor
 // mentionsComplex reports a file that may create complex tensors.
 func mentionsComplex(p *Pass) bool {
 	return mentionsQualified(p, complexNames...)
+}
+
+// paramsModel returns the model whose parameters an optimizer's params
+// argument holds: `model.parameters()`, a name assigned one, a list or sum
+// of them (`list(dec.parameters()) + list(enc.fc.parameters())`: the first
+// model), or the parameter groups a helper builds from a model
+// (`add_weight_decay(model, wd)`). Nil when not evident.
+func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
+	if params == nil || depth > 3 {
+		return nil
+	}
+	switch params.Type {
+	case "identifier":
+		return paramsModel(p, p.Model.ValueOf(params), depth+1)
+	case "parenthesized_expression", "binary_operator", "list", "tuple":
+		for _, c := range params.NamedChildren() {
+			if r := paramsModel(p, c, depth+1); r != nil {
+				return r
+			}
+		}
+	case "call":
+		if callAttr(params) == "parameters" && len(params.ChildByField("arguments").NamedChildren()) == 0 {
+			return rewrite.RootIdent(params.ChildByField("function").ChildByField("object"))
+		}
+		switch q := p.Model.CalleeName(params); {
+		case q == "list" || q == "itertools.chain":
+			for _, a := range rewrite.PositionalArgs(params) {
+				if r := paramsModel(p, a, depth+1); r != nil {
+					return r
+				}
+			}
+		default:
+			// A helper building parameter groups from a model.
+			if pos := rewrite.PositionalArgs(params); len(pos) > 0 && pos[0].Type == "identifier" && p.Model.IsModule(pos[0]) {
+				return pos[0]
+			}
+		}
+	}
+	return nil
 }

@@ -91,7 +91,7 @@ func builtModel(p *Pass, fn *rewrite.Node) (best *rewrite.Node, name string) {
 		if left == nil || left.Type != "identifier" || p.Facts.What(e).Kind != KindModule {
 			continue
 		}
-		if q := p.Model.CalleeName(e); strings.HasSuffix(q, "Loss") || strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer") {
+		if isLossOrLayer(p, e, left.Text()) {
 			continue // a loss or a single torch.nn layer: nothing to fuse across
 		}
 		// Several constructions (one per branch): the last one in the file,
@@ -101,4 +101,36 @@ func builtModel(p *Pass, fn *rewrite.Node) (best *rewrite.Node, name string) {
 		}
 	}
 	return best, name
+}
+
+// isLossOrLayer reports a construction that is a loss or a single torch.nn
+// layer, seen through the moves real code chains onto it
+// (`nn.L1Loss().to(device)`, `DINOLoss(...).cuda()`), or bound to a name
+// that says it is the criterion.
+func isLossOrLayer(p *Pass, e *rewrite.Node, name string) bool {
+	lower := strings.ToLower(name)
+	if strings.Contains(lower, "loss") || strings.Contains(lower, "criterion") {
+		return true
+	}
+	for e != nil && e.Type == "call" {
+		fn := e.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" {
+			break
+		}
+		switch fn.ChildByField("attribute").Text() {
+		case "to", "cuda", "cpu", "float", "half", "bfloat16", "double", "train", "eval", "requires_grad_", "to_empty":
+			e = fn.ChildByField("object")
+			continue
+		}
+		break
+	}
+	if e == nil || e.Type != "call" {
+		return false
+	}
+	q := p.Model.CalleeName(e)
+	if q == "" {
+		q = e.ChildByField("function").Text()
+	}
+	return strings.HasSuffix(q, "Loss") || strings.HasSuffix(q, "Criterion") ||
+		strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer") && !strings.HasSuffix(q, ".Sequential")
 }

@@ -391,7 +391,7 @@ func insertModuleStatement(p *Pass, q, rest string) (rewrite.Edit, bool) {
 // functions it is passed to.
 func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewrite.Node) {
 	var visitBinding func(b *rewrite.Binding, depth int)
-	visit := func(use *rewrite.Node, depth int) {
+	visit := func(use *rewrite.Node, b *rewrite.Binding, depth int) {
 		// Walk up through enumerate(...)/tqdm(...)/zip(...) wrappers.
 		n := use
 		for n.Parent != nil && n.Parent.Type == "argument_list" && n.Parent.Parent != nil && n.Parent.Parent.Type == "call" {
@@ -443,7 +443,11 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			if li.Trains() || li.ModelForward {
 				hot = true
 				loops = append(loops, loop)
-				if len(p.Model.EnclosingLoops(loop)) > 0 || calledInLoop(p, loop) {
+				// A loader built by the function that iterates it is a new
+				// loader (and new workers) on every call of that function:
+				// calls in a loop do not make it live across epochs.
+				fresh := b.Kind == rewrite.AssignBinding && b.Scope.Kind == rewrite.FunctionScope && b.Scope == p.Model.ScopeOf(loop)
+				if len(p.Model.EnclosingLoops(loop)) > 0 || !fresh && calledInLoop(p, loop) {
 					perEpoch = true
 				}
 			}
@@ -451,7 +455,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 	}
 	visitBinding = func(b *rewrite.Binding, depth int) {
 		for _, u := range b.Uses {
-			visit(u, depth)
+			visit(u, b, depth)
 		}
 	}
 	visitBinding(b, 0)

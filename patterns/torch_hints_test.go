@@ -40,8 +40,8 @@ func TestAMP004Action(t *testing.T) {
 
 func TestOPT004Action(t *testing.T) {
 	env := &Env{Versions: DefaultVersions}
-	src := "import torch\n\nmodel = torch.nn.Linear(8, 2).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    model(torch.randn(4, 8, device=\"cuda\")).sum().backward()\n    opt.step()\n"
-	want := "import torch\n\nmodel = torch.nn.Linear(8, 2).cuda()\nmodel = torch.compile(model)\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    model(torch.randn(4, 8, device=\"cuda\")).sum().backward()\n    opt.step()\n"
+	src := "import torch\n\nmodel = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2)).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    model(torch.randn(4, 8, device=\"cuda\")).sum().backward()\n    opt.step()\n"
+	want := "import torch\n\nmodel = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2)).cuda()\nmodel = torch.compile(model)\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    model(torch.randn(4, 8, device=\"cuda\")).sum().backward()\n    opt.step()\n"
 	if got := applyHint(t, "OPT004", src, env); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}

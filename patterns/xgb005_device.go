@@ -77,7 +77,8 @@ func checkHistDevice(p *Pass) {
 			}
 		}
 		if needsDevice(g) {
-			e, ok := rewrite.AppendItem(n.ChildByField("arguments"), `device="cuda"`)
+			// Every ** splat's keys are known here (splatsKnown above).
+			e, ok := rewrite.AppendItemBesideSplats(n.ChildByField("arguments"), `device="cuda"`)
 			report(n, g, e, ok)
 		}
 	}

@@ -14,6 +14,17 @@ import (
 // may pass through a ** splat: adding it would raise "got multiple values
 // for keyword argument" at run time.
 func AppendItem(container *Node, text string) (Edit, bool) {
+	return appendItem(container, text, false)
+}
+
+// AppendItemBesideSplats is AppendItem for a caller that has resolved the
+// keys of every ** splat of the call and knows none of them is text's
+// keyword: it still refuses a keyword the call spells out.
+func AppendItemBesideSplats(container *Node, text string) (Edit, bool) {
+	return appendItem(container, text, true)
+}
+
+func appendItem(container *Node, text string, splatsResolved bool) (Edit, bool) {
 	if !container.Is("argument_list", "dictionary", "list", "tuple", "set") {
 		return Edit{}, false
 	}
@@ -23,7 +34,7 @@ func AppendItem(container *Node, text string) (Edit, bool) {
 		for _, it := range items {
 			// f(**opts) may already pass the keyword (a TypeError at run
 			// time if we add it again), and f(k=1) certainly does.
-			if it.Is("dictionary_splat") || (it.Is("keyword_argument") && it.ChildByField("name").Text() == name) {
+			if (it.Is("dictionary_splat") && !splatsResolved) || (it.Is("keyword_argument") && it.ChildByField("name").Text() == name) {
 				return Edit{}, false
 			}
 		}

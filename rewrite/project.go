@@ -99,7 +99,7 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt)}
 		case DefBinding:
 			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
-			d.Params, d.Iterated = iteratedParams(b.Stmt)
+			d.Params, d.Iterated = m.iteratedParams(b.Stmt)
 			for _, r := range ReturnValues(b.Stmt) {
 				for _, s := range m.Origins(r) {
 					d.Returns = append(d.Returns, m.returnedCallees(s.Expr)...)
@@ -176,7 +176,7 @@ func trains(def *Node) bool {
 
 // iteratedParams returns a function's parameter names and those a for
 // loop of its body iterates.
-func iteratedParams(def *Node) (params, iterated []string) {
+func (m *Model) iteratedParams(def *Node) (params, iterated []string) {
 	ps := def.ChildByField("parameters")
 	if ps == nil {
 		return nil, nil
@@ -191,7 +191,14 @@ func iteratedParams(def *Node) (params, iterated []string) {
 		if right == nil {
 			continue
 		}
-		for _, id := range def.File().OfTypeIn(right, "identifier") {
+		ids := def.File().OfTypeIn(right, "identifier")
+		if right.Type == "identifier" {
+			// `bar = tqdm(enumerate(loader)); for step, data in bar:`
+			if v := m.ValueOf(right); v != nil {
+				ids = append(ids, def.File().OfTypeIn(v, "identifier")...)
+			}
+		}
+		for _, id := range ids {
 			for _, name := range params {
 				if id.Text() == name && id.Field != "attribute" && !slicesContains(iterated, name) {
 					iterated = append(iterated, name)

@@ -286,7 +286,7 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 				return DeviceMaybeCUDA, last.Value
 			}
 		}
-		return DeviceUnknown, nil
+		return m.branchMoves(bs, site)
 	}
 	kind := DeviceUnknown
 	var move *Node
@@ -445,4 +445,51 @@ func gpuTest(stmt *Node) bool {
 		return found
 	}
 	return false
+}
+
+// branchMoves answers ModuleMove for a model built in the branches of one
+// if/else (`if args.model == "Transformer": model = A().to(device) else:
+// model = B().to(device)`): every branch's assignment moves it, the if has
+// an else, and the if's block holds site. The kinds join as a conditional
+// expression's do; the move returned is the last branch's.
+func (m *Model) branchMoves(bs []*Binding, site *Node) (DeviceKind, *Node) {
+	var ifs *Node
+	kind := DeviceUnknown
+	var move *Node
+	for _, b := range bs {
+		if b.Stmt == nil || b.Stmt.Start >= site.Start {
+			continue
+		}
+		if b.Kind != AssignBinding || b.Value == nil {
+			return DeviceUnknown, nil
+		}
+		a := b.Stmt.Ancestor("if_statement")
+		if a == nil || ifs != nil && a != ifs {
+			return DeviceUnknown, nil
+		}
+		ifs = a
+		k := m.MoveKind(b.Value)
+		if k == DeviceUnknown {
+			return DeviceUnknown, nil
+		}
+		if move == nil {
+			kind = k
+		} else {
+			kind = joinDevices(kind, k)
+		}
+		move = b.Value
+	}
+	if ifs == nil || ifs.Parent == nil || !ifs.Parent.Contains(site) || m.ScopeOf(ifs) != m.ScopeOf(site) {
+		return DeviceUnknown, nil
+	}
+	hasElse := false
+	for _, c := range ifs.Children {
+		if c.Type == "else_clause" {
+			hasElse = true
+		}
+	}
+	if !hasElse {
+		return DeviceUnknown, nil
+	}
+	return kind, move
 }

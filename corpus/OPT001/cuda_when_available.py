@@ -32,3 +32,10 @@ clf = nn.Linear(16, 4)
 if use_gpu:
     clf = clf.cuda()
 clf_opt = torch.optim.SGD(clf.parameters(), lr=0.01)  # want: OPT001
+
+# Built in the branches of an if/else, moved in both.
+if use_gpu:
+    body = nn.Linear(16, 16).to(device)
+else:
+    body = nn.Sequential(nn.Linear(16, 16)).to(device)
+body_opt = torch.optim.AdamW(body.parameters())  # want: OPT001

@@ -26,7 +26,8 @@ func TestProjectResolvesSiblingDefinitions(t *testing.T) {
 		"model.py": "import torch.nn as nn\n\nclass Base(nn.Module):\n    pass\n\nclass Net(Base):\n    pass\n\nclass Plain:\n    pass\n",
 		"data.py": "from torch.utils.data import DataLoader\n\ndef make_loader(ds):\n    loader = DataLoader(ds, batch_size=4)\n    return loader\n\n" +
 			"def make_net():\n    from model import Net\n    return Net().cuda()\n\n" +
-			"def run_epoch(model, loader, opt):\n    for i, (x, y) in enumerate(loader):\n        opt.zero_grad()\n        model(x).sum().backward()\n",
+			"def run_epoch(model, loader, opt):\n    for i, (x, y) in enumerate(loader):\n        opt.zero_grad()\n        model(x).sum().backward()\n\n" +
+			"def evaluate(model, dataloader):\n    bar = enumerate(dataloader)\n    for step, data in bar:\n        model(data)\n",
 		"pkg/__init__.py": "",
 		"pkg/layers.py":   "from torch import nn\n\nclass Head(nn.Linear):\n    pass\n",
 		"pkg/train.py":    "from .layers import Head\n",
@@ -48,6 +49,9 @@ func TestProjectResolvesSiblingDefinitions(t *testing.T) {
 	run := p.Def(from, "data", "run_epoch")
 	if run == nil || !run.Trains || !slices.Equal(run.Params, []string{"model", "loader", "opt"}) || !slices.Equal(run.Iterated, []string{"loader"}) {
 		t.Fatalf("data.run_epoch = %+v, want a training function iterating loader", run)
+	}
+	if ev := p.Def(from, "data", "evaluate"); ev == nil || ev.Trains || !slices.Equal(ev.Iterated, []string{"dataloader"}) {
+		t.Fatalf("data.evaluate = %+v, want a function iterating dataloader through bar", ev)
 	}
 	if mk.Trains {
 		t.Fatalf("data.make_loader = %+v, does not train", mk)

@@ -1,0 +1,21 @@
+import torch
+from torch import nn
+
+
+def weight_decay_groups(model, wd):
+    decay, no_decay = [], []
+    for name, p in model.named_parameters():
+        (no_decay if name.endswith("bias") else decay).append(p)
+    return [{"params": decay, "weight_decay": wd}, {"params": no_decay, "weight_decay": 0.0}]
+
+
+encoder = nn.Linear(16, 8).cuda()
+decoder = nn.Linear(8, 16).cuda()
+# The parameters of two models in one list.
+params = list(decoder.parameters()) + list(encoder.parameters())
+opt = torch.optim.Adam(params, lr=1e-3)  # want: OPT001
+
+# Parameter groups built from the model by a helper.
+head = nn.Linear(8, 2).cuda()
+groups = weight_decay_groups(head, 0.05)
+head_opt = torch.optim.AdamW(groups, lr=1e-3)  # want: OPT001
