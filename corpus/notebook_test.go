@@ -265,7 +265,7 @@ func TestNotebookMatchesScript(t *testing.T) {
 	if !strings.HasPrefix(fixed.Cells[1].Source, "%load_ext cudf.pandas") || len(fixed.Cells) != len(nb.Cells)+1 {
 		t.Errorf("CUDF001 did not add its cell first: %q", fixed.Cells[1].Source)
 	}
-	if !strings.Contains(fixed.Cells[2].Source, "from torch.utils.data import DataLoader, TensorDataset\nimport os\ntorch.set_float32_matmul_precision(\"high\")") {
+	if !strings.Contains(fixed.Cells[2].Source, "from torch.utils.data import DataLoader, TensorDataset\ntorch.set_float32_matmul_precision(\"high\")") {
 		t.Errorf("the TF32 switch is not after the first cell's imports:\n%s", fixed.Cells[2].Source)
 	}
 	compilePython(t, path, notebook.Build(fixed.Cells).Src)

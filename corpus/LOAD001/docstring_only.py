@@ -5,7 +5,8 @@ import torch.utils.data as tud
 
 def main():
     import torch
-    dataset = tud.TensorDataset(torch.randn(64, 8), torch.randn(64, 2))
+    from torchvision.datasets import ImageFolder
+    dataset = ImageFolder("data/train")
     model = torch.nn.Linear(8, 2).cuda()
     loader = tud.DataLoader(dataset, batch_size=8)  # want: LOAD001
     for x, y in loader:

@@ -2,9 +2,10 @@
 # gpuopt runs on the GPU host itself (NVML profile): the host's count,
 # capped at 8, is written as a literal.
 import torch
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import DataLoader
+from torchvision.datasets import ImageFolder
 
-dataset = TensorDataset(torch.randn(64, 8), torch.randn(64, 2))
+dataset = ImageFolder("data/train")
 model = torch.nn.Linear(8, 2).cuda()
 loader = DataLoader(dataset, batch_size=8, shuffle=True)  # want: LOAD001
 for x, y in loader:

@@ -1,11 +1,12 @@
 # gpuopt-env: cpus=16
 import torch
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import DataLoader
+from torchvision.datasets import ImageFolder
 
 device = torch.device("cuda")
 model = torch.nn.Linear(8, 2).to(device)
 optimizer = torch.optim.AdamW(model.parameters())
-dataset = TensorDataset(torch.randn(64, 8), torch.randn(64, 2))
+dataset = ImageFolder("data/train")
 loader = DataLoader(dataset, batch_size=8, shuffle=True)  # want: LOAD001
 zero = DataLoader(dataset, batch_size=8, num_workers=0, pin_memory=False)  # want: LOAD001
 
