@@ -265,6 +265,9 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 		return DeviceUnknown, nil
 	}
 	bs := m.Bindings(ident)
+	if k, move, ok := m.aliasMove(ident, bs, site); ok {
+		return k, move
+	}
 	var last *Binding
 	for _, b := range bs {
 		if b.Stmt == nil || b.Stmt.Start >= site.Start || wrapsItself(b) {
@@ -492,4 +495,39 @@ func (m *Model) branchMoves(bs []*Binding, site *Node) (DeviceKind, *Node) {
 		return DeviceUnknown, nil
 	}
 	return kind, move
+}
+
+// aliasMove answers ModuleMove for a name that, on every assignment before
+// site, names another module or the module its DDP/DataParallel wrapper
+// holds (`model_without_ddp = model`, then `model_without_ddp =
+// model.module` under `if args.distributed:`): it lives where they do. ok is
+// false when some assignment is not such an alias.
+func (m *Model) aliasMove(ident *Node, bs []*Binding, site *Node) (kind DeviceKind, move *Node, ok bool) {
+	n := 0
+	for _, b := range bs {
+		if b.Stmt == nil || b.Stmt.Start >= site.Start {
+			continue
+		}
+		if b.Kind != AssignBinding || b.Value == nil || m.ScopeOf(b.Stmt) != m.ScopeOf(site) {
+			return DeviceUnknown, nil, false
+		}
+		src := b.Value
+		if src.Type == "attribute" && src.ChildByField("attribute").Text() == "module" {
+			src = src.ChildByField("object")
+		}
+		if src == nil || src.Type != "identifier" || src.Text() == ident.Text() {
+			return DeviceUnknown, nil, false
+		}
+		k, mv := m.ModuleMove(src, b.Stmt)
+		if k == DeviceUnknown {
+			return DeviceUnknown, nil, false
+		}
+		if n == 0 {
+			kind, move = k, mv
+		} else {
+			kind = joinDevices(kind, k)
+		}
+		n++
+	}
+	return kind, move, n > 0
 }
