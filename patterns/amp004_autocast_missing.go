@@ -100,11 +100,13 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool) {
 	}
 	seen := map[*rewrite.Node]bool{}
 	for _, call := range p.File.OfType("call") {
-		if !p.Model.IsModule(call.ChildByField("function")) {
+		// The cheap tests first: most calls are in no loop, or in a
+		// training loop (checkMissingAutocast's), and IsModule is costly.
+		loops := p.Model.EnclosingLoops(call)
+		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
-		loops := p.Model.EnclosingLoops(call)
-		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() || !evaluates(p, call) {
+		if !p.Model.IsModule(call.ChildByField("function")) || !evaluates(p, call) {
 			continue
 		}
 		// The statement of the loop's body that holds the call (an if/else
