@@ -264,6 +264,13 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	if n, ok := msg.(*jsonrpc2.Notification); ok {
+		// The server's largest messages (publishDiagnostics) are
+		// notifications whose params jsonrpc2 has just encoded, compact and
+		// valid: frame them as they are instead of encoding them again
+		// (Notification.MarshalJSON re-scans and re-escapes every byte).
+		return s.writeRaw(notificationJSON(n.Method(), n.Params()))
+	}
 	// segmentio's encoder, as jsonrpc2's own stream uses: the standard
 	// library re-scans the (already encoded) params of every message.
 	data, err := json.Marshal(msg)
@@ -271,6 +278,20 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}
 	return s.writeRaw(data)
+}
+
+// notificationJSON is the JSON-RPC 2.0 notification of method with params
+// (already encoded JSON; omitted when empty), as jsonrpc2 writes it.
+func notificationJSON(method string, params []byte) []byte {
+	m, _ := json.Marshal(method) // a string always encodes
+	buf := make([]byte, 0, len(params)+len(m)+40)
+	buf = append(buf, `{"jsonrpc":"2.0","method":`...)
+	buf = append(buf, m...)
+	if len(params) > 0 {
+		buf = append(buf, `,"params":`...)
+		buf = append(buf, params...)
+	}
+	return append(buf, '}')
 }
 
 func (s *stream) writeRaw(data []byte) (int64, error) {
