@@ -79,7 +79,11 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			return DeviceSomething
 		}
 		if vals := m.SelfAttrValues(expr); len(vals) > 0 {
-			return m.combineDevices(vals, depth)
+			if k := m.combineDevices(vals, depth); k != DeviceUnknown {
+				return k
+			}
+			// `self.gpu_id = int(os.environ["LOCAL_RANK"])`: named for
+			// the device it holds.
 		}
 		if deviceLikeName(expr.ChildByField("attribute").Text()) {
 			return DeviceSomething

@@ -1,8 +1,10 @@
 package workspace
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -20,6 +22,10 @@ type Project struct {
 	mu    sync.Mutex
 	mods  map[string]*module // by file path
 	found map[string]string  // "dir\x00module" -> file path ("" none)
+	// imports are the words of each module's import statements, by file
+	// path, from one scan of the roots on the first Importers question.
+	importsOnce sync.Once
+	imports     map[string]map[string]bool
 }
 
 type module struct {
@@ -67,6 +73,11 @@ func (p *Project) Forget(path string) {
 	}
 	p.mu.Lock()
 	delete(p.mods, abs)
+	if p.imports != nil {
+		if _, ok := p.imports[abs]; ok {
+			p.imports[abs] = importWords(abs)
+		}
+	}
 	p.mu.Unlock()
 }
 
@@ -142,4 +153,107 @@ func (p *Project) summary(path string) map[string]*rewrite.ProjectDef {
 		f.Release()
 	})
 	return m.defs
+}
+
+// maxScanned bounds the modules Importers scans: past it a project is too
+// large to scan on a question, and call sites in the rest are not seen.
+const maxScanned = 5000
+
+// Importers implements rewrite.ProjectSources: the modules under the
+// project's roots, other than path, whose import statements name both the
+// module at path (its file or package name) and name.
+func (p *Project) Importers(path, name string) []string {
+	if p == nil {
+		return nil
+	}
+	p.importsOnce.Do(p.scanImports)
+	mod := strings.TrimSuffix(filepath.Base(path), ".py")
+	if mod == "__init__" {
+		mod = filepath.Base(filepath.Dir(path))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for f, words := range p.imports {
+		if f != path && words[name] && words[mod] {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Source implements rewrite.ProjectSources.
+func (p *Project) Source(path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > MaxFileSize || CheckText(b) != nil {
+		return nil
+	}
+	return b
+}
+
+// scanImports reads the import statements of the Python modules under the
+// roots (no parse: a line scan).
+func (p *Project) scanImports() {
+	imports := map[string]map[string]bool{}
+	for _, root := range p.roots {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || len(imports) >= maxScanned {
+				if d != nil && d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if path != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || IsVirtualenv(path)) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".py") {
+				return nil
+			}
+			if _, ok := imports[path]; !ok {
+				imports[path] = importWords(path)
+			}
+			return nil
+		})
+	}
+	p.mu.Lock()
+	p.imports = imports
+	p.mu.Unlock()
+}
+
+// importWords returns the identifiers of a module's import statements
+// (`from a.b import c, d as e` gives a, b, c, d, e), continuation lines of
+// parenthesised imports included.
+func importWords(path string) map[string]bool {
+	words := map[string]bool{}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > MaxFileSize {
+		return words
+	}
+	paren, cont := false, false
+	for _, line := range strings.Split(string(b), "\n") {
+		t := strings.TrimSpace(line)
+		if !paren && !cont && !strings.HasPrefix(t, "from ") && !strings.HasPrefix(t, "import ") {
+			continue
+		}
+		if i := strings.IndexByte(t, '#'); i >= 0 {
+			t = t[:i]
+		}
+		cont = strings.HasSuffix(t, "\\")
+		if strings.Contains(t, "(") {
+			paren = true
+		}
+		if strings.Contains(t, ")") {
+			paren = false
+		}
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127)
+		}) {
+			words[w] = true
+		}
+	}
+	return words
 }
