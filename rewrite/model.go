@@ -116,7 +116,10 @@ type Model struct {
 	// foreign are the project modules this model parsed to follow values
 	// across modules (crossmodule.go), by path; foreignCalls caches
 	// ForeignCallSites.
-	foreign      map[string]*Model
+	foreign map[string]*Model
+	// starFrom are the modules the module scope star-imports, in order
+	// ("config", ".config").
+	starFrom     []string
 	foreignCalls map[*Node][]ForeignCall
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.

@@ -37,7 +37,21 @@ type ProjectDef struct {
 	// Calls are, for a class, the qualified names of the callables its
 	// body calls (torch.nn.Conv2d for a convolutional model), deduplicated.
 	Calls []string
+	// Var: a module-level name assigned once (a constant), not a class or
+	// function; Device is the device its value names (`DEVICE =
+	// torch.device("cuda" if torch.cuda.is_available() else "cpu")`),
+	// DeviceUnknown when it names none. Only constants naming a device
+	// are summarised.
+	Var    bool
+	Device DeviceKind
+	// UsesCUDA is set on the module's own entry (key ModuleKey): the
+	// module targets CUDA (Model.UsesCUDA).
+	UsesCUDA bool
 }
+
+// ModuleKey is the key of a module's own entry in its summary: no Python
+// name can spell it.
+const ModuleKey = "<module>"
 
 // ProjectIndex resolves the names a file imports from its own project.
 type ProjectIndex interface {
@@ -61,6 +75,9 @@ func (m *Model) importedDef(ident *Node) *ProjectDef {
 	if m.project == nil || ident == nil || ident.Type != "identifier" {
 		return nil
 	}
+	if len(m.starFrom) > 0 && len(m.Bindings(ident)) == 0 {
+		return m.starDef(ident.Text())
+	}
 	b := m.Binding(ident)
 	if b == nil || b.Kind != ImportBinding || b.Stmt == nil || b.Stmt.Type != "import_from_statement" {
 		return nil
@@ -80,6 +97,33 @@ func (m *Model) importedDef(ident *Node) *ProjectDef {
 	return m.project.Def(m.File.Src.Path, module, name)
 }
 
+// starDef returns the definition of a name the module does not bind that
+// one of its star imports of a project module (`from config import *`)
+// defines: the last such import that defines it wins, as in Python.
+func (m *Model) starDef(name string) *ProjectDef {
+	for i := len(m.starFrom) - 1; i >= 0; i-- {
+		if d := m.project.Def(m.File.Src.Path, m.starFrom[i], name); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// starImportsCUDA reports a star import of a project module that targets
+// CUDA (`from config import *` of a module that sets DEVICE to the GPU):
+// its names, the device among them, are this module's.
+func (m *Model) starImportsCUDA() bool {
+	if m.project == nil {
+		return false
+	}
+	for _, mod := range m.starFrom {
+		if d := m.project.Def(m.File.Src.Path, mod, ModuleKey); d != nil && d.UsesCUDA {
+			return true
+		}
+	}
+	return false
+}
+
 // ImportedDef is importedDef for rules: the project definition an
 // imported name stands for, or nil.
 func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(ident) }
@@ -88,7 +132,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 // keyed by name. It keeps no node: the file may be released afterwards.
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
-	out := map[string]*ProjectDef{}
+	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA()}}
 	for name, bs := range m.Module.Bindings {
 		if len(bs) != 1 {
 			continue
@@ -97,6 +141,12 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		switch b.Kind {
 		case ClassBinding:
 			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt)}
+		case AssignBinding:
+			if b.Value != nil {
+				if k := m.DeviceOf(b.Value); k != DeviceUnknown {
+					out[name] = &ProjectDef{Path: path, Name: name, Var: true, Device: k}
+				}
+			}
 		case DefBinding:
 			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
 			d.Params, d.Iterated = m.iteratedParams(b.Stmt)

@@ -111,6 +111,13 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 		return joinDevices(a, b)
 	case "identifier":
 		bs := m.Bindings(expr)
+		if len(bs) == 0 || len(bs) == 1 && bs[0].Kind == ImportBinding {
+			// `from config import DEVICE` / `from config import *` of a
+			// project module: what its constant names.
+			if d := m.importedDef(expr); d != nil && d.Var && d.Device != DeviceUnknown {
+				return d.Device
+			}
+		}
 		if len(bs) == 1 && bs[0].Kind == AssignBinding && bs[0].Value != nil {
 			return m.deviceOf(bs[0].Value, depth+1)
 		}
@@ -389,7 +396,7 @@ func (m *Model) usesCUDAScan() bool {
 		}
 	}
 	// Hugging Face Accelerate places everything on the GPU it finds.
-	if m.Imports("accelerate") {
+	if m.Imports("accelerate") || m.starImportsCUDA() {
 		return true
 	}
 	// A move to a CUDA ordinal (`.to(gpu_id)` with gpu_id = 0 passed in).
