@@ -161,7 +161,7 @@ const maxScanned = 5000
 
 // Importers implements rewrite.ProjectSources: the modules under the
 // project's roots, other than path, whose import statements name both the
-// module at path (its file or package name) and name.
+// module at path (its file or package name) and name, or star-import.
 func (p *Project) Importers(path, name string) []string {
 	if p == nil {
 		return nil
@@ -175,7 +175,7 @@ func (p *Project) Importers(path, name string) []string {
 	defer p.mu.Unlock()
 	var out []string
 	for f, words := range p.imports {
-		if f != path && words[name] && words[mod] {
+		if f != path && (words[name] || words["*"]) && words[mod] {
 			out = append(out, f)
 		}
 	}
@@ -248,6 +248,9 @@ func importWords(path string) map[string]bool {
 		}
 		if strings.Contains(t, ")") {
 			paren = false
+		}
+		if strings.Contains(t, "*") {
+			words["*"] = true // a star import: any name of the module may be used
 		}
 		for _, w := range strings.FieldsFunc(t, func(r rune) bool {
 			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127)
