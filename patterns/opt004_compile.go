@@ -111,8 +111,8 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 	// Built here, returned, and trained by what another module hands it to.
 	for _, def := range p.File.OfType("function_definition") {
 		rets := rewrite.ReturnValues(def)
-		if len(rets) == 0 {
-			continue
+		if !returnsModel(p, rets) {
+			continue // no need to look for callers elsewhere
 		}
 		for _, fc := range p.Model.ForeignCallSites(def) {
 			asg := fc.Call.Parent
@@ -274,4 +274,21 @@ func isLossOrLayer(p *Pass, e *rewrite.Node, name string) bool {
 	}
 	return strings.HasSuffix(q, "Loss") || strings.HasSuffix(q, "Criterion") ||
 		strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer") && !strings.HasSuffix(q, ".Sequential")
+}
+
+// returnsModel reports a returned name (alone or in a returned tuple)
+// that is a model.
+func returnsModel(p *Pass, rets []*rewrite.Node) bool {
+	for _, r := range rets {
+		items := []*rewrite.Node{r}
+		if r.Is("expression_list", "tuple") {
+			items = r.NamedChildren()
+		}
+		for _, it := range items {
+			if it.Type == "identifier" && p.Model.IsModule(it) {
+				return true
+			}
+		}
+	}
+	return false
 }

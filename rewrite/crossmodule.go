@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"path/filepath"
 )
 
@@ -10,8 +11,10 @@ import (
 // `Trainer(model=model, train_loader=train_loader)`). Its parameters get
 // their values there. The project index names the modules that may call
 // it (ProjectSources.Importers, a scan of their import lines made once per
-// run); this model parses those modules itself, once, and keeps them: a
-// model is not safe for concurrent use, so no two files share one.
+// run); this model parses those modules into a ForeignModels it borrows
+// from the project and gives back when its file is released: a model is
+// not safe for concurrent use, so no two files use one at a time, but a
+// worker's next file reuses what its last one parsed.
 
 // ProjectSources is a ProjectIndex that can also list the modules of the
 // project that import a name and read their text.
@@ -23,6 +26,36 @@ type ProjectSources interface {
 	Importers(path, name string) []string
 	// Source returns the text of a project module, nil when unreadable.
 	Source(path string) []byte
+	// Borrow hands out a cache of parsed modules that no other model
+	// uses until it is given back with Return.
+	Borrow() *ForeignModels
+	Return(*ForeignModels)
+}
+
+// ForeignModels are the parsed modules of a project that one model at a
+// time uses, by path.
+type ForeignModels struct {
+	models map[string]*Model
+}
+
+// maxForeign bounds a ForeignModels: past it, the cache starts over.
+const maxForeign = 128
+
+// parsed returns the module at path when it was parsed (nil when it
+// could not be), ok false when it was not tried.
+func (fm *ForeignModels) parsed(path string) (*Model, bool) {
+	if fm == nil {
+		return nil, false
+	}
+	m, ok := fm.models[path]
+	return m, ok
+}
+
+// Forget drops the parsed module at path (its text changed).
+func (fm *ForeignModels) Forget(path string) {
+	if fm != nil {
+		delete(fm.models, path)
+	}
 }
 
 // ForeignCall is a call in another module of the project, with that
@@ -51,13 +84,19 @@ func (m *Model) foreignModel(path string) *Model {
 	if !ok {
 		return nil
 	}
-	if fm, ok := m.foreign[path]; ok {
+	if m.foreign == nil {
+		m.foreign = ps.Borrow()
+		if m.foreign == nil {
+			return nil
+		}
+	}
+	if m.foreign.models == nil || len(m.foreign.models) >= maxForeign {
+		m.foreign.models = map[string]*Model{}
+	}
+	if fm, ok := m.foreign.models[path]; ok {
 		return fm
 	}
-	if m.foreign == nil {
-		m.foreign = map[string]*Model{}
-	}
-	m.foreign[path] = nil
+	m.foreign.models[path] = nil
 	b := ps.Source(path)
 	if b == nil {
 		return nil
@@ -68,7 +107,7 @@ func (m *Model) foreignModel(path string) *Model {
 	}
 	fm := f.Model()
 	fm.SetProject(m.project)
-	m.foreign[path] = fm
+	m.foreign.models[path] = fm
 	return fm
 }
 
@@ -131,6 +170,13 @@ func (m *Model) ForeignCallSites(def *Node) []ForeignCall {
 	}
 	var out []ForeignCall
 	for _, path := range ps.Importers(self, name) {
+		if fm, ok := m.foreign.parsed(path); !ok || fm == nil {
+			// Not parsed yet: only a module that spells a call of the
+			// name is worth parsing (a package's __init__ re-exports).
+			if src := ps.Source(path); !bytes.Contains(src, []byte(name+"(")) {
+				continue
+			}
+		}
 		fm := m.foreignModel(path)
 		if fm == nil {
 			continue

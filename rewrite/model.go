@@ -116,7 +116,7 @@ type Model struct {
 	// foreign are the project modules this model parsed to follow values
 	// across modules (crossmodule.go), by path; foreignCalls caches
 	// ForeignCallSites.
-	foreign map[string]*Model
+	foreign *ForeignModels
 	// starFrom are the modules the module scope star-imports, in order
 	// ("config", ".config").
 	starFrom     []string

@@ -144,7 +144,9 @@ func (w *sourceWalk) in(m *Model, f func()) {
 // project that call calls (idx >= 0: the idx-th item of returned tuples),
 // reporting whether it found any.
 func (w *sourceWalk) importedReturns(d *ProjectDef, idx int, conf Confidence, depth int) bool {
-	if !w.across || d == nil || d.Class {
+	if !w.across || d == nil || d.Class || idx < 0 && len(d.Returns) == 0 {
+		// Nothing its summary knows it returns (tuples it does not
+		// summarise): not worth a parse.
 		return false
 	}
 	dm, def := w.home.defNode(d)

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -25,7 +26,9 @@ type Project struct {
 	// imports are the words of each module's import statements, by file
 	// path, from one scan of the roots on the first Importers question.
 	importsOnce sync.Once
-	imports     map[string]map[string]bool
+	byKey       map[string][]importRef // "module\x00name" -> the imports of name from a module so named
+	// free are the caches of parsed modules no model uses now.
+	free []*rewrite.ForeignModels
 }
 
 type module struct {
@@ -73,9 +76,14 @@ func (p *Project) Forget(path string) {
 	}
 	p.mu.Lock()
 	delete(p.mods, abs)
-	if p.imports != nil {
-		if _, ok := p.imports[abs]; ok {
-			p.imports[abs] = importWords(abs)
+	for _, fm := range p.free {
+		fm.Forget(abs)
+	}
+	if p.byKey != nil {
+		// Imports it no longer has stay listed: Importers' callers check
+		// the calls themselves.
+		for _, r := range fromImports(abs) {
+			p.byKey[r.key] = append(p.byKey[r.key], r.importRef)
 		}
 	}
 	p.mu.Unlock()
@@ -160,8 +168,8 @@ func (p *Project) summary(path string) map[string]*rewrite.ProjectDef {
 const maxScanned = 5000
 
 // Importers implements rewrite.ProjectSources: the modules under the
-// project's roots, other than path, whose import statements name both the
-// module at path (its file or package name) and name, or star-import.
+// project's roots, other than path, with a `from <module> import name`
+// (or `import *`) whose module is the one at path.
 func (p *Project) Importers(path, name string) []string {
 	if p == nil {
 		return nil
@@ -172,11 +180,12 @@ func (p *Project) Importers(path, name string) []string {
 		mod = filepath.Base(filepath.Dir(path))
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	refs := append(slices.Clip(p.byKey[mod+"\x00"+name]), p.byKey[mod+"\x00*"]...)
+	p.mu.Unlock()
 	var out []string
-	for f, words := range p.imports {
-		if f != path && (words[name] || words["*"]) && words[mod] {
-			out = append(out, f)
+	for _, r := range refs {
+		if r.file != path && !slices.Contains(out, r.file) && p.resolve(r.file, r.module) == path {
+			out = append(out, r.file)
 		}
 	}
 	sort.Strings(out)
@@ -192,13 +201,25 @@ func (p *Project) Source(path string) []byte {
 	return b
 }
 
-// scanImports reads the import statements of the Python modules under the
-// roots (no parse: a line scan).
+// importRef is a `from <module> import ...` statement of a file.
+type importRef struct {
+	file, module string
+}
+
+// keyedImport is an importRef with its index key.
+type keyedImport struct {
+	importRef
+	key string
+}
+
+// scanImports reads the from-imports of the Python modules under the
+// roots (no parse: a scan of the lines that start with "from ").
 func (p *Project) scanImports() {
-	imports := map[string]map[string]bool{}
+	byKey := map[string][]importRef{}
+	seen := map[string]bool{}
 	for _, root := range p.roots {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || len(imports) >= maxScanned {
+			if err != nil || len(seen) >= maxScanned {
 				if d != nil && d.IsDir() {
 					return filepath.SkipDir
 				}
@@ -210,53 +231,81 @@ func (p *Project) scanImports() {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".py") {
+			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".py") || seen[path] {
 				return nil
 			}
-			if _, ok := imports[path]; !ok {
-				imports[path] = importWords(path)
+			seen[path] = true
+			for _, r := range fromImports(path) {
+				byKey[r.key] = append(byKey[r.key], r.importRef)
 			}
 			return nil
 		})
 	}
 	p.mu.Lock()
-	p.imports = imports
+	p.byKey = byKey
 	p.mu.Unlock()
 }
 
-// importWords returns the identifiers of a module's import statements
-// (`from a.b import c, d as e` gives a, b, c, d, e), continuation lines of
-// parenthesised imports included.
-func importWords(path string) map[string]bool {
-	words := map[string]bool{}
+// fromImports returns a module's `from <module> import a, b as c` / `import
+// *` statements, keyed by the module's last component and each imported
+// name ("*" for a star), continuation lines of parenthesised or
+// backslashed statements included.
+func fromImports(path string) []keyedImport {
 	b, err := os.ReadFile(path)
 	if err != nil || len(b) > MaxFileSize {
-		return words
+		return nil
 	}
-	paren, cont := false, false
-	for _, line := range strings.Split(string(b), "\n") {
-		t := strings.TrimSpace(line)
-		if !paren && !cont && !strings.HasPrefix(t, "from ") && !strings.HasPrefix(t, "import ") {
+	var out []keyedImport
+	lines := strings.Split(string(b), "\n")
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(t, "from ") {
 			continue
 		}
-		if i := strings.IndexByte(t, '#'); i >= 0 {
-			t = t[:i]
+		stmt := t
+		for (strings.Count(stmt, "(") > strings.Count(stmt, ")") || strings.HasSuffix(stmt, "\\")) && i+1 < len(lines) {
+			i++
+			stmt = strings.TrimSuffix(stmt, "\\") + " " + strings.TrimSpace(lines[i])
 		}
-		cont = strings.HasSuffix(t, "\\")
-		if strings.Contains(t, "(") {
-			paren = true
+		if j := strings.IndexByte(stmt, '#'); j >= 0 {
+			stmt = stmt[:j]
 		}
-		if strings.Contains(t, ")") {
-			paren = false
+		module, names, ok := strings.Cut(strings.TrimPrefix(stmt, "from "), " import ")
+		module = strings.TrimSpace(module)
+		last := module[strings.LastIndexByte(module, '.')+1:]
+		if !ok || last == "" {
+			continue
 		}
-		if strings.Contains(t, "*") {
-			words["*"] = true // a star import: any name of the module may be used
-		}
-		for _, w := range strings.FieldsFunc(t, func(r rune) bool {
-			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127)
-		}) {
-			words[w] = true
+		names = strings.NewReplacer("(", " ", ")", " ").Replace(names)
+		for _, n := range strings.Split(names, ",") {
+			if f := strings.Fields(n); len(f) > 0 {
+				out = append(out, keyedImport{importRef{path, module}, last + "\x00" + f[0]})
+			}
 		}
 	}
-	return words
+	return out
+}
+
+// Borrow implements rewrite.ProjectSources.
+func (p *Project) Borrow() *rewrite.ForeignModels {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		fm := p.free[n-1]
+		p.free = p.free[:n-1]
+		return fm
+	}
+	return &rewrite.ForeignModels{}
+}
+
+// Return implements rewrite.ProjectSources.
+func (p *Project) Return(fm *rewrite.ForeignModels) {
+	if fm == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) < 64 {
+		p.free = append(p.free, fm)
+	}
 }
