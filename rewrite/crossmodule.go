@@ -183,8 +183,8 @@ func (m *Model) ForeignCallSites(def *Node) []ForeignCall {
 		}
 		for _, call := range fm.File.OfType("call") {
 			fn := call.ChildByField("function")
-			if fn == nil || fn.Type != "identifier" || fn.Text() != name {
-				continue
+			if fn == nil || fn.Type != "identifier" {
+				continue // (an alias, `import Trainer as T`, is fine)
 			}
 			if d := fm.importedDef(fn); d != nil && d.Path == self && d.Name == name {
 				out = append(out, ForeignCall{Model: fm, Call: call})
