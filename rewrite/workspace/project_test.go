@@ -79,10 +79,10 @@ func TestProjectImportersAndCallSites(t *testing.T) {
 		"engine.py": "def fit(model, loader):\n    for x in loader:\n        model(x)\n\nclass Runner:\n    def __init__(self, loader, device):\n        self.loader = loader\n",
 		"main.py": "from engine import (\n    fit,\n    Runner as R,\n)\nfrom torch.utils.data import DataLoader\n\n" +
 			"loader = DataLoader(ds, pin_memory=True)\nfit(net, loader)\nR(loader, 'cuda')\n",
-		"star.py":        "from engine import *\n\nfit(net, other)\n",
-		"reexport.py":    "from engine import fit\n",
-		"elsewhere.py":   "from other.engine import fit\nfit(a, b)\n",
-		"config.py":      "import torch\nDEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nRATE = 0.1\n",
+		"star.py":         "from engine import *\n\nfit(net, other)\n",
+		"reexport.py":     "from engine import fit\n",
+		"elsewhere.py":    "from other.engine import fit\nfit(a, b)\n",
+		"config.py":       "import torch\nDEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nRATE = 0.1\n",
 		"pkg/__init__.py": "",
 	})
 	p := NewProject(dir)
