@@ -22,7 +22,13 @@ var CompileModel = &Rule{
 func init() { Register(CompileModel) }
 
 func checkCompileModel(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(2, 0) || !p.Model.UsesCUDA() || p.File.Spells("compile") {
+	if !p.Env.Versions.Torch.AtLeast(2, 0) || p.File.Spells("compile") {
+		return
+	}
+	if !p.Model.UsesCUDA() {
+		// A script that names no device may hand its model to a trainer
+		// of another module that does.
+		reportHandedModels(p, nil)
 		return
 	}
 	var seen []*rewrite.Node // the models reported: one finding each
@@ -94,9 +100,10 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 		}
 		p.Report(value, compileMsg+" ("+assumption+")", fix)
 	}
+	cuda := p.Model.UsesCUDA()
 	for _, call := range p.File.OfType("call") {
 		d := trainingDef(p.Model, call)
-		if d == nil {
+		if d == nil || !cuda && !d.UsesCUDA {
 			continue
 		}
 		for _, a := range callArguments(call) {
@@ -125,7 +132,7 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 				targets = left.NamedChildren()
 			}
 			for idx, t := range targets {
-				if t.Type != "identifier" || !handedToTrainer(fc.Model, t) {
+				if t.Type != "identifier" || !handedToTrainer(fc.Model, t, cuda) {
 					continue
 				}
 				for _, r := range rets {
@@ -163,7 +170,7 @@ func trainingDef(m *rewrite.Model, call *rewrite.Node) *rewrite.ProjectDef {
 
 // handedToTrainer reports that the name bound at target (in m's module)
 // is passed to a project function or class that trains.
-func handedToTrainer(m *rewrite.Model, target *rewrite.Node) bool {
+func handedToTrainer(m *rewrite.Model, target *rewrite.Node, cuda bool) bool {
 	for _, b := range m.Bindings(target) {
 		if b.Ident != target {
 			continue
@@ -173,8 +180,10 @@ func handedToTrainer(m *rewrite.Model, target *rewrite.Node) bool {
 				if args.Type == "keyword_argument" {
 					args = args.Parent
 				}
-				if args != nil && args.Type == "argument_list" && args.Parent != nil && trainingDef(m, args.Parent) != nil {
-					return true
+				if args != nil && args.Type == "argument_list" && args.Parent != nil {
+					if d := trainingDef(m, args.Parent); d != nil && (cuda || d.UsesCUDA || m.UsesCUDA()) {
+						return true
+					}
 				}
 			}
 		}

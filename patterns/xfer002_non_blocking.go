@@ -25,6 +25,86 @@ func checkNonBlocking(p *Pass) {
 			checkBatchCopies(p, loop, across)
 		}
 	}
+	checkComprehensionCopies(p)
+}
+
+// checkComprehensionCopies reports `[t.to(dev) for t in batch]` where
+// batch is a batch of a pinned loader: drawn with next() from an iter()
+// of it (`data_iter = iter(train_loader)` ... `batch = next(data_iter)`),
+// or the target of a for loop over it.
+func checkComprehensionCopies(p *Pass) {
+	for _, comp := range p.File.OfType("list_comprehension") {
+		body := comp.ChildByField("body")
+		var clause *rewrite.Node
+		for _, c := range comp.NamedChildren() {
+			if c.Type == "for_in_clause" {
+				if clause != nil {
+					clause = nil // several clauses: not a copy of one batch
+					break
+				}
+				clause = c
+			}
+		}
+		if body == nil || clause == nil || len(comp.NamedChildren()) != 2 {
+			continue
+		}
+		left, right := clause.ChildByField("left"), clause.ChildByField("right")
+		_, ok, moved := p.Model.MoveTarget(body)
+		if !ok || left == nil || left.Type != "identifier" || moved == nil || moved.Type != "identifier" || moved.Text() != left.Text() ||
+			rewrite.KeywordArg(body, "non_blocking") != nil || p.Model.MoveKind(body) == rewrite.DeviceOther {
+			continue
+		}
+		if right == nil || right.Type != "identifier" || !batchOfPinned(p, right, comp) {
+			continue
+		}
+		e, ok := rewrite.AppendItem(body.ChildByField("arguments"), "non_blocking=True")
+		if !ok {
+			continue
+		}
+		p.Report(body, "this batch comes from a pinned DataLoader: copy it with non_blocking=True so the host does not wait for each transfer",
+			Fix(rewrite.Safe, "Pass non_blocking=True", e))
+	}
+}
+
+// batchOfPinned reports a name whose every value is a batch of a pinned
+// loader: `next(it)` where every value of it is `iter(loader)`, or the
+// target of a for loop over the loader. The binding comp itself makes
+// (`batch = [t.to(dev) for t in batch]`) is not one of its values there.
+func batchOfPinned(p *Pass, name, comp *rewrite.Node) bool {
+	bs := p.Model.Bindings(name)
+	if len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		switch {
+		case b.Value == comp:
+		case b.Kind == rewrite.LoopBinding && b.Stmt != nil && b.Stmt.Type == "for_statement":
+			if left := b.Stmt.ChildByField("left"); left != b.Ident || !pinnedSource(p, b.Stmt.ChildByField("right")) {
+				return false
+			}
+		case b.Kind == rewrite.AssignBinding && b.Value != nil && b.Value.Type == "call" && p.Model.CalleeName(b.Value) == "next":
+			args := rewrite.PositionalArgs(b.Value)
+			if len(args) != 1 || args[0].Type != "identifier" {
+				return false
+			}
+			its := p.Model.Bindings(args[0])
+			if len(its) == 0 {
+				return false
+			}
+			for _, ib := range its {
+				v := ib.Value
+				if ib.Kind != rewrite.AssignBinding || v == nil || v.Type != "call" || p.Model.CalleeName(v) != "iter" {
+					return false
+				}
+				if a := rewrite.PositionalArgs(v); len(a) != 1 || !pinnedSource(p, a[0]) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // pinnedSource reports a loop's iterable that is a pinned DataLoader

@@ -44,8 +44,8 @@ type ProjectDef struct {
 	// are summarised.
 	Var    bool
 	Device DeviceKind
-	// UsesCUDA is set on the module's own entry (key ModuleKey): the
-	// module targets CUDA (Model.UsesCUDA).
+	// UsesCUDA: the definition's module targets CUDA (Model.UsesCUDA);
+	// the module's own entry (key ModuleKey) has it too.
 	UsesCUDA bool
 }
 
@@ -156,6 +156,11 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 				}
 			}
 			out[name] = d
+		}
+	}
+	if out[ModuleKey].UsesCUDA {
+		for _, d := range out {
+			d.UsesCUDA = true
 		}
 	}
 	return out
