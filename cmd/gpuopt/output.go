@@ -70,9 +70,9 @@ func flatten(reports []fileReport) []jsonFinding {
 	out := []jsonFinding{}
 	for _, r := range reports {
 		if r.Syntax != "" {
-			jf := jsonFinding{Code: "E999", Message: r.Syntax + " (not analysed past it, never rewritten)", Path: r.Path, Line: syntaxLine(r.Syntax), Column: 1, Severity: "error"}
+			jf := jsonFinding{Code: "E999", Message: r.Syntax + syntaxNote, Path: r.Path, Line: syntaxLine(r.Syntax), Column: 1, Severity: "error"}
 			if r.nb != nil {
-				jf.Message = r.Syntax + " (this cell is not analysed, never rewritten)"
+				jf.Message = r.Syntax + cellSyntaxNote
 				fmt.Sscanf(r.Syntax, "syntax error at cell %d:%d:%d", &jf.Cell, &jf.Line, &jf.Column)
 				jf.rawLine = r.nb.nb.RawLine(jf.Cell-1, jf.Line-1)
 			}

@@ -95,12 +95,21 @@ func inCell(r fileReport, s shown) shown {
 	return s
 }
 
+// The notes that follow a syntax error's message. A file with one is never
+// rewritten, but the rules still read the code the parser recovered around
+// the error, so its other findings stay (as ruff does); a notebook cell with
+// one is left out of the analysis.
+const (
+	syntaxNote     = " (the file is never rewritten; findings elsewhere come from the code around the error)"
+	cellSyntaxNote = " (this cell is not analysed, never rewritten)"
+)
+
 // syntaxFinding is a report's syntax error as finding E999.
 func syntaxFinding(r fileReport) shown {
 	s := shown{path: r.Path, src: r.Src, code: "E999", severity: rewrite.Error,
-		msg: r.Syntax + " (not analysed past it, never rewritten)"}
+		msg: r.Syntax + syntaxNote}
 	if r.nb != nil {
-		s.msg = r.Syntax + " (this cell is not analysed, never rewritten)"
+		s.msg = r.Syntax + cellSyntaxNote
 		fmt.Sscanf(r.Syntax, "syntax error at cell %d:%d:%d", &s.cell, &s.line, &s.col)
 		s.cell, s.line, s.col = max(s.cell, 1), max(s.line, 1), max(s.col, 1)
 		s.src = r.nb.mod.CellSource(s.cell - 1)

@@ -186,6 +186,24 @@ def loss_of(r):
     return r.get("train_loss") if r.get("train_loss") is not None else r.get("eval_loss")
 
 
+def loss_se(r):
+    """The standard error of loss_of(r) (None for runs before it was kept)."""
+    return r.get("train_loss_se") if r.get("train_loss") is not None else r.get("eval_loss_se")
+
+
+def within_noise(x, se_x, o, o2, se_o, se_o2):
+    """Whether loss x is within the noise of the original's two runs o, o2
+    (seeds 0 and 1). The noise band is the larger of two estimates: the
+    distance between the two seeds (init and data order), and twice the
+    standard error of the difference of two means of the last steps' losses
+    (the batches drawn), from x's run and the original's."""
+    band = abs(o - o2)
+    ses = [e for e in (se_x, se_o, se_o2) if e is not None]
+    if len(ses) == 3:
+        band = max(band, 2 * (se_x ** 2 + (se_o ** 2 + se_o2 ** 2) / 4) ** 0.5)
+    return abs(x - (o + o2) / 2) <= band
+
+
 def fixed_codes(g):
     """The rule codes whose findings gpuopt's fix removed, with counts."""
     import collections
@@ -225,9 +243,9 @@ def table(results, manifest=None):
         fmt = lambda x: "%.4g" % x if x is not None else "—"
         within = "—"
         if None not in ls[:2]:
-            noise = abs(ls[0] - ls[1])
-            mean = (ls[0] + ls[1]) / 2
-            flags = ["yes" if x is not None and abs(x - mean) <= noise else "NO" for x in ls[2:]]
+            se = [loss_se(x) for x in (o, o2, g, h)]
+            flags = ["yes" if x is not None and within_noise(x, e, ls[0], ls[1], se[0], se[1]) else "NO"
+                     for x, e in zip(ls[2:], se[2:])]
             within = ", ".join(flags)
             if name in public and flags[0] != "yes":
                 outside.append(name)

@@ -13,7 +13,8 @@ computes; it only watches and measures:
 * loss: the value each backward starts from (the unscaled loss where a
   GradScaler scaled it), and for evaluation the values torch's loss
   functions return with gradients off; the mean of the last EFFECT_LAST of
-  each is reported. Values stay on the device until exit: no extra syncs.
+  each is reported, with its standard error. Values stay on the device
+  until exit: no extra syncs.
 * peak memory: torch.cuda.max_memory_allocated() at exit.
 * seeds: torch is seeded with EFFECT_SEED_OFFSET at start-up and the
   offset is added to every torch.manual_seed call, so two runs of the
@@ -176,6 +177,14 @@ if _OUT:
             return None
         return float(torch.stack([v.to("cpu") for v in values]).mean())
 
+    def _stderr(values):
+        # The standard error of that mean: how far it moves with the
+        # batches drawn, one part of the run-to-run noise.
+        if len(values) < 2:
+            return None
+        t = torch.stack([v.to("cpu") for v in values]).double()
+        return float(t.std() / len(values) ** 0.5)
+
     def _report():
         if os.getpid() != _PID:
             return
@@ -186,6 +195,8 @@ if _OUT:
             "ms_per_step": counter.ms(),
             "train_loss": _mean(_train_loss),
             "eval_loss": _mean(_eval_loss),
+            "train_loss_se": _stderr(_train_loss),
+            "eval_loss_se": _stderr(_eval_loss),
             "peak_mem_mb": torch.cuda.max_memory_allocated() / 2**20 if _cuda else None,
             "wall_s": time.perf_counter() - _t_start,
             "stopped": _stopped[0],
