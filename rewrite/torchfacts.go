@@ -300,6 +300,11 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 				return DeviceMaybeCUDA, last.Value
 			}
 		}
+		// `if small: model = A() else: model = B()` then `model.to(device)`
+		// on the path to site, after every branch.
+		if k, move := m.laterMoveStatement(bs, last.Stmt.End, site); k != DeviceUnknown {
+			return k, move
+		}
 		return m.branchMoves(bs, site)
 	}
 	kind := DeviceUnknown
@@ -329,8 +334,20 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 		break
 	}
 	// Later statements `ident.cuda()` / `ident.to(dev)` before site.
+	if k, call := m.laterMoveStatement(bs, last.Stmt.End, site); k != DeviceUnknown {
+		kind, move = k, call
+	}
+	return kind, move
+}
+
+// laterMoveStatement returns the last statement `ident.cuda()` /
+// `ident.to(dev)` (a module moves in place) of a name bound by bs that
+// runs after offset after and unconditionally before site, and its kind.
+func (m *Model) laterMoveStatement(bs []*Binding, after int, site *Node) (DeviceKind, *Node) {
+	kind := DeviceUnknown
+	var move *Node
 	for _, use := range identUses(bs) {
-		if use.Start <= last.Stmt.End || use.Start >= site.Start {
+		if use.Start <= after || use.Start >= site.Start {
 			continue
 		}
 		attr := use.Parent
