@@ -1,7 +1,8 @@
 import torch
 from torch import nn
 
-from engine import Fitter, evaluate
+from buffers import DataLoader
+from engine import Fitter, evaluate, replay
 from loaders import make_loader, make_plain_loader
 
 
@@ -11,3 +12,4 @@ def main(train_set, test_set):
     fitter = Fitter(model, make_loader(train_set, 64), device)
     fitter.fit(torch.optim.SGD(model.parameters(), lr=0.1))
     evaluate(model, make_plain_loader(test_set, 256), device)
+    replay(model, DataLoader(list(test_set), pin_memory=True), device)
