@@ -279,6 +279,14 @@ func (fx *Facts) originKind(o rewrite.Origin) Fact {
 				return f
 			}
 			return Fact{}
+		case obj != nil && obj.Type == "identifier" && o.Model == nil:
+			// `selector = ModelSelector(...)` (a project class), then
+			// `model = selector.get_model()`: what that method returns.
+			if f := fx.methodResult(obj, attr); f.Kind != KindUnknown {
+				return f
+			}
+		}
+		switch {
 		case attr == "from_pretrained":
 			oq := m.QualifiedName(obj)
 			if strings.HasPrefix(oq, "transformers.") || strings.HasPrefix(oq, "diffusers.") || strings.HasPrefix(oq, "peft.") {
@@ -293,6 +301,34 @@ func (fx *Facts) originKind(o rewrite.Origin) Fact {
 	}
 	if m.IsModuleClass(fn) {
 		return Fact{KindModule, rewrite.Certain, "an instance of " + fn.Text() + ", an nn.Module"}
+	}
+	return Fact{}
+}
+
+// methodResult says what calling method on obj returns, when obj is an
+// instance of a project class whose summary knows.
+func (fx *Facts) methodResult(obj *rewrite.Node, method string) Fact {
+	for _, o := range fx.m.Origins(obj) {
+		if o.Def == nil || !o.Def.Class || o.Call == nil {
+			continue
+		}
+		rets := o.Def.MethodReturns[method]
+		if len(rets) == 0 {
+			return Fact{}
+		}
+		f := defKind(&rewrite.ProjectDef{Path: o.Def.Path, Name: o.Def.Name + "." + method, Returns: rets}, true)
+		if f.Kind == KindUnknown {
+			// An instance of a class its module imports from the project.
+			for _, r := range rets {
+				if d := fx.m.ProjectDefOf(o.Def.Path, r); d != nil && d.Class {
+					if f = defKind(d, true); f.Kind != KindUnknown {
+						f.Evidence += " (returned by " + o.Def.Name + "." + method + "())"
+						break
+					}
+				}
+			}
+		}
+		return f
 	}
 	return Fact{}
 }

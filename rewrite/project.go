@@ -44,6 +44,9 @@ type ProjectDef struct {
 	// are summarised.
 	Var    bool
 	Device DeviceKind
+	// MethodReturns are, for a class, its methods' Returns by method name
+	// (`ModelSelector.get_model` returning timm.create_model(...)).
+	MethodReturns map[string][]string
 	// UsesCUDA: the definition's module targets CUDA (Model.UsesCUDA);
 	// the module's own entry (key ModuleKey) has it too.
 	UsesCUDA bool
@@ -124,6 +127,18 @@ func (m *Model) starImportsCUDA() bool {
 	return false
 }
 
+// ProjectDefOf returns the project definition a qualified name that the
+// module at fromPath imports stands for ("net.TinyLM" in factory.py after
+// `from net import TinyLM`), or nil: summaries record what a sibling
+// module's functions return by such names.
+func (m *Model) ProjectDefOf(fromPath, qualified string) *ProjectDef {
+	dot := strings.LastIndexByte(qualified, '.')
+	if m.project == nil || dot <= 0 {
+		return nil
+	}
+	return m.project.Def(fromPath, qualified[:dot], qualified[dot+1:])
+}
+
 // ImportedDef is importedDef for rules: the project definition an
 // imported name stands for, or nil.
 func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(ident) }
@@ -140,7 +155,8 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		b := bs[0]
 		switch b.Kind {
 		case ClassBinding:
-			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt)}
+			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt),
+				MethodReturns: m.methodReturns(b.Stmt)}
 		case AssignBinding:
 			if b.Value != nil {
 				if k := m.DeviceOf(b.Value); k != DeviceUnknown {
@@ -150,17 +166,50 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		case DefBinding:
 			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
 			d.Params, d.Iterated = m.iteratedParams(b.Stmt)
-			for _, r := range ReturnValues(b.Stmt) {
-				for _, s := range m.Origins(r) {
-					d.Returns = append(d.Returns, m.returnedCallees(s.Expr)...)
-				}
-			}
+			d.Returns = m.returnsOf(b.Stmt)
 			out[name] = d
 		}
 	}
 	if out[ModuleKey].UsesCUDA {
 		for _, d := range out {
 			d.UsesCUDA = true
+		}
+	}
+	return out
+}
+
+// returnsOf names the callables whose results a function returns.
+func (m *Model) returnsOf(def *Node) []string {
+	var out []string
+	for _, r := range ReturnValues(def) {
+		for _, s := range m.Origins(r) {
+			out = append(out, m.returnedCallees(s.Expr)...)
+		}
+	}
+	return out
+}
+
+// methodReturns maps the methods of a class that return something known
+// to what they return.
+func (m *Model) methodReturns(cls *Node) map[string][]string {
+	body := cls.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	var out map[string][]string
+	for _, st := range body.Children {
+		d := st
+		if d.Type == "decorated_definition" {
+			d = d.ChildByField("definition")
+		}
+		if d == nil || d.Type != "function_definition" {
+			continue
+		}
+		if rets := m.returnsOf(d); len(rets) > 0 {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[d.ChildByField("name").Text()] = rets
 		}
 	}
 	return out

@@ -2,6 +2,7 @@
 # the GPU and trains it.
 import torch
 
+from factory import ModelFactory
 from net import TinyLM
 from trainer import Trainer, Reporter
 
@@ -14,3 +15,13 @@ def main(dataset):
     # Only reported on: not trained.
     probe = TinyLM(vocab=16)
     Reporter(probe).report()
+
+
+def from_factory(dataset):
+    torch.manual_seed(0)
+    factory = ModelFactory(256)
+    big = factory.build()  # want: OPT004
+    Trainer(big, dataset).run()
+    # A description is not a model, whatever it is handed to.
+    name = factory.describe()
+    Reporter(name).report()
