@@ -651,3 +651,7 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 	}
 	return last
 }
+
+// ParamName returns the identifier a parameter node binds (`x`, `x=1`,
+// `x: int`, `x: int = 1`, `*args`, `**kw`), nil for a separator.
+func ParamName(p *Node) *Node { return paramName(p) }
