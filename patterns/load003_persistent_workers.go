@@ -23,7 +23,12 @@ func checkLoaderPersistent(p *Pass) {
 		if datasetTouchedPerEpoch(p, gl) {
 			continue
 		}
-		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "persistent_workers=True")
+		value := "True"
+		cond, byFlag := workersCondition(p, gl)
+		if !gl.Known && byFlag {
+			value = cond
+		}
+		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "persistent_workers="+value)
 		msg, app := "this DataLoader's workers are restarted every epoch: pass persistent_workers=True", rewrite.Unsafe
 		fix := Fix(app, "Pass persistent_workers=True", e)
 		switch {
@@ -39,6 +44,11 @@ func checkLoaderPersistent(p *Pass) {
 			// others (num_workers=0) raises ValueError. It goes in the dict.
 			msg += " (add it to the **kwargs dict that sets num_workers)"
 			fix = nil
+		case !gl.Known && byFlag:
+			// persistent_workers=True with num_workers=0 raises ValueError:
+			// keep them only when the count asks for workers.
+			msg = "this DataLoader's workers are restarted every epoch: pass persistent_workers=" + value + " (it pays when epochs are short: each restart re-forks the workers and re-warms their prefetch)"
+			fix = Fix(app, "Pass persistent_workers="+value, e)
 		case !gl.Known:
 			// persistent_workers=True with num_workers=0 raises ValueError.
 			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
@@ -46,6 +56,37 @@ func checkLoaderPersistent(p *Pass) {
 		}
 		p.Report(gl.Call, msg, fix)
 	}
+}
+
+// workersCondition returns `<num_workers> > 0` for a worker count that is
+// written in the DataLoader call itself as a name, an attribute or a
+// subscript (`args.workers`, `cfg["workers"]`), or the builtin int() of one
+// (`int(opt.workers)`): an expression that reads the same value when
+// evaluated twice. false for anything else (a call may not).
+func workersCondition(p *Pass, gl gpuLoader) (string, bool) {
+	w := gl.Workers
+	if w == nil || !gl.Call.Contains(w) || !readOnlyExpr(p, w) {
+		return "", false
+	}
+	return w.Text() + " > 0", true
+}
+
+// readOnlyExpr reports a name, attributes and constant subscripts of one,
+// and int() of such an expression.
+func readOnlyExpr(p *Pass, n *rewrite.Node) bool {
+	switch n.Type {
+	case "identifier":
+		return true
+	case "attribute":
+		return readOnlyExpr(p, n.ChildByField("object"))
+	case "subscript":
+		idx := n.ChildByField("subscript")
+		return idx != nil && idx.Is("string", "integer") && readOnlyExpr(p, n.ChildByField("value"))
+	case "call":
+		args := rewrite.PositionalArgs(n)
+		return p.Model.CalleeName(n) == "int" && len(args) == 1 && readOnlyExpr(p, args[0])
+	}
+	return false
 }
 
 // datasetTouchedPerEpoch reports that the main process may change the
@@ -69,6 +110,9 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 			}
 		}
 		for _, u := range bs[0].Uses {
+			if u.Parent != nil && u.Parent.Type == "assert_statement" {
+				continue // `assert dataset` only reads it
+			}
 			call := u.Parent
 			if call != nil && call.Type == "keyword_argument" {
 				call = call.Parent

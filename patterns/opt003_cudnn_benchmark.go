@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -23,13 +24,20 @@ var CudnnBenchmark = &Rule{
 func init() { Register(CudnnBenchmark) }
 
 func checkCudnnBenchmark(p *Pass) {
-	if !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() || determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark") {
+	if !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() {
+		return
+	}
+	// Determinism asked for on a branch (`if args.seed is not None:
+	// cudnn.deterministic = True; cudnn.benchmark = False`) leaves the
+	// default path without benchmark; asked for anywhere else, stay silent.
+	branch := optionalDeterminism(p)
+	if branch == nil && (determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark")) {
 		return
 	}
 	conv := false
 	for _, call := range torchCalls(p) {
 		q := p.Model.CalleeName(call)
-		if convCallee(q) || q == "timm.create_model" && convTimmModel(rewrite.Arg(call, 0, "model_name")) {
+		if convCallee(q) || q == "timm.create_model" && convTimmModel(rewrite.Arg(call, 0, "model_name")) || torchvisionByName(p, call) {
 			conv = true
 			break
 		}
@@ -49,10 +57,79 @@ func checkCudnnBenchmark(p *Pass) {
 		return
 	}
 	var fix *rewrite.Fix
-	if e, ok := insertModuleStatement(p, "torch.backends.cudnn.benchmark", " = True"); ok {
+	// With a determinism branch the new line must run before it: the
+	// branch then switches benchmark off again.
+	if e, ok := insertModuleStatement(p, "torch.backends.cudnn.benchmark", " = True"); ok && (branch == nil || e.End <= branch.Start) {
 		fix = Fix(rewrite.Unsafe, "Set torch.backends.cudnn.benchmark = True after the imports", e)
 	}
-	p.ReportRange(start, end, "convolutional training without torch.backends.cudnn.benchmark = True: cuDNN picks convolution algorithms by heuristics (no gain measured at fixed standard shapes; not reproducible bit for bit)", fix)
+	msg := "convolutional training without torch.backends.cudnn.benchmark = True: cuDNN picks convolution algorithms by heuristics (no gain measured at fixed standard shapes; not reproducible bit for bit)"
+	if branch != nil {
+		line := p.File.Src.LineOf(branch.Start) + 1
+		msg = "convolutional training without torch.backends.cudnn.benchmark = True when determinism is not chosen: cuDNN picks convolution algorithms by heuristics (no gain measured at fixed standard shapes); the branch at line " +
+			strconv.Itoa(line) + " that chooses determinism turns benchmark off again after this runs"
+	}
+	p.ReportRange(start, end, msg, fix)
+}
+
+// optionalDeterminism returns the if statement that requests determinism
+// when every request in the file is `<x>.deterministic = True` inside one
+// branch of an if, and that branch also sets `<x>.benchmark = False` (so a
+// benchmark switched on after the imports is switched off again at run
+// time when determinism is chosen), and nothing else in the file mentions
+// benchmark or other determinism switches. Otherwise nil.
+func optionalDeterminism(p *Pass) *rewrite.Node {
+	if p.File.Spells("use_deterministic_algorithms") {
+		return nil
+	}
+	for _, n := range p.File.OfType("string") {
+		if strings.Contains(n.Text(), "CUBLAS_WORKSPACE_CONFIG") {
+			return nil
+		}
+	}
+	var branch *rewrite.Node
+	var turnsOff bool
+	for _, name := range []string{"deterministic", "benchmark"} {
+		for _, id := range p.File.Identifiers(name) {
+			if id.Field != "attribute" || id.Parent.Type != "attribute" {
+				if id.Field == "name" && id.Parent.Type == "keyword_argument" {
+					return nil // Trainer(deterministic=True), benchmark=...
+				}
+				continue // a variable so named
+			}
+			stmt := rewrite.Statement(id)
+			if stmt == nil || stmt.Type != "expression_statement" {
+				return nil
+			}
+			as := stmt.NamedChildren()
+			if len(as) != 1 || as[0].Type != "assignment" || as[0].ChildByField("left") != id.Parent {
+				return nil // read, or assigned some other way
+			}
+			value := strings.TrimSpace(as[0].ChildByField("right").Text())
+			if name == "deterministic" && value != "True" || name == "benchmark" && value != "False" {
+				return nil
+			}
+			// The innermost if whose branch (not its condition) holds it,
+			// inside the same function.
+			var cond *rewrite.Node
+			for b := stmt.Parent; b != nil && !b.Is("function_definition", "module"); b = b.Parent {
+				if b.Is("if_statement") {
+					cond = b
+					break
+				}
+			}
+			if cond == nil || branch != nil && cond != branch {
+				return nil
+			}
+			branch = cond
+			if name == "benchmark" {
+				turnsOff = true
+			}
+		}
+	}
+	if !turnsOff {
+		return nil
+	}
+	return branch
 }
 
 // convCallee reports a convolution layer or a convolutional torchvision
@@ -60,6 +137,17 @@ func checkCudnnBenchmark(p *Pass) {
 func convCallee(q string) bool {
 	return strings.HasPrefix(q, "torch.nn.Conv") || strings.HasPrefix(q, "torch.nn.ConvTranspose") ||
 		strings.HasPrefix(q, "torchvision.models.") && !strings.Contains(q, "vit") && !strings.Contains(q, "swin")
+}
+
+// torchvisionByName reports a torchvision model picked by name at run time,
+// `models.__dict__[args.arch]()`: most of its architectures are
+// convolutional (and benchmark costs the others nothing but its search).
+func torchvisionByName(p *Pass, call *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "subscript" {
+		return false
+	}
+	return p.Model.QualifiedName(fn.ChildByField("value")) == "torchvision.models.__dict__"
 }
 
 // convTimmModel reports a timm model name of a convolutional family.
