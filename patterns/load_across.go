@@ -1,6 +1,8 @@
 package patterns
 
 import (
+	"slices"
+
 	"github.com/gpuopt/gpuopt/rewrite"
 )
 
@@ -34,11 +36,18 @@ func acrossLoaders(p *Pass, out []gpuLoader, at map[*rewrite.Node]int) []gpuLoad
 		hot, perEpoch, via := false, false, ""
 		for _, fc := range p.Model.ForeignCallSites(def) {
 			tb := assignedTarget(fc.Model, fc.Call, idx)
-			if tb == nil || !fc.Model.UsesCUDA() {
+			if tb == nil {
 				continue
 			}
 			fp := foreignPass(p, fc.Model)
-			h, e, _ := loaderFeeds(fp, tb)
+			var h, e bool
+			if fc.Model.UsesCUDA() {
+				h, e, _ = loaderFeeds(fp, tb)
+			} else {
+				// A caller that names no device, handing the loader to a
+				// project class or function whose module targets CUDA.
+				h, e = handedToGPUIterator(fp, tb)
+			}
 			if h {
 				hot = true
 				perEpoch = perEpoch || e
@@ -168,4 +177,48 @@ func zeroEverywhere(p *Pass, workers *rewrite.Node) bool {
 		}
 	}
 	return len(origins) > 0
+}
+
+// handedToGPUIterator reports that the loader bound by b is passed to a
+// project class or function that iterates it and whose module targets
+// CUDA, and whether once per pass of an outer loop.
+func handedToGPUIterator(p *Pass, b *rewrite.Binding) (hot, perEpoch bool) {
+	for _, u := range b.Uses {
+		par := u.Parent
+		name, pos := "", -1
+		var call *rewrite.Node
+		switch {
+		case par != nil && par.Type == "keyword_argument" && par.ChildByField("value") == u && par.Parent != nil:
+			name, call = par.ChildByField("name").Text(), par.Parent.Parent
+		case par != nil && par.Type == "argument_list":
+			call = par.Parent
+			for i, a := range rewrite.PositionalArgs(call) {
+				if a == u {
+					pos = i
+				}
+			}
+		}
+		if call == nil || call.Type != "call" {
+			continue
+		}
+		fn := call.ChildByField("function")
+		if fn == nil || fn.Type != "identifier" {
+			continue
+		}
+		d := p.Model.ImportedDef(fn)
+		if d == nil || !d.UsesCUDA {
+			continue
+		}
+		if name == "" {
+			if pos < 0 || pos >= len(d.Params) {
+				continue
+			}
+			name = d.Params[pos]
+		}
+		if slices.Contains(d.Iterated, name) {
+			hot = true
+			perEpoch = perEpoch || slices.Contains(d.EpochIterated, name) || !d.Class && len(p.Model.EnclosingLoops(call)) > 0
+		}
+	}
+	return hot, perEpoch
 }

@@ -34,6 +34,12 @@ type ProjectDef struct {
 	// through enumerate(...) or a logger's wrapper).
 	Params   []string
 	Iterated []string
+	// For a class, Params are its __init__'s (without self) and Iterated
+	// those it keeps on self (`self.loader = loader`) that a method's for
+	// loop iterates; EpochIterated those iterated once per pass of an
+	// outer loop (the loop is nested in one, or its method is called from
+	// a loop of another method).
+	EpochIterated []string
 	// Calls are, for a class, the qualified names of the callables its
 	// body calls (torch.nn.Conv2d for a convolutional model), deduplicated.
 	Calls []string
@@ -155,8 +161,10 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		b := bs[0]
 		switch b.Kind {
 		case ClassBinding:
-			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt),
+			d := &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt),
 				MethodReturns: m.methodReturns(b.Stmt)}
+			d.Params, d.Iterated, d.EpochIterated = m.classIterated(b.Stmt)
+			out[name] = d
 		case AssignBinding:
 			if b.Value != nil {
 				if k := m.DeviceOf(b.Value); k != DeviceUnknown {
@@ -176,6 +184,78 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		}
 	}
 	return out
+}
+
+// classIterated returns a class's __init__ parameters (without self), those
+// it keeps on self that a method's for loop iterates (directly or through
+// enumerate()/tqdm(), also by a name assigned such a wrapper), and those
+// of them iterated once per pass of an outer loop.
+func (m *Model) classIterated(cls *Node) (params, iterated, epoch []string) {
+	init := methodOf(cls, "__init__")
+	if init == nil {
+		return nil, nil, nil
+	}
+	all, _ := m.iteratedParams(init)
+	if len(all) > 0 {
+		params = all[1:]
+	}
+	kept := map[string]string{} // self attribute -> parameter
+	for _, asg := range m.File.OfTypeIn(init, "assignment") {
+		left, right := asg.ChildByField("left"), asg.ChildByField("right")
+		if left == nil || right == nil || left.Type != "attribute" || right.Type != "identifier" || m.selfClass(left.ChildByField("object")) != cls {
+			continue
+		}
+		if slicesContains(params, right.Text()) {
+			kept[left.ChildByField("attribute").Text()] = right.Text()
+		}
+	}
+	if len(kept) == 0 {
+		return params, nil, nil
+	}
+	for _, loop := range m.File.OfTypeIn(cls, "for_statement") {
+		right := loop.ChildByField("right")
+		if right == nil {
+			continue
+		}
+		src := right
+		if right.Type == "identifier" {
+			if v := m.ValueOf(right); v != nil {
+				src = v
+			}
+		}
+		attrs := m.File.OfTypeIn(src, "attribute")
+		if src.Type == "attribute" {
+			attrs = append([]*Node{src}, attrs...)
+		}
+		for _, attr := range attrs {
+			param, ok := kept[attr.ChildByField("attribute").Text()]
+			if !ok || m.selfClass(attr.ChildByField("object")) != cls || attr != src && attr.Parent != src && (attr.Parent == nil || attr.Parent.Type != "argument_list") {
+				continue
+			}
+			if !slicesContains(iterated, param) {
+				iterated = append(iterated, param)
+			}
+			if (len(m.EnclosingLoops(loop)) > 0 || m.calledFromLoop(loop)) && !slicesContains(epoch, param) {
+				epoch = append(epoch, param)
+			}
+		}
+	}
+	return params, iterated, epoch
+}
+
+// calledFromLoop reports that the method n is in is called (as
+// self.method()) inside a loop of its class.
+func (m *Model) calledFromLoop(n *Node) bool {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return false
+	}
+	for _, site := range m.CallSites(def) {
+		if len(m.EnclosingLoops(site)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // returnsOf names the callables whose results a function returns.

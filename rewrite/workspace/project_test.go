@@ -76,7 +76,8 @@ func TestProjectResolvesSiblingDefinitions(t *testing.T) {
 func TestProjectImportersAndCallSites(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"engine.py": "def fit(model, loader):\n    for x in loader:\n        model(x)\n\nclass Runner:\n    def __init__(self, loader, device):\n        self.loader = loader\n",
+		"engine.py": "def fit(model, loader):\n    for x in loader:\n        model(x)\n\nclass Runner:\n    def __init__(self, loader, device):\n        self.loader = loader\n\n" +
+			"    def epoch(self):\n        for x in tqdm(self.loader):\n            pass\n\n    def run(self, n):\n        for _ in range(n):\n            self.epoch()\n",
 		"main.py": "from engine import (\n    fit,\n    Runner as R,\n)\nfrom torch.utils.data import DataLoader\n\n" +
 			"loader = DataLoader(ds, pin_memory=True)\nfit(net, loader)\nR(loader, 'cuda')\n",
 		"star.py":         "from engine import *\n\nfit(net, other)\n",
@@ -116,6 +117,11 @@ func TestProjectImportersAndCallSites(t *testing.T) {
 		t.Fatalf("ForeignCallSites(Runner.__init__) = %q", calls)
 	}
 	f.Release()
+	// A class keeps its loader parameter and iterates it once per epoch.
+	if r := p.Def(filepath.Join(dir, "main.py"), "engine", "Runner"); r == nil || !slices.Equal(r.Params, []string{"loader", "device"}) ||
+		!slices.Equal(r.Iterated, []string{"loader"}) || !slices.Equal(r.EpochIterated, []string{"loader"}) {
+		t.Fatalf("engine.Runner = %+v, want loader kept and iterated per epoch", r)
+	}
 	// A module-level constant naming a device is summarised.
 	if d := p.Def(engine, "config", "DEVICE"); d == nil || !d.Var || d.Device != rewrite.DeviceMaybeCUDA {
 		t.Fatalf("config.DEVICE = %+v, want a CUDA-when-available device constant", d)

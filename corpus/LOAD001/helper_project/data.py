@@ -15,3 +15,7 @@ def get_eval_loader(dataset, batch_size, num_workers=0):
 def get_stats_loader(dataset):
     # Only stats.py, which never touches a GPU, iterates it.
     return DataLoader(dataset, batch_size=1024)
+
+
+def get_class_loader(dataset):
+    return DataLoader(dataset, batch_size=32, shuffle=True)  # want: LOAD001
