@@ -194,8 +194,8 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
-		if !p.Model.IsModule(call.ChildByField("function")) || !evaluates(p, call) {
-			continue
+		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || !evaluates(p, call) {
+			continue // a loss is not a forward pass: it joins one below
 		}
 		// The statement of the loop's body that holds the call (an if/else
 		// choosing between two forwards is wrapped whole).
@@ -206,12 +206,9 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if stmt == nil || stmt.Parent == nil || seen[stmt] || stmt.Is("function_definition", "class_definition", "decorated_definition") {
 			continue
 		}
-		seen[stmt] = true
-		stmts := []*rewrite.Node{stmt}
-		// The loss computed from the outputs joins the forward pass.
-		for next := nextStatement(stmt); next != nil && next.Type == "expression_statement" && callsLoss(p, next); next = nextStatement(next) {
-			stmts = append(stmts, next)
-			seen[next] = true
+		stmts := evalForwardSpan(p, stmt)
+		for _, st := range stmts {
+			seen[st] = true
 		}
 		msg := "this evaluation loop runs the forward pass in fp32: wrap it in torch.autocast(\"cuda\", dtype=" + dtype + ")"
 		var fix *rewrite.Fix
@@ -228,6 +225,59 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		}
 		p.Report(call, msg, v.Downgrade(fix))
 	}
+}
+
+// lossCall reports a call of a loss by its name (criterion(...),
+// F.cross_entropy(...), loss_fn(...)).
+func lossCall(call *rewrite.Node) bool {
+	name := strings.ToLower(call.ChildByField("function").Text())
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.Contains(name, "loss") || strings.Contains(name, "criterion") || strings.HasSuffix(name, "cross_entropy")
+}
+
+// evalForwardSpan returns the statements of an evaluation step to run under
+// autocast: from first, a model's forward, through the last of the
+// following simple statements (and ifs) that runs a model or a loss, so
+// that an encoder and a decoder, or a forward and the loss computed a few
+// lines later, share one autocast block and one finding. It stops at a
+// loop, with, try or definition.
+func evalForwardSpan(p *Pass, first *rewrite.Node) []*rewrite.Node {
+	ss := rewrite.Statements(first.Parent)
+	i := slices.Index(ss, first)
+	if i < 0 {
+		return []*rewrite.Node{first}
+	}
+	last := i
+	for j := i + 1; j < len(ss); j++ {
+		st := ss[j]
+		if st.Type == "comment" {
+			continue
+		}
+		if !st.Is("expression_statement", "if_statement") {
+			break
+		}
+		runs := callsLoss(p, st)
+		if !runs {
+			st.Walk(func(n *rewrite.Node) bool {
+				if n.Type == "call" && p.Model.IsModule(n.ChildByField("function")) {
+					runs = true
+				}
+				return !runs
+			})
+		}
+		if runs {
+			last = j
+		}
+	}
+	var out []*rewrite.Node
+	for _, st := range ss[i : last+1] {
+		if st.Type != "comment" {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 // evaluates reports a model call under torch.no_grad()/inference_mode()

@@ -26,6 +26,12 @@ func checkTF32(p *Pass) {
 	if p.File.SpellsAny([]string{"set_float32_matmul_precision", "allow_tf32", "fp32_precision"}) {
 		return
 	}
+	// Mixed precision already: under autocast the matmuls and convolutions
+	// run in fp16/bf16 and TF32 has nothing left to speed up. Autocast
+	// through a project's wrapper (YOLOv5's smart_amp_autocast) counts.
+	if mentionsAutocast(p) {
+		return
+	}
 	start, end, ok := firstTrainingLoopHeader(p)
 	if !ok {
 		return

@@ -105,7 +105,7 @@ func checkNumpyOnGPU(p *Pass) {
 	}
 	reported := map[*rewrite.Node]bool{}
 	for _, r := range roots {
-		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements {
+		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) {
 			continue
 		}
 		plan := newCupyPlan(p, byCall)
@@ -145,6 +145,34 @@ func checkNumpyOnGPU(p *Pass) {
 }
 
 // groupDigits writes n with thousands separators.
+// cupyImageBuffer reports an array built as an image for the host's image
+// libraries: an (H, W, 3) or (H, W, 4) shape (YOLOv5's np.ones((640, 640,
+// 3)) stand-in picture), or one handed, maybe scaled, to PIL, OpenCV,
+// matplotlib or imageio. Drawing and decoding happen on the CPU whatever
+// builds the buffer.
+func cupyImageBuffer(m *rewrite.Model, call *rewrite.Node) bool {
+	if shape := rewrite.Arg(call, 0, "shape"); shape != nil && shape.Is("tuple", "list") {
+		dims := shape.NamedChildren()
+		if len(dims) == 3 && dims[2].Type == "integer" && (dims[2].Text() == "3" || dims[2].Text() == "4") {
+			return true
+		}
+	}
+	n := call
+	for n.Parent != nil && n.Parent.Is("binary_operator", "parenthesized_expression") {
+		n = n.Parent
+	}
+	if n.Parent == nil || n.Parent.Type != "argument_list" {
+		return false
+	}
+	q := m.CalleeName(n.Parent.Parent)
+	for _, lib := range []string{"PIL.", "cv2.", "matplotlib.", "imageio."} {
+		if strings.HasPrefix(q, lib) {
+			return true
+		}
+	}
+	return false
+}
+
 func groupDigits(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	var b strings.Builder

@@ -53,9 +53,14 @@ func checkDeviceAccumulate(p *Pass) {
 		if guard := sync2PeriodicRead(m, loop, total); guard != nil {
 			// `running += loss.item()` ... `if step % N == 0: log(running / N);
 			// running = 0`: the host needs the value every N steps only.
-			p.Report(item, ".item() in this hot loop synchronises with the GPU every step, but "+total.Text()+
-				" is only read every few steps (line "+strconv.Itoa(p.File.Src.LineOf(guard.Start)+1)+
-				"): accumulate "+value.Text()+".detach() on the device and call .item() at that read."+sync002Pays, nil)
+			msg := ".item() in this hot loop synchronises with the GPU every step, but " + total.Text() +
+				" is only read every few steps (line " + strconv.Itoa(p.File.Src.LineOf(guard.Start)+1) +
+				"): accumulate " + value.Text() + ".detach() on the device and convert it with float() at that read." + sync002Pays
+			var fix *rewrite.Fix
+			if edits, ok := sync2PeriodicEdits(m, loop, aug, total, value, item, guard); ok {
+				fix = Fix(rewrite.Unsafe, "Accumulate "+total.Text()+" on the device; float() it where it is read", edits...)
+			}
+			p.Report(item, msg, fix)
 			continue
 		}
 		msg := ".item() in this hot loop synchronises with the GPU every step: accumulate on the device and convert once after the loop."
@@ -258,6 +263,62 @@ func sync2FloatAccumulator(m *rewrite.Model, total, loop, aug *rewrite.Node) (in
 		}
 	}
 	return init, init != nil
+}
+
+// sync2PeriodicEdits rewrites a total read every few steps: the
+// accumulated X.item() becomes X.detach().double(), every read of the total
+// in the loop (in the periodic guard) and after it becomes float(total), so
+// the host waits only at those reads. It declines unless the total is a
+// plain number everywhere else: every binding is the accumulation itself or
+// a numeric literal (the start before the loop, the reset in the guard),
+// and the value is a tensor.
+func sync2PeriodicEdits(m *rewrite.Model, loop, aug, total, value, item, guard *rewrite.Node) ([]rewrite.Edit, bool) {
+	if !m.IsTensorExpr(value) {
+		return nil, false
+	}
+	s := m.VarScope(total)
+	if s == nil {
+		return nil, false
+	}
+	name := total.Text()
+	started := false
+	for _, b := range s.Bindings[name] {
+		switch {
+		case b.Stmt == aug:
+		case b.Kind == rewrite.AssignBinding && b.Value != nil && b.Value.Is("integer", "float") &&
+			(!loop.Contains(b.Ident) || guard.ChildByField("consequence").Contains(b.Ident)):
+			if b.Stmt.End <= loop.Start {
+				started = true
+			}
+		default:
+			return nil, false
+		}
+	}
+	if !started {
+		return nil, false
+	}
+	edits := []rewrite.Edit{{Start: item.Start, End: item.End, New: value.Text() + ".detach().double()"}}
+	for _, id := range m.Reads(s, name, s.Node) {
+		if id == total {
+			continue
+		}
+		if id.Start < loop.Start {
+			for _, o := range m.EnclosingLoops(loop) {
+				if o.Contains(id) {
+					return nil, false // may see last round's tensor
+				}
+			}
+			continue
+		}
+		if id.Parent != nil && id.Parent.Type == "augmented_assignment" && id.Field == "left" {
+			continue
+		}
+		if loop.Contains(id) && !guard.ChildByField("consequence").Contains(id) {
+			return nil, false
+		}
+		edits = append(edits, rewrite.Edit{Start: id.Start, End: id.End, New: "float(" + name + ")"})
+	}
+	return edits, true
 }
 
 // sync2PeriodicRead returns the `if` of the first read of total inside the

@@ -359,18 +359,56 @@ func mentionsQualified(p *Pass, qs ...string) bool {
 
 // firstTrainingLoopHeader returns the byte range of the first training
 // loop's first line, for whole-file findings.
+// Loops that only time a backward pass (a profiler's, with no optimizer
+// step) are not training: a file with nothing else gets no finding.
 func firstTrainingLoopHeader(p *Pass) (int, int, bool) {
-	loops := p.Model.TrainingLoops()
-	if len(loops) == 0 {
+	var l *rewrite.Node
+	for _, loop := range p.Model.TrainingLoops() {
+		if !timedBackwardOnly(p, loop) {
+			l = loop
+			break
+		}
+	}
+	if l == nil {
 		return 0, 0, false
 	}
-	l := loops[0]
 	src := p.File.Src
 	end := src.LineEnd(src.LineOf(l.Start))
 	if end > l.End {
 		end = l.End
 	}
 	return l.Start, end, true
+}
+
+// timedBackwardOnly reports a loop that runs backward with no optimizer
+// step and reads a clock: it measures a layer's speed (YOLOv5's profile()),
+// it does not train.
+func timedBackwardOnly(p *Pass, loop *rewrite.Node) bool {
+	if p.Model.Loop(loop).OptimizerStep {
+		return false
+	}
+	timed := false
+	rewrite.LoopBody(loop).Walk(func(n *rewrite.Node) bool {
+		if timed {
+			return false
+		}
+		if n.Type == "call" {
+			name := p.Model.CalleeName(n)
+			if name == "" {
+				if fn := n.ChildByField("function"); fn != nil {
+					name = fn.Text()
+				}
+			}
+			switch name[strings.LastIndex(name, ".")+1:] {
+			case "perf_counter", "perf_counter_ns", "monotonic", "time_sync", "elapsed_time", "timeit":
+				timed = true
+			case "time":
+				timed = strings.HasPrefix(name, "time.")
+			}
+		}
+		return !timed
+	})
+	return timed
 }
 
 // insertAfterImportsFix returns the edit adding stmt (written with the

@@ -75,7 +75,7 @@ func (m *Model) inGradContext(n *Node, depth int) bool {
 						continue
 					}
 					for _, e := range d.NamedChildren() {
-						if m.IsGradModeCall(e) {
+						if m.IsGradModeCall(e) || gradModeWrapper(e) {
 							return true
 						}
 					}
@@ -174,4 +174,25 @@ func methodStatement(s *Node) (*Node, string) {
 		return nil, ""
 	}
 	return fn.ChildByField("object"), fn.ChildByField("attribute").Text()
+}
+
+// gradModeWrapper reports a decorator that is not torch's but says by its
+// name that it turns gradients off: a project's own wrapper such as
+// YOLOv5's `@smart_inference_mode()` (inference_mode, or no_grad on old
+// torch) or `@no_grad_eval`.
+func gradModeWrapper(e *Node) bool {
+	if e.Type == "call" {
+		e = e.ChildByField("function")
+	}
+	if e == nil {
+		return false
+	}
+	if e.Type == "attribute" {
+		e = e.ChildByField("attribute")
+	}
+	if e == nil || e.Type != "identifier" {
+		return false
+	}
+	name := strings.ToLower(e.Text())
+	return strings.Contains(name, "inference_mode") || strings.Contains(name, "no_grad")
 }
