@@ -9,6 +9,10 @@
 //     without a golden file the fix must leave the file unchanged.
 //   - corpus/<CODE>/<name>.py.hint.golden, where it exists, is the file with
 //     every code action applied, hints included (hint rules' actions).
+//   - corpus/<CODE>/<project>/*.py are the modules of one project, each
+//     checked like a case above with the project index of its folder, so
+//     that values crossing modules (a loader built in one, passed to a
+//     function of another) are seen.
 //   - corpus/<CODE>/*.ipynb are Jupyter notebook cases, checked the same
 //     way cell by cell; <name>.ipynb.golden is the fixed notebook, which
 //     must pass nbformat's validation (notebook_test.go).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuopt/gpuopt/patterns"
 	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/workspace"
 )
 
 var update = flag.Bool("update", false, "rewrite .golden files")
@@ -79,7 +80,11 @@ func TestCorpus(t *testing.T) {
 		if len(files) == 0 {
 			t.Errorf("%s has no cases", dir)
 		}
-		for _, path := range files {
+		// corpus/<CODE>/<project>/*.py: the modules of one project, each
+		// checked with the project index of its folder (values that cross
+		// modules).
+		modules, _ := filepath.Glob(filepath.Join(dir, "*", "*.py"))
+		for _, path := range append(files, modules...) {
 			t.Run(filepath.ToSlash(path), func(t *testing.T) { runCase(t, code, path) })
 		}
 		notebooks, _ := filepath.Glob(filepath.Join(dir, "*.ipynb"))
@@ -95,6 +100,9 @@ func runCase(t *testing.T, code, path string) {
 		t.Fatal(err)
 	}
 	env := caseEnv(t, src)
+	if filepath.Base(filepath.Dir(filepath.Dir(path))) == code {
+		env.Project = workspace.NewProject(filepath.Dir(path))
+	}
 	sel := patterns.Selection{Select: []string{code}}
 	f := rewrite.Parse(path, src)
 	if f.HasSyntaxErrors() && !strings.Contains(path, "syntax") {

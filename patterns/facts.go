@@ -182,6 +182,21 @@ func (fx *Facts) what(expr *rewrite.Node) Fact {
 	if conflict {
 		return Fact{}
 	}
+	if best.Kind == KindUnknown && expr.Type == "identifier" {
+		// `model = EfficientNet()` of a module gpuopt cannot read, then
+		// `optim.AdamW(model.parameters())`: how the name is used.
+		for _, b := range fx.m.Bindings(expr) {
+			if b.Kind != rewrite.AssignBinding {
+				return Fact{}
+			}
+		}
+		if bs := fx.m.Bindings(expr); len(bs) > 0 {
+			f := fx.usage(bs, expr.Text(), "`"+expr.Text()+"`")
+			if f.Kind == KindModule {
+				return f
+			}
+		}
+	}
 	return best
 }
 
@@ -264,6 +279,14 @@ func (fx *Facts) originKind(o rewrite.Origin) Fact {
 				return f
 			}
 			return Fact{}
+		case obj != nil && obj.Type == "identifier" && o.Model == nil:
+			// `selector = ModelSelector(...)` (a project class), then
+			// `model = selector.get_model()`: what that method returns.
+			if f := fx.methodResult(obj, attr); f.Kind != KindUnknown {
+				return f
+			}
+		}
+		switch {
 		case attr == "from_pretrained":
 			oq := m.QualifiedName(obj)
 			if strings.HasPrefix(oq, "transformers.") || strings.HasPrefix(oq, "diffusers.") || strings.HasPrefix(oq, "peft.") {
@@ -278,6 +301,34 @@ func (fx *Facts) originKind(o rewrite.Origin) Fact {
 	}
 	if m.IsModuleClass(fn) {
 		return Fact{KindModule, rewrite.Certain, "an instance of " + fn.Text() + ", an nn.Module"}
+	}
+	return Fact{}
+}
+
+// methodResult says what calling method on obj returns, when obj is an
+// instance of a project class whose summary knows.
+func (fx *Facts) methodResult(obj *rewrite.Node, method string) Fact {
+	for _, o := range fx.m.Origins(obj) {
+		if o.Def == nil || !o.Def.Class || o.Call == nil {
+			continue
+		}
+		rets := o.Def.MethodReturns[method]
+		if len(rets) == 0 {
+			return Fact{}
+		}
+		f := defKind(&rewrite.ProjectDef{Path: o.Def.Path, Name: o.Def.Name + "." + method, Returns: rets}, true)
+		if f.Kind == KindUnknown {
+			// An instance of a class its module imports from the project.
+			for _, r := range rets {
+				if d := fx.m.ProjectDefOf(o.Def.Path, r); d != nil && d.Class {
+					if f = defKind(d, true); f.Kind != KindUnknown {
+						f.Evidence += " (returned by " + o.Def.Name + "." + method + "())"
+						break
+					}
+				}
+			}
+		}
+		return f
 	}
 	return Fact{}
 }
@@ -396,38 +447,46 @@ func (fx *Facts) paramUsage(param *rewrite.Node) Fact {
 	if b == nil {
 		return Fact{}
 	}
+	return fx.usage([]*rewrite.Binding{b}, param.Text(), "parameter "+param.Text())
+}
+
+// usage says what the value of a name is by what the reads of its
+// bindings do with it (paramUsage).
+func (fx *Facts) usage(bs []*rewrite.Binding, text, label string) Fact {
 	var methods usedSet
 	iterated, called := false, false
-	for _, u := range b.Uses {
-		par := u.Parent
-		if par == nil {
-			continue
-		}
-		switch {
-		case par.Type == "attribute" && par.ChildByField("object") == u:
-			if c := par.Parent; c != nil && c.Type == "call" && c.ChildByField("function") == par {
-				methods.add(par.ChildByField("attribute").Text())
+	for _, b := range bs {
+		for _, u := range b.Uses {
+			par := u.Parent
+			if par == nil {
+				continue
 			}
-		case par.Type == "call" && par.ChildByField("function") == u:
-			called = true
-		case par.Type == "for_statement" && par.ChildByField("right") == u:
-			iterated = true
-		case par.Type == "argument_list" && par.Parent != nil:
-			if q := fx.m.CalleeName(par.Parent); (q == "enumerate" || strings.HasPrefix(q, "tqdm")) && len(rewrite.PositionalArgs(par.Parent)) > 0 && rewrite.PositionalArgs(par.Parent)[0] == u {
-				if g := par.Parent.Parent; g != nil && g.Type == "for_statement" && g.ChildByField("right") == par.Parent {
-					iterated = true
+			switch {
+			case par.Type == "attribute" && par.ChildByField("object") == u:
+				if c := par.Parent; c != nil && c.Type == "call" && c.ChildByField("function") == par {
+					methods.add(par.ChildByField("attribute").Text())
+				}
+			case par.Type == "call" && par.ChildByField("function") == u:
+				called = true
+			case par.Type == "for_statement" && par.ChildByField("right") == u:
+				iterated = true
+			case par.Type == "argument_list" && par.Parent != nil:
+				if q := fx.m.CalleeName(par.Parent); (q == "enumerate" || strings.HasPrefix(q, "tqdm")) && len(rewrite.PositionalArgs(par.Parent)) > 0 && rewrite.PositionalArgs(par.Parent)[0] == u {
+					if g := par.Parent.Parent; g != nil && g.Type == "for_statement" && g.ChildByField("right") == par.Parent {
+						iterated = true
+					}
 				}
 			}
 		}
 	}
-	name := strings.ToLower(param.Text())
+	name := strings.ToLower(text)
 	switch {
 	case methods.has(useParameters) || methods.has(useTrain|useEval) && (called || methods.has(useStateDict) || modelLikeName(name)):
-		return Fact{KindModule, rewrite.Likely, "parameter " + param.Text() + " used as a model"}
+		return Fact{KindModule, rewrite.Likely, label + " used as a model"}
 	case methods.has(useZeroGrad) && methods.has(useStep), methods.has(useStep) && strings.Contains(name, "optim"):
-		return Fact{KindOptimizer, rewrite.Likely, "parameter " + param.Text() + " used as an optimizer (.step(), .zero_grad())"}
+		return Fact{KindOptimizer, rewrite.Likely, label + " used as an optimizer (.step(), .zero_grad())"}
 	case iterated && loaderLikeName(name):
-		return Fact{KindLoader, rewrite.Likely, "parameter " + param.Text() + " iterated for batches"}
+		return Fact{KindLoader, rewrite.Likely, label + " iterated for batches"}
 	}
 	return Fact{}
 }

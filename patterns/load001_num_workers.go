@@ -28,6 +28,9 @@ func reportFewWorkers(p *Pass, gl gpuLoader) {
 	}
 	msg := "this DataLoader feeds the GPU loop with only " + strconv.Itoa(gl.WorkersN) + " worker(s): load batches in " + why +
 		", 4 batches ahead each"
+	if gl.Across != "" {
+		msg += " (" + gl.Across + ")"
+	}
 	fix := Fix(rewrite.Unsafe, "Use "+n+" workers", edits...)
 	if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
 		msg += "; its " + kw + " is a lambda or a nested function that workers cannot unpickle: move it to module level first"
@@ -91,6 +94,9 @@ func checkLoaderWorkers(p *Pass) {
 		}
 		msg := "this DataLoader feeds the GPU loop from the main process (num_workers=0): load batches in " + why +
 			", pinned and persistent (needs a picklable dataset and a __main__ guard with spawn)"
+		if gl.Across != "" {
+			msg += " (" + gl.Across + ")"
+		}
 		fix := Fix(rewrite.Unsafe, "Use "+n+" pinned, persistent workers", edits...)
 		if gl.Splat {
 			// Keywords added beside **kwargs may repeat one of its keys

@@ -21,6 +21,9 @@ type gpuLoader struct {
 	// there on some paths only (`if use_cuda: kwargs.update(...)`).
 	Splat        bool
 	WorkersMaybe bool
+	// Across, when set, says the loop it feeds is in another module of
+	// the project (load_across.go): the assumption a message states.
+	Across string
 }
 
 // has reports whether the loader sets keyword name, by a keyword or in
@@ -37,10 +40,10 @@ func (gl gpuLoader) has(p *Pass, name string) bool {
 func gpuLoaders(p *Pass) []gpuLoader {
 	return p.Memo("torch.gpuLoaders", func() any {
 		var out []gpuLoader
-		if !p.Model.UsesCUDA() {
-			return out
-		}
 		at := map[*rewrite.Node]int{} // call -> index in out
+		if !p.Model.UsesCUDA() {
+			return acrossLoaders(p, out, at)
+		}
 		for _, site := range loaderSites(p) {
 			call, b := site.Call, site.Binding
 			if len(rewrite.PositionalArgs(call)) > 5 {
@@ -69,7 +72,7 @@ func gpuLoaders(p *Pass) []gpuLoader {
 			at[call] = len(out)
 			out = append(out, gl)
 		}
-		return out
+		return acrossLoaders(p, out, at)
 	}).([]gpuLoader)
 }
 

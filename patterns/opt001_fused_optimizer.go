@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -54,7 +55,29 @@ func checkFusedOptimizer(p *Pass) {
 		}
 		where := moduleWhere(p, root, call)
 		if !where.CUDA {
-			continue
+			// Built over CPU parameters that are moved in place afterwards
+			// (a Trainer's `self.model = model.to(gpu_id)`): CUDA at the
+			// first step, not yet at the construction (where fused=True
+			// wants CUDA parameters before 2.4, as on a CPU fallback).
+			k, mv := movedLater(p, root, call)
+			if k == rewrite.DeviceUnknown {
+				continue
+			}
+			dev := ""
+			if d, _, _ := p.Model.MoveTarget(mv); d != nil {
+				dev = d.Text()
+			}
+			where = deviceWhere(p, k, dev)
+			if !where.CUDA {
+				continue
+			}
+			where.Fallback = true
+			line := p.File.Src.LineOf(mv.Start) + 1
+			later := "assumes the parameters are on CUDA by the first step: line " + itoaLine(line) + " moves the model after the optimizer is built"
+			if where.Assumption != "" {
+				later += "; " + where.Assumption
+			}
+			where.Assumption = later
 		}
 		e, ok := rewrite.AppendItem(call.ChildByField("arguments"), "fused=True")
 		if !ok {
@@ -140,4 +163,123 @@ func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
 		}
 	}
 	return nil
+}
+
+// movedLater says where the model named by root at the optimizer's call
+// goes when it is moved in place after the optimizer is built (a module's
+// .to() / .cuda() moves the very parameters the optimizer holds) by a
+// function or class of this file it is handed to, here or, when this
+// function returns the model, by its callers (`self.model =
+// model.to(gpu_id)` in a Trainer). A move statement in the same code as
+// the optimizer is not counted. DeviceUnknown otherwise.
+func movedLater(p *Pass, root, call *rewrite.Node) (rewrite.DeviceKind, *rewrite.Node) {
+	b := p.Model.ReachingBinding(root, call)
+	if b == nil {
+		return rewrite.DeviceUnknown, nil
+	}
+	if k, mv := usesMove(p, b, call.End, 0, nil); k != rewrite.DeviceUnknown {
+		return k, mv
+	}
+	def := call.Ancestor("function_definition")
+	if def == nil {
+		return rewrite.DeviceUnknown, nil
+	}
+	idx := -2
+	for _, r := range rewrite.ReturnValues(def) {
+		items := []*rewrite.Node{r}
+		if r.Is("expression_list", "tuple") {
+			items = r.NamedChildren()
+		}
+		for i, it := range items {
+			if it.Type == "identifier" && p.Model.Binding(it) == b {
+				idx = i
+				if len(items) == 1 && !r.Is("expression_list", "tuple") {
+					idx = -1
+				}
+			}
+		}
+	}
+	if idx == -2 {
+		return rewrite.DeviceUnknown, nil
+	}
+	for _, site := range p.Model.CallSites(def) {
+		if tb := assignedTarget(p.Model, site, idx); tb != nil {
+			if k, mv := usesMove(p, tb, site.End, 0, nil); k != rewrite.DeviceUnknown {
+				return k, mv
+			}
+		}
+	}
+	return rewrite.DeviceUnknown, nil
+}
+
+// usesMove looks at the reads of binding b after offset after: a move of
+// it (`model.to(dev)`, `model.cuda()`), or an argument of a call of a
+// function (or class) of this file whose parameter it moves.
+func usesMove(p *Pass, b *rewrite.Binding, after int, depth int, site *rewrite.Node) (rewrite.DeviceKind, *rewrite.Node) {
+	for _, u := range b.Uses {
+		if u.Start <= after {
+			continue
+		}
+		par := u.Parent
+		if par != nil && par.Type == "attribute" && par.ChildByField("object") == u {
+			if depth == 0 {
+				// `opt = Adam(late.parameters())` then `late.cuda()` in the
+				// same code: left to the author (corpus OPT001/negatives.py),
+				// who may mean to build the optimizer after the move.
+				continue
+			}
+			if mv := par.Parent; mv != nil && mv.Type == "call" {
+				if k := siteMoveKind(p, mv, b, site); k == rewrite.DeviceCUDA || k == rewrite.DeviceMaybeCUDA || k == rewrite.DeviceSomething && p.Model.UsesCUDA() {
+					return k, mv
+				}
+			}
+			continue
+		}
+		if par == nil || par.Type != "argument_list" || depth > 1 {
+			continue
+		}
+		c := par.Parent
+		def := p.Model.CalledDef(c)
+		if def == nil {
+			continue
+		}
+		params := def.ChildByField("parameters")
+		if params == nil {
+			continue
+		}
+		for _, prm := range params.NamedChildren() {
+			id := rewrite.ParamName(prm)
+			if id == nil || id.Type != "identifier" || rewrite.ArgumentFor(def, c, id) != u {
+				continue
+			}
+			for _, pb := range append(p.Model.Bindings(id), p.Model.BindingsAt(id, id.Text())...) {
+				if pb.Ident == id {
+					if k, mv := usesMove(p, pb, 0, depth+1, c); k != rewrite.DeviceUnknown {
+						return k, mv
+					}
+				}
+			}
+		}
+	}
+	return rewrite.DeviceUnknown, nil
+}
+
+func itoaLine(n int) string { return strconv.Itoa(n) }
+
+// siteMoveKind is the device a move inside a function targets when called
+// from site: a device that is a parameter of the function (as the model
+// is, bound by b) is what site passes for it (`Trainer(model, opt, "cpu")`
+// is not a move to CUDA because another call passes 0).
+func siteMoveKind(p *Pass, mv *rewrite.Node, b *rewrite.Binding, site *rewrite.Node) rewrite.DeviceKind {
+	dev, _, _ := p.Model.MoveTarget(mv)
+	if site != nil && dev != nil && dev.Type == "identifier" && b.Stmt != nil {
+		for _, db := range p.Model.Bindings(dev) {
+			if db.Kind == rewrite.ParamBinding && db.Stmt == b.Stmt {
+				if a := rewrite.ArgumentFor(b.Stmt, site, db.Ident); a != nil {
+					return p.Model.DeviceOf(a)
+				}
+			}
+		}
+	}
+	return p.Model.MoveKind(mv)
 }

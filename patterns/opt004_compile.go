@@ -22,7 +22,13 @@ var CompileModel = &Rule{
 func init() { Register(CompileModel) }
 
 func checkCompileModel(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(2, 0) || !p.Model.UsesCUDA() || p.File.Spells("compile") {
+	if !p.Env.Versions.Torch.AtLeast(2, 0) || p.File.Spells("compile") {
+		return
+	}
+	if !p.Model.UsesCUDA() {
+		// A script that names no device may hand its model to a trainer
+		// of another module that does.
+		reportHandedModels(p, nil)
 		return
 	}
 	var seen []*rewrite.Node // the models reported: one finding each
@@ -66,8 +72,142 @@ func checkCompileModel(p *Pass) {
 				fix = Fix(rewrite.Hint, "Compile the model with torch.compile", e)
 			}
 		}
-		p.Report(value, "this model is trained without torch.compile: it can fuse kernels, but measure it (a small MLP ran 0.84× on an H100, after 6.4 s of compilation)", fix)
+		p.Report(value, compileMsg, fix)
 	}
+	reportHandedModels(p, seen)
+}
+
+const compileMsg = "this model is trained without torch.compile: it can fuse kernels, but measure it (a small MLP ran 0.84× on an H100, after 6.4 s of compilation)"
+
+// reportHandedModels reports the models built in this file that a
+// function or class of another project module trains: handed to it here
+// (`run_training(model, optimizer, ...)` imported from the training
+// module), or returned by a function of this file whose callers in other
+// modules hand them on (`network, crit, opt = create_unet()` then
+// `training(network, ...)` in run.py).
+func reportHandedModels(p *Pass, seen []*rewrite.Node) {
+	report := func(value *rewrite.Node, target, assumption string) {
+		if slices.Contains(seen, value) {
+			return
+		}
+		seen = append(seen, value)
+		stmt := rewrite.Statement(value)
+		var fix *rewrite.Fix
+		if name, ok := p.Model.LocalName(stmt, "torch.compile"); ok {
+			if e, ok := rewrite.InsertAfterEdit(stmt, target+" = "+name+"("+target+")"); ok {
+				fix = Fix(rewrite.Hint, "Compile the model with torch.compile", e)
+			}
+		}
+		p.Report(value, compileMsg+" ("+assumption+")", fix)
+	}
+	cuda := p.Model.UsesCUDA()
+	for _, call := range p.File.OfType("call") {
+		d := trainingDef(p.Model, call)
+		if d == nil || !cuda && !d.UsesCUDA {
+			continue
+		}
+		for _, a := range callArguments(call) {
+			if a.Type != "identifier" || !p.Model.IsModule(a) {
+				continue
+			}
+			if value, target := builtModel(p, a); value != nil {
+				report(value, target, "assumes "+d.Name+"() of "+baseName(d.Path)+" trains it")
+			}
+		}
+	}
+	// Built here, returned, and trained by what another module hands it to.
+	for _, def := range p.File.OfType("function_definition") {
+		rets := rewrite.ReturnValues(def)
+		if !returnsModel(p, rets) {
+			continue // no need to look for callers elsewhere
+		}
+		for _, fc := range p.Model.ForeignCallSites(def) {
+			asg := fc.Call.Parent
+			if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != fc.Call {
+				continue
+			}
+			left := asg.ChildByField("left")
+			targets := []*rewrite.Node{left}
+			if left.Is("pattern_list", "tuple_pattern") {
+				targets = left.NamedChildren()
+			}
+			for idx, t := range targets {
+				if t.Type != "identifier" || !handedToTrainer(fc.Model, t, cuda) {
+					continue
+				}
+				for _, r := range rets {
+					item := r
+					if len(targets) > 1 {
+						if !r.Is("expression_list", "tuple") || idx >= len(r.NamedChildren()) {
+							continue
+						}
+						item = r.NamedChildren()[idx]
+					}
+					if item.Type != "identifier" || !p.Model.IsModule(item) {
+						continue
+					}
+					if value, target := builtModel(p, item); value != nil {
+						report(value, target, "assumes "+baseName(fc.Model.File.Src.Path)+" trains it: it hands `"+t.Text()+"` to a function that trains")
+					}
+				}
+			}
+		}
+	}
+}
+
+// trainingDef returns the project function or class a call calls when it
+// trains (its body, or a method's, calls .backward() or .zero_grad()).
+func trainingDef(m *rewrite.Model, call *rewrite.Node) *rewrite.ProjectDef {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "identifier" {
+		return nil
+	}
+	if d := m.ImportedDef(fn); d != nil && d.Trains && !d.Var {
+		return d
+	}
+	return nil
+}
+
+// handedToTrainer reports that the name bound at target (in m's module)
+// is passed to a project function or class that trains.
+func handedToTrainer(m *rewrite.Model, target *rewrite.Node, cuda bool) bool {
+	for _, b := range m.Bindings(target) {
+		if b.Ident != target {
+			continue
+		}
+		for _, u := range b.Uses {
+			if args := u.Parent; args != nil {
+				if args.Type == "keyword_argument" {
+					args = args.Parent
+				}
+				if args != nil && args.Type == "argument_list" && args.Parent != nil {
+					if d := trainingDef(m, args.Parent); d != nil && (cuda || d.UsesCUDA || m.UsesCUDA()) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// callArguments are a call's positional arguments and keyword values.
+func callArguments(call *rewrite.Node) []*rewrite.Node {
+	var out []*rewrite.Node
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return nil
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Type == "keyword_argument" {
+			if v := a.ChildByField("value"); v != nil {
+				out = append(out, v)
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // builtModel returns the expression that builds the model fn names, when
@@ -75,6 +215,7 @@ func checkCompileModel(p *Pass) {
 // Net().to(device)`), directly or through the call sites of the function
 // fn is a parameter of, with that name.
 func builtModel(p *Pass, fn *rewrite.Node) (best *rewrite.Node, name string) {
+	bestByUse := false
 	for _, o := range p.Model.Origins(fn) {
 		e := o.Expr
 		if e == nil {
@@ -88,16 +229,25 @@ func builtModel(p *Pass, fn *rewrite.Node) (best *rewrite.Node, name string) {
 			continue
 		}
 		left := asg.ChildByField("left")
-		if left == nil || left.Type != "identifier" || p.Facts.What(e).Kind != KindModule {
+		if left == nil || left.Type != "identifier" {
 			continue
+		}
+		byUse := false
+		if p.Facts.What(e).Kind != KindModule {
+			if p.Facts.What(left).Kind != KindModule {
+				continue // neither what builds it nor how the name is used says model
+			}
+			byUse = true // `model = EfficientNet()` of an unreadable module
 		}
 		if isLossOrLayer(p, e, left.Text()) {
 			continue // a loss or a single torch.nn layer: nothing to fuse across
 		}
 		// Several constructions (one per branch): the last one in the file,
 		// the main path's in most scripts.
-		if best == nil || e.Start > best.Start {
-			best, name = e, left.Text()
+		// A construction known to build a model beats one only the
+		// name's use says is a model (`model = torch.load(f)`).
+		if best == nil || bestByUse && !byUse || bestByUse == byUse && e.Start > best.Start {
+			best, name, bestByUse = e, left.Text(), byUse
 		}
 	}
 	return best, name
@@ -133,4 +283,21 @@ func isLossOrLayer(p *Pass, e *rewrite.Node, name string) bool {
 	}
 	return strings.HasSuffix(q, "Loss") || strings.HasSuffix(q, "Criterion") ||
 		strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer") && !strings.HasSuffix(q, ".Sequential")
+}
+
+// returnsModel reports a returned name (alone or in a returned tuple)
+// that is a model.
+func returnsModel(p *Pass, rets []*rewrite.Node) bool {
+	for _, r := range rets {
+		items := []*rewrite.Node{r}
+		if r.Is("expression_list", "tuple") {
+			items = r.NamedChildren()
+		}
+		for _, it := range items {
+			if it.Type == "identifier" && p.Model.IsModule(it) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -430,6 +430,14 @@ func insertModuleStatement(p *Pass, q, rest string) (rewrite.Edit, bool) {
 func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewrite.Node) {
 	var visitBinding func(b *rewrite.Binding, depth int)
 	visit := func(use *rewrite.Node, b *rewrite.Binding, depth int) {
+		// Handed by keyword to a project class that keeps and iterates it
+		// (`Trainer(train_loader=train_loader)`, Trainer in another module).
+		if kw := use.Parent; kw != nil && kw.Type == "keyword_argument" && kw.ChildByField("value") == use && kw.Parent != nil && kw.Parent.Parent != nil {
+			if h, e := importedIterates(p, kw.Parent.Parent, kw.ChildByField("name").Text(), -1); h {
+				hot, perEpoch = true, perEpoch || e
+			}
+			return
+		}
 		// Walk up through enumerate(...)/tqdm(...)/zip(...) wrappers.
 		n := use
 		for n.Parent != nil && n.Parent.Type == "argument_list" && n.Parent.Parent != nil && n.Parent.Parent.Type == "call" {
@@ -442,6 +450,16 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			// Passed to a function of a sibling module whose loop iterates
 			// that parameter (`train_one_epoch(model, data_loader, ...)`).
 			if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
+				if d := p.Model.ImportedDef(fn); d != nil && d.Class {
+					for i, a := range rewrite.PositionalArgs(call) {
+						if a == n {
+							if h, e := importedIterates(p, call, "", i); h {
+								hot, perEpoch = true, perEpoch || e
+							}
+						}
+					}
+					return
+				}
 				if d := p.Model.ImportedDef(fn); d != nil && !d.Class {
 					for i, a := range rewrite.PositionalArgs(call) {
 						if a == n && i < len(d.Params) && slices.Contains(d.Iterated, d.Params[i]) {
@@ -569,4 +587,25 @@ func calledInLoop(p *Pass, n *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// importedIterates reports that a call of a project class keeps the
+// argument passed as keyword name (or at position pos) and a method of
+// the class iterates it, and whether once per pass of an outer loop.
+func importedIterates(p *Pass, call *rewrite.Node, name string, pos int) (hot, perEpoch bool) {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "identifier" {
+		return false, false
+	}
+	d := p.Model.ImportedDef(fn)
+	if d == nil || !d.Class {
+		return false, false
+	}
+	if name == "" {
+		if pos < 0 || pos >= len(d.Params) {
+			return false, false
+		}
+		name = d.Params[pos]
+	}
+	return slices.Contains(d.Iterated, name), slices.Contains(d.EpochIterated, name)
 }

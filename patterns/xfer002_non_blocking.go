@@ -1,6 +1,10 @@
 package patterns
 
-import "github.com/gpuopt/gpuopt/rewrite"
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
 
 // NonBlockingCopy is XFER002.
 var NonBlockingCopy = &Rule{
@@ -17,10 +21,90 @@ func init() { Register(NonBlockingCopy) }
 
 func checkNonBlocking(p *Pass) {
 	for _, loop := range p.File.OfType("for_statement") {
-		if pinnedSource(p, loop.ChildByField("right")) {
-			checkBatchCopies(p, loop)
+		if ok, across := pinnedLoader(p, loop.ChildByField("right")); ok {
+			checkBatchCopies(p, loop, across)
 		}
 	}
+	checkComprehensionCopies(p)
+}
+
+// checkComprehensionCopies reports `[t.to(dev) for t in batch]` where
+// batch is a batch of a pinned loader: drawn with next() from an iter()
+// of it (`data_iter = iter(train_loader)` ... `batch = next(data_iter)`),
+// or the target of a for loop over it.
+func checkComprehensionCopies(p *Pass) {
+	for _, comp := range p.File.OfType("list_comprehension") {
+		body := comp.ChildByField("body")
+		var clause *rewrite.Node
+		for _, c := range comp.NamedChildren() {
+			if c.Type == "for_in_clause" {
+				if clause != nil {
+					clause = nil // several clauses: not a copy of one batch
+					break
+				}
+				clause = c
+			}
+		}
+		if body == nil || clause == nil || len(comp.NamedChildren()) != 2 {
+			continue
+		}
+		left, right := clause.ChildByField("left"), clause.ChildByField("right")
+		_, ok, moved := p.Model.MoveTarget(body)
+		if !ok || left == nil || left.Type != "identifier" || moved == nil || moved.Type != "identifier" || moved.Text() != left.Text() ||
+			rewrite.KeywordArg(body, "non_blocking") != nil || p.Model.MoveKind(body) == rewrite.DeviceOther {
+			continue
+		}
+		if right == nil || right.Type != "identifier" || !batchOfPinned(p, right, comp) {
+			continue
+		}
+		e, ok := rewrite.AppendItem(body.ChildByField("arguments"), "non_blocking=True")
+		if !ok {
+			continue
+		}
+		p.Report(body, "this batch comes from a pinned DataLoader: copy it with non_blocking=True so the host does not wait for each transfer",
+			Fix(rewrite.Safe, "Pass non_blocking=True", e))
+	}
+}
+
+// batchOfPinned reports a name whose every value is a batch of a pinned
+// loader: `next(it)` where every value of it is `iter(loader)`, or the
+// target of a for loop over the loader. The binding comp itself makes
+// (`batch = [t.to(dev) for t in batch]`) is not one of its values there.
+func batchOfPinned(p *Pass, name, comp *rewrite.Node) bool {
+	bs := p.Model.Bindings(name)
+	if len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		switch {
+		case b.Value == comp:
+		case b.Kind == rewrite.LoopBinding && b.Stmt != nil && b.Stmt.Type == "for_statement":
+			if left := b.Stmt.ChildByField("left"); left != b.Ident || !pinnedSource(p, b.Stmt.ChildByField("right")) {
+				return false
+			}
+		case b.Kind == rewrite.AssignBinding && b.Value != nil && b.Value.Type == "call" && p.Model.CalleeName(b.Value) == "next":
+			args := rewrite.PositionalArgs(b.Value)
+			if len(args) != 1 || args[0].Type != "identifier" {
+				return false
+			}
+			its := p.Model.Bindings(args[0])
+			if len(its) == 0 {
+				return false
+			}
+			for _, ib := range its {
+				v := ib.Value
+				if ib.Kind != rewrite.AssignBinding || v == nil || v.Type != "call" || p.Model.CalleeName(v) != "iter" {
+					return false
+				}
+				if a := rewrite.PositionalArgs(v); len(a) != 1 || !pinnedSource(p, a[0]) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // pinnedSource reports a loop's iterable that is a pinned DataLoader
@@ -31,6 +115,21 @@ func checkNonBlocking(p *Pass) {
 // class may return objects whose .to() takes no non_blocking) and without
 // **kwargs.
 func pinnedSource(p *Pass, it *rewrite.Node) bool {
+	ok, _ := pinnedLoader(p, it)
+	return ok
+}
+
+// pinnedLoader is pinnedSource, also returning the origin of the pinned
+// loader when it was found in another module of the project (the call
+// site that passes it, or the helper that builds it, is elsewhere): the
+// message names it, as an assumption.
+func pinnedLoader(p *Pass, it *rewrite.Node) (bool, *rewrite.Origin) {
+	if it != nil && it.Type == "identifier" {
+		// `bar = tqdm(self.train_loader); for x, y in bar:`
+		if v := p.Model.ValueOf(it); v != nil && v.Type == "call" && loopWrapper(p.Model.CalleeName(v)) {
+			it = v
+		}
+	}
 	for it != nil && it.Type == "call" {
 		q := p.Model.CalleeName(it)
 		if q != "enumerate" && q != "tqdm.tqdm" && q != "tqdm.auto.tqdm" && q != "tqdm" {
@@ -38,35 +137,62 @@ func pinnedSource(p *Pass, it *rewrite.Node) bool {
 		}
 		pos := rewrite.PositionalArgs(it)
 		if len(pos) == 0 {
-			return false
+			return false, nil
 		}
 		it = pos[0]
 	}
 	if it == nil || !it.Is("identifier", "attribute") {
-		return false
+		return false, nil
 	}
 	pinned := false
-	for _, o := range p.Model.Origins(it) {
+	var across *rewrite.Origin
+	origins := p.Model.OriginsAcross(it)
+	for i, o := range origins {
 		if o.Annotation {
 			continue // `train_data: DataLoader` says nothing of its pinning
 		}
-		e := o.Expr
-		if e == nil || e.Type != "call" || o.Index >= 0 || calleeKind(p.Model.CalleeName(e)).Kind != KindLoader {
-			return false
+		if o.Def != nil && o.Def.Class && o.Call != nil && wrapsLoader(o.Call) {
+			continue // CutMixLoader(loader, alpha) if cutmix else loader
 		}
-		if rewrite.HasSplat(e) && !splatsKnown(p, e) {
-			return false
+		e := o.Expr
+		m := p.Model
+		if o.Model != nil {
+			m = o.Model
+		}
+		if e == nil || e.Type != "call" || o.Index >= 0 || calleeKind(m.CalleeName(e)).Kind != KindLoader {
+			return false, nil
+		}
+		if rewrite.HasSplat(e) && (o.Model != nil || !splatsKnown(p, e)) {
+			return false, nil
 		}
 		// Pinned on every path, or on some (`if use_cuda:
 		// kwargs.update(pin_memory=True)`): non_blocking=True is harmless
 		// where it is not.
-		pin, _, _ := callKeyword(p, e, "pin_memory")
-		if _, _, collate := callKeyword(p, e, "collate_fn"); !isTrueLit(pin) || collate {
-			return false
+		var pin *rewrite.Node
+		collate := rewrite.KeywordValue(e, "collate_fn") != nil
+		if o.Model != nil {
+			pin = rewrite.KeywordValue(e, "pin_memory")
+		} else {
+			pin, _, _ = callKeyword(p, e, "pin_memory")
+			_, _, collate = callKeyword(p, e, "collate_fn")
+		}
+		if !isTrueLit(pin) || collate {
+			return false, nil
 		}
 		pinned = true
+		if o.Across && across == nil {
+			across = &origins[i]
+		}
 	}
-	return pinned
+	return pinned, across
+}
+
+// wrapsLoader reports a call of a project class whose first argument is
+// a name of a loader (`CutMixLoader(loader, alpha)`): its batches come
+// from that loader, which the other origins tell about.
+func wrapsLoader(call *rewrite.Node) bool {
+	pos := rewrite.PositionalArgs(call)
+	return len(pos) > 0 && pos[0].Type == "identifier" && loaderLikeName(strings.ToLower(pos[0].Text()))
 }
 
 // loopOverLoader returns the for statement iterating use directly or through
@@ -90,7 +216,7 @@ func loopOverLoader(p *Pass, use *rewrite.Node) *rewrite.Node {
 	return nil
 }
 
-func checkBatchCopies(p *Pass, loop *rewrite.Node) {
+func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 	targets := map[string]bool{}
 	left := loop.ChildByField("left")
 	left.Walk(func(n *rewrite.Node) bool {
@@ -103,8 +229,12 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node) {
 		if call.Type != "call" {
 			return
 		}
-		_, ok, obj := p.Model.MoveTarget(call)
-		if !ok || obj.Type != "identifier" || !targets[obj.Text()] || rewrite.KeywordArg(call, "non_blocking") != nil {
+		_, ok, moved := p.Model.MoveTarget(call)
+		if !ok || rewrite.KeywordArg(call, "non_blocking") != nil {
+			return
+		}
+		obj := batchItemRoot(moved)
+		if obj == nil || !targets[obj.Text()] {
 			return
 		}
 		if p.Model.MoveKind(call) == rewrite.DeviceOther {
@@ -118,7 +248,10 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node) {
 				own = true
 			}
 		}
-		if !own || !sourceDoneAfter(p, obj, call, loop) {
+		if !own {
+			return
+		}
+		if moved == obj && !sourceDoneAfter(p, obj, call, loop) || moved != obj && readAfter(p, moved, call, loop) {
 			return
 		}
 		args := call.ChildByField("arguments")
@@ -126,8 +259,15 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node) {
 		if !ok {
 			return
 		}
-		p.Report(call, "this batch comes from a pinned DataLoader: copy it with non_blocking=True so the host does not wait for each transfer",
-			Fix(rewrite.Safe, "Pass non_blocking=True", e))
+		msg := "this batch comes from a pinned DataLoader: copy it with non_blocking=True so the host does not wait for each transfer"
+		safety := rewrite.Safe
+		if across != nil {
+			// The loader was found in another module: say so, and let the
+			// user look before the fix applies.
+			msg += " (assumes the loader is the pinned DataLoader " + across.Via + ")"
+			safety = rewrite.Unsafe
+		}
+		p.Report(call, msg, Fix(safety, "Pass non_blocking=True", e))
 	})
 }
 
@@ -159,4 +299,54 @@ func sourceDoneAfter(p *Pass, src, call, loop *rewrite.Node) bool {
 		}
 	})
 	return !later
+}
+
+// batchTensorMethods return a tensor built from the one they are called
+// on (itself when nothing changes).
+var batchTensorMethods = map[string]bool{"float": true, "long": true, "int": true, "half": true,
+	"double": true, "bfloat16": true, "contiguous": true}
+
+// batchItemRoot returns the loop variable a moved expression reads: the
+// name itself, an item of it (`data["image"]`, `batch[0]`), or a dtype
+// conversion of those (`data["target"].float()`); nil otherwise.
+func batchItemRoot(n *rewrite.Node) *rewrite.Node {
+	for n != nil {
+		switch n.Type {
+		case "identifier":
+			return n
+		case "subscript":
+			k := n.ChildByField("subscript")
+			if k == nil || !k.Is("string", "integer") {
+				return nil
+			}
+			n = n.ChildByField("value")
+		case "call":
+			fn := n.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" || !batchTensorMethods[fn.ChildByField("attribute").Text()] || len(n.ChildByField("arguments").NamedChildren()) > 0 {
+				return nil
+			}
+			n = fn.ChildByField("object")
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// readAfter reports the expression moved (an item of a batch) read again,
+// spelt the same, after the copy call in the loop body.
+func readAfter(p *Pass, moved, call, loop *rewrite.Node) bool {
+	text := moved.Text()
+	later := false
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
+		if n.Start > call.End && n.Type == moved.Type && n.Text() == text {
+			later = true
+		}
+	})
+	return later
+}
+
+// loopWrapper names the callables a loop wraps its iterable in.
+func loopWrapper(q string) bool {
+	return q == "enumerate" || q == "tqdm.tqdm" || q == "tqdm.auto.tqdm" || q == "tqdm"
 }

@@ -110,6 +110,9 @@ func (b *binder) walk(n *Node, s *Scope) {
 			if c.Type == "wildcard_import" {
 				if s == b.m.Module {
 					b.m.StarImport = true
+					if module != "" || relative != "" {
+						b.m.starFrom = append(b.m.starFrom, module+relative)
+					}
 				}
 				continue
 			}

@@ -113,6 +113,14 @@ type Model struct {
 	classifier Classifier
 	// project resolves names imported from sibling modules (nil: none).
 	project ProjectIndex
+	// foreign are the project modules this model parsed to follow values
+	// across modules (crossmodule.go), by path; foreignCalls caches
+	// ForeignCallSites.
+	foreign *ForeignModels
+	// starFrom are the modules the module scope star-imports, in order
+	// ("config", ".config").
+	starFrom     []string
+	foreignCalls map[*Node][]ForeignCall
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node

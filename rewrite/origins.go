@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -62,6 +63,13 @@ type Origin struct {
 	// Confidence is Certain for assignments, returns and attributes, and
 	// Likely where the value came through a call site's argument.
 	Confidence Confidence
+	// Model is the model of the module Expr (or Call) is in when that is
+	// another module of the project (OriginsAcross); nil for this file.
+	// Ask it, never this file's model, about Expr's names.
+	Model *Model
+	// Across: the value crossed a module boundary on its way here (a call
+	// site in another module, a function of another module's returns).
+	Across bool
 }
 
 // sourceWalk carries one Sources query.
@@ -69,6 +77,13 @@ type sourceWalk struct {
 	m       *Model
 	out     []Origin
 	visited []*Node
+	// home is the model the query started in; across lets the walk
+	// follow parameters to call sites in other modules and calls of
+	// imported functions into their bodies (OriginsAcross); crossed says
+	// the walk is past a module boundary now.
+	home    *Model
+	across  bool
+	crossed bool
 }
 
 // maxSources bounds a query: a name with more sources than this is
@@ -86,15 +101,73 @@ const maxSources = 32
 // sources themselves. Calls of methods (`x.to(dev)`) are sources: whether
 // a method returns its receiver is library knowledge.
 func (m *Model) Origins(expr *Node) []Origin {
-	w := &sourceWalk{m: m}
+	w := &sourceWalk{m: m, home: m}
+	w.walk(expr, Certain, "", 0)
+	return w.out
+}
+
+// OriginsAcross is Origins that also crosses module boundaries within the
+// project: a parameter of a module-level function or class of this file
+// that no call here passes takes the arguments of its call sites in the
+// other modules that import it (ForeignCallSites), and a call of a
+// function imported from the project yields that function's returns.
+// Origins found in another module carry its Model and are at most Likely.
+func (m *Model) OriginsAcross(expr *Node) []Origin {
+	w := &sourceWalk{m: m, home: m, across: m.project != nil}
 	w.walk(expr, Certain, "", 0)
 	return w.out
 }
 
 func (w *sourceWalk) add(s Origin) {
-	if len(w.out) < maxSources {
-		w.out = append(w.out, s)
+	if len(w.out) >= maxSources {
+		return
 	}
+	if s.Model == nil && w.m != w.home {
+		s.Model = w.m
+	}
+	if w.crossed {
+		s.Across = true
+		s.Confidence = weaker(s.Confidence, Likely)
+	}
+	w.out = append(w.out, s)
+}
+
+// in runs f with the walk in model m (crossed: past a module boundary).
+func (w *sourceWalk) in(m *Model, f func()) {
+	oldM, oldC := w.m, w.crossed
+	w.m, w.crossed = m, true
+	f()
+	w.m, w.crossed = oldM, oldC
+}
+
+// importedReturns walks the returns of a function imported from the
+// project that call calls (idx >= 0: the idx-th item of returned tuples),
+// reporting whether it found any.
+func (w *sourceWalk) importedReturns(d *ProjectDef, idx int, conf Confidence, depth int) bool {
+	if !w.across || d == nil || d.Class || idx < 0 && len(d.Returns) == 0 {
+		// Nothing its summary knows it returns (tuples it does not
+		// summarise): not worth a parse.
+		return false
+	}
+	dm, def := w.home.defNode(d)
+	if def == nil || def.Type != "function_definition" {
+		return false
+	}
+	found := false
+	w.in(dm, func() {
+		for _, r := range ReturnValues(def) {
+			if idx < 0 {
+				found = true
+				w.walk(r, conf, "returned by "+d.Name+"() in "+filepath.Base(d.Path), depth+1)
+				continue
+			}
+			if items := r.NamedChildren(); r.Is("expression_list", "tuple") && idx < len(items) {
+				found = true
+				w.walk(items[idx], conf, "returned by "+d.Name+"() in "+filepath.Base(d.Path), depth+1)
+			}
+		}
+	})
+	return found
 }
 
 func (w *sourceWalk) seen(n *Node) bool {
@@ -166,6 +239,9 @@ func (w *sourceWalk) walk(expr *Node, conf Confidence, via string, depth int) {
 		}
 		if fn != nil && fn.Type == "identifier" {
 			if d := m.importedDef(fn); d != nil {
+				if w.importedReturns(d, -1, conf, depth) {
+					return
+				}
 				w.add(Origin{Def: d, Call: expr, Via: via, Confidence: conf, Index: -1})
 				return
 			}
@@ -202,6 +278,11 @@ func (w *sourceWalk) binding(b *Binding, conf Confidence, via string, depth int)
 							}
 						}
 						if found {
+							return
+						}
+					}
+					if fn := right.ChildByField("function"); fn != nil && fn.Type == "identifier" {
+						if w.importedReturns(m.importedDef(fn), idx, conf, depth) {
 							return
 						}
 					}
@@ -264,6 +345,22 @@ func (w *sourceWalk) param(b *Binding, conf Confidence, depth int) {
 				line := m.File.Src.LineOf(call.Start) + 1
 				w.walk(a, weaker(conf, Likely), "argument of "+fname+"() at line "+itoa(line), depth+1)
 			}
+		}
+	}
+	if !found && w.across && !w.crossed && def != nil && depth < 6 {
+		// No call here passes it: the calls in the modules that import
+		// the function (or class) do.
+		for _, fc := range m.ForeignCallSites(def) {
+			a := ArgumentFor(def, fc.Call, b.Ident)
+			if a == nil {
+				continue
+			}
+			found = true
+			line := fc.Model.File.Src.LineOf(fc.Call.Start) + 1
+			fname := topLevelName(def)
+			w.in(fc.Model, func() {
+				w.walk(a, weaker(conf, Likely), "argument of "+fname+"() at "+filepath.Base(fc.Model.File.Src.Path)+":"+itoa(line), depth+1)
+			})
 		}
 	}
 	if p != nil && p.Is("default_parameter", "typed_default_parameter") {
@@ -554,3 +651,7 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 	}
 	return last
 }
+
+// ParamName returns the identifier a parameter node binds (`x`, `x=1`,
+// `x: int`, `x: int = 1`, `*args`, `**kw`), nil for a separator.
+func ParamName(p *Node) *Node { return paramName(p) }

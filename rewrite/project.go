@@ -34,10 +34,33 @@ type ProjectDef struct {
 	// through enumerate(...) or a logger's wrapper).
 	Params   []string
 	Iterated []string
+	// For a class, Params are its __init__'s (without self) and Iterated
+	// those it keeps on self (`self.loader = loader`) that a method's for
+	// loop iterates; EpochIterated those iterated once per pass of an
+	// outer loop (the loop is nested in one, or its method is called from
+	// a loop of another method).
+	EpochIterated []string
 	// Calls are, for a class, the qualified names of the callables its
 	// body calls (torch.nn.Conv2d for a convolutional model), deduplicated.
 	Calls []string
+	// Var: a module-level name assigned once (a constant), not a class or
+	// function; Device is the device its value names (`DEVICE =
+	// torch.device("cuda" if torch.cuda.is_available() else "cpu")`),
+	// DeviceUnknown when it names none. Only constants naming a device
+	// are summarised.
+	Var    bool
+	Device DeviceKind
+	// MethodReturns are, for a class, its methods' Returns by method name
+	// (`ModelSelector.get_model` returning timm.create_model(...)).
+	MethodReturns map[string][]string
+	// UsesCUDA: the definition's module targets CUDA (Model.UsesCUDA);
+	// the module's own entry (key ModuleKey) has it too.
+	UsesCUDA bool
 }
+
+// ModuleKey is the key of a module's own entry in its summary: no Python
+// name can spell it.
+const ModuleKey = "<module>"
 
 // ProjectIndex resolves the names a file imports from its own project.
 type ProjectIndex interface {
@@ -61,6 +84,9 @@ func (m *Model) importedDef(ident *Node) *ProjectDef {
 	if m.project == nil || ident == nil || ident.Type != "identifier" {
 		return nil
 	}
+	if len(m.starFrom) > 0 && len(m.Bindings(ident)) == 0 {
+		return m.starDef(ident.Text())
+	}
 	b := m.Binding(ident)
 	if b == nil || b.Kind != ImportBinding || b.Stmt == nil || b.Stmt.Type != "import_from_statement" {
 		return nil
@@ -80,6 +106,45 @@ func (m *Model) importedDef(ident *Node) *ProjectDef {
 	return m.project.Def(m.File.Src.Path, module, name)
 }
 
+// starDef returns the definition of a name the module does not bind that
+// one of its star imports of a project module (`from config import *`)
+// defines: the last such import that defines it wins, as in Python.
+func (m *Model) starDef(name string) *ProjectDef {
+	for i := len(m.starFrom) - 1; i >= 0; i-- {
+		if d := m.project.Def(m.File.Src.Path, m.starFrom[i], name); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// starImportsCUDA reports a star import of a project module that targets
+// CUDA (`from config import *` of a module that sets DEVICE to the GPU):
+// its names, the device among them, are this module's.
+func (m *Model) starImportsCUDA() bool {
+	if m.project == nil {
+		return false
+	}
+	for _, mod := range m.starFrom {
+		if d := m.project.Def(m.File.Src.Path, mod, ModuleKey); d != nil && d.UsesCUDA {
+			return true
+		}
+	}
+	return false
+}
+
+// ProjectDefOf returns the project definition a qualified name that the
+// module at fromPath imports stands for ("net.TinyLM" in factory.py after
+// `from net import TinyLM`), or nil: summaries record what a sibling
+// module's functions return by such names.
+func (m *Model) ProjectDefOf(fromPath, qualified string) *ProjectDef {
+	dot := strings.LastIndexByte(qualified, '.')
+	if m.project == nil || dot <= 0 {
+		return nil
+	}
+	return m.project.Def(fromPath, qualified[:dot], qualified[dot+1:])
+}
+
 // ImportedDef is importedDef for rules: the project definition an
 // imported name stands for, or nil.
 func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(ident) }
@@ -88,7 +153,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 // keyed by name. It keeps no node: the file may be released afterwards.
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
-	out := map[string]*ProjectDef{}
+	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA()}}
 	for name, bs := range m.Module.Bindings {
 		if len(bs) != 1 {
 			continue
@@ -96,16 +161,135 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		b := bs[0]
 		switch b.Kind {
 		case ClassBinding:
-			out[name] = &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt)}
+			d := &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt),
+				MethodReturns: m.methodReturns(b.Stmt)}
+			d.Params, d.Iterated, d.EpochIterated = m.classIterated(b.Stmt)
+			out[name] = d
+		case AssignBinding:
+			if b.Value != nil {
+				if k := m.DeviceOf(b.Value); k != DeviceUnknown {
+					out[name] = &ProjectDef{Path: path, Name: name, Var: true, Device: k}
+				}
+			}
 		case DefBinding:
 			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
 			d.Params, d.Iterated = m.iteratedParams(b.Stmt)
-			for _, r := range ReturnValues(b.Stmt) {
-				for _, s := range m.Origins(r) {
-					d.Returns = append(d.Returns, m.returnedCallees(s.Expr)...)
-				}
-			}
+			d.Returns = m.returnsOf(b.Stmt)
 			out[name] = d
+		}
+	}
+	if out[ModuleKey].UsesCUDA {
+		for _, d := range out {
+			d.UsesCUDA = true
+		}
+	}
+	return out
+}
+
+// classIterated returns a class's __init__ parameters (without self), those
+// it keeps on self that a method's for loop iterates (directly or through
+// enumerate()/tqdm(), also by a name assigned such a wrapper), and those
+// of them iterated once per pass of an outer loop.
+func (m *Model) classIterated(cls *Node) (params, iterated, epoch []string) {
+	init := methodOf(cls, "__init__")
+	if init == nil {
+		return nil, nil, nil
+	}
+	all, _ := m.iteratedParams(init)
+	if len(all) > 0 {
+		params = all[1:]
+	}
+	kept := map[string]string{} // self attribute -> parameter
+	for _, asg := range m.File.OfTypeIn(init, "assignment") {
+		left, right := asg.ChildByField("left"), asg.ChildByField("right")
+		if left == nil || right == nil || left.Type != "attribute" || right.Type != "identifier" || m.selfClass(left.ChildByField("object")) != cls {
+			continue
+		}
+		if slicesContains(params, right.Text()) {
+			kept[left.ChildByField("attribute").Text()] = right.Text()
+		}
+	}
+	if len(kept) == 0 {
+		return params, nil, nil
+	}
+	for _, loop := range m.File.OfTypeIn(cls, "for_statement") {
+		right := loop.ChildByField("right")
+		if right == nil {
+			continue
+		}
+		src := right
+		if right.Type == "identifier" {
+			if v := m.ValueOf(right); v != nil {
+				src = v
+			}
+		}
+		attrs := m.File.OfTypeIn(src, "attribute")
+		if src.Type == "attribute" {
+			attrs = append([]*Node{src}, attrs...)
+		}
+		for _, attr := range attrs {
+			param, ok := kept[attr.ChildByField("attribute").Text()]
+			if !ok || m.selfClass(attr.ChildByField("object")) != cls || attr != src && attr.Parent != src && (attr.Parent == nil || attr.Parent.Type != "argument_list") {
+				continue
+			}
+			if !slicesContains(iterated, param) {
+				iterated = append(iterated, param)
+			}
+			if (len(m.EnclosingLoops(loop)) > 0 || m.calledFromLoop(loop)) && !slicesContains(epoch, param) {
+				epoch = append(epoch, param)
+			}
+		}
+	}
+	return params, iterated, epoch
+}
+
+// calledFromLoop reports that the method n is in is called (as
+// self.method()) inside a loop of its class.
+func (m *Model) calledFromLoop(n *Node) bool {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return false
+	}
+	for _, site := range m.CallSites(def) {
+		if len(m.EnclosingLoops(site)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsOf names the callables whose results a function returns.
+func (m *Model) returnsOf(def *Node) []string {
+	var out []string
+	for _, r := range ReturnValues(def) {
+		for _, s := range m.Origins(r) {
+			out = append(out, m.returnedCallees(s.Expr)...)
+		}
+	}
+	return out
+}
+
+// methodReturns maps the methods of a class that return something known
+// to what they return.
+func (m *Model) methodReturns(cls *Node) map[string][]string {
+	body := cls.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	var out map[string][]string
+	for _, st := range body.Children {
+		d := st
+		if d.Type == "decorated_definition" {
+			d = d.ChildByField("definition")
+		}
+		if d == nil || d.Type != "function_definition" {
+			continue
+		}
+		if rets := m.returnsOf(d); len(rets) > 0 {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[d.ChildByField("name").Text()] = rets
 		}
 	}
 	return out

@@ -182,6 +182,13 @@ func (f *File) Release() {
 		return
 	}
 	s := f.slab
+	if m := f.model; m != nil && m.foreign != nil {
+		// The parsed modules of the project go back for the next file.
+		if ps, ok := m.project.(ProjectSources); ok {
+			ps.Return(m.foreign)
+		}
+		m.foreign = nil
+	}
 	if m := f.model; m != nil {
 		// Keep what the rules grew, for the next file.
 		if m.qnames != nil {

@@ -79,7 +79,11 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			return DeviceSomething
 		}
 		if vals := m.SelfAttrValues(expr); len(vals) > 0 {
-			return m.combineDevices(vals, depth)
+			if k := m.combineDevices(vals, depth); k != DeviceUnknown {
+				return k
+			}
+			// `self.gpu_id = int(os.environ["LOCAL_RANK"])`: named for
+			// the device it holds.
 		}
 		if deviceLikeName(expr.ChildByField("attribute").Text()) {
 			return DeviceSomething
@@ -107,6 +111,13 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 		return joinDevices(a, b)
 	case "identifier":
 		bs := m.Bindings(expr)
+		if len(bs) == 0 || len(bs) == 1 && bs[0].Kind == ImportBinding {
+			// `from config import DEVICE` / `from config import *` of a
+			// project module: what its constant names.
+			if d := m.importedDef(expr); d != nil && d.Var && d.Device != DeviceUnknown {
+				return d.Device
+			}
+		}
 		if len(bs) == 1 && bs[0].Kind == AssignBinding && bs[0].Value != nil {
 			return m.deviceOf(bs[0].Value, depth+1)
 		}
@@ -289,6 +300,11 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 				return DeviceMaybeCUDA, last.Value
 			}
 		}
+		// `if small: model = A() else: model = B()` then `model.to(device)`
+		// on the path to site, after every branch.
+		if k, move := m.laterMoveStatement(bs, last.Stmt.End, site); k != DeviceUnknown {
+			return k, move
+		}
 		return m.branchMoves(bs, site)
 	}
 	kind := DeviceUnknown
@@ -318,8 +334,20 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 		break
 	}
 	// Later statements `ident.cuda()` / `ident.to(dev)` before site.
+	if k, call := m.laterMoveStatement(bs, last.Stmt.End, site); k != DeviceUnknown {
+		kind, move = k, call
+	}
+	return kind, move
+}
+
+// laterMoveStatement returns the last statement `ident.cuda()` /
+// `ident.to(dev)` (a module moves in place) of a name bound by bs that
+// runs after offset after and unconditionally before site, and its kind.
+func (m *Model) laterMoveStatement(bs []*Binding, after int, site *Node) (DeviceKind, *Node) {
+	kind := DeviceUnknown
+	var move *Node
 	for _, use := range identUses(bs) {
-		if use.Start <= last.Stmt.End || use.Start >= site.Start {
+		if use.Start <= after || use.Start >= site.Start {
 			continue
 		}
 		attr := use.Parent
@@ -385,7 +413,7 @@ func (m *Model) usesCUDAScan() bool {
 		}
 	}
 	// Hugging Face Accelerate places everything on the GPU it finds.
-	if m.Imports("accelerate") {
+	if m.Imports("accelerate") || m.starImportsCUDA() {
 		return true
 	}
 	// A move to a CUDA ordinal (`.to(gpu_id)` with gpu_id = 0 passed in).

@@ -1,8 +1,11 @@
 package workspace
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -20,6 +23,12 @@ type Project struct {
 	mu    sync.Mutex
 	mods  map[string]*module // by file path
 	found map[string]string  // "dir\x00module" -> file path ("" none)
+	// imports are the words of each module's import statements, by file
+	// path, from one scan of the roots on the first Importers question.
+	importsOnce sync.Once
+	byKey       map[string][]importRef // "module\x00name" -> the imports of name from a module so named
+	// free are the caches of parsed modules no model uses now.
+	free []*rewrite.ForeignModels
 }
 
 type module struct {
@@ -67,6 +76,16 @@ func (p *Project) Forget(path string) {
 	}
 	p.mu.Lock()
 	delete(p.mods, abs)
+	for _, fm := range p.free {
+		fm.Forget(abs)
+	}
+	if p.byKey != nil {
+		// Imports it no longer has stay listed: Importers' callers check
+		// the calls themselves.
+		for _, r := range fromImports(abs) {
+			p.byKey[r.key] = append(p.byKey[r.key], r.importRef)
+		}
+	}
 	p.mu.Unlock()
 }
 
@@ -142,4 +161,151 @@ func (p *Project) summary(path string) map[string]*rewrite.ProjectDef {
 		f.Release()
 	})
 	return m.defs
+}
+
+// maxScanned bounds the modules Importers scans: past it a project is too
+// large to scan on a question, and call sites in the rest are not seen.
+const maxScanned = 5000
+
+// Importers implements rewrite.ProjectSources: the modules under the
+// project's roots, other than path, with a `from <module> import name`
+// (or `import *`) whose module is the one at path.
+func (p *Project) Importers(path, name string) []string {
+	if p == nil {
+		return nil
+	}
+	p.importsOnce.Do(p.scanImports)
+	mod := strings.TrimSuffix(filepath.Base(path), ".py")
+	if mod == "__init__" {
+		mod = filepath.Base(filepath.Dir(path))
+	}
+	p.mu.Lock()
+	refs := append(slices.Clip(p.byKey[mod+"\x00"+name]), p.byKey[mod+"\x00*"]...)
+	p.mu.Unlock()
+	var out []string
+	for _, r := range refs {
+		if r.file != path && !slices.Contains(out, r.file) && p.resolve(r.file, r.module) == path {
+			out = append(out, r.file)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Source implements rewrite.ProjectSources.
+func (p *Project) Source(path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > MaxFileSize || CheckText(b) != nil {
+		return nil
+	}
+	return b
+}
+
+// importRef is a `from <module> import ...` statement of a file.
+type importRef struct {
+	file, module string
+}
+
+// keyedImport is an importRef with its index key.
+type keyedImport struct {
+	importRef
+	key string
+}
+
+// scanImports reads the from-imports of the Python modules under the
+// roots (no parse: a scan of the lines that start with "from ").
+func (p *Project) scanImports() {
+	byKey := map[string][]importRef{}
+	seen := map[string]bool{}
+	for _, root := range p.roots {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || len(seen) >= maxScanned {
+				if d != nil && d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if path != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || IsVirtualenv(path)) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".py") || seen[path] {
+				return nil
+			}
+			seen[path] = true
+			for _, r := range fromImports(path) {
+				byKey[r.key] = append(byKey[r.key], r.importRef)
+			}
+			return nil
+		})
+	}
+	p.mu.Lock()
+	p.byKey = byKey
+	p.mu.Unlock()
+}
+
+// fromImports returns a module's `from <module> import a, b as c` / `import
+// *` statements, keyed by the module's last component and each imported
+// name ("*" for a star), continuation lines of parenthesised or
+// backslashed statements included.
+func fromImports(path string) []keyedImport {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > MaxFileSize {
+		return nil
+	}
+	var out []keyedImport
+	lines := strings.Split(string(b), "\n")
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(t, "from ") {
+			continue
+		}
+		stmt := t
+		for (strings.Count(stmt, "(") > strings.Count(stmt, ")") || strings.HasSuffix(stmt, "\\")) && i+1 < len(lines) {
+			i++
+			stmt = strings.TrimSuffix(stmt, "\\") + " " + strings.TrimSpace(lines[i])
+		}
+		if j := strings.IndexByte(stmt, '#'); j >= 0 {
+			stmt = stmt[:j]
+		}
+		module, names, ok := strings.Cut(strings.TrimPrefix(stmt, "from "), " import ")
+		module = strings.TrimSpace(module)
+		last := module[strings.LastIndexByte(module, '.')+1:]
+		if !ok || last == "" {
+			continue
+		}
+		names = strings.NewReplacer("(", " ", ")", " ").Replace(names)
+		for _, n := range strings.Split(names, ",") {
+			if f := strings.Fields(n); len(f) > 0 {
+				out = append(out, keyedImport{importRef{path, module}, last + "\x00" + f[0]})
+			}
+		}
+	}
+	return out
+}
+
+// Borrow implements rewrite.ProjectSources.
+func (p *Project) Borrow() *rewrite.ForeignModels {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		fm := p.free[n-1]
+		p.free = p.free[:n-1]
+		return fm
+	}
+	return &rewrite.ForeignModels{}
+}
+
+// Return implements rewrite.ProjectSources.
+func (p *Project) Return(fm *rewrite.ForeignModels) {
+	if fm == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) < 64 {
+		p.free = append(p.free, fm)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/gpuopt/gpuopt/rewrite"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -68,5 +70,63 @@ func TestProjectResolvesSiblingDefinitions(t *testing.T) {
 	p.Forget(filepath.Join(dir, "model.py"))
 	if net := p.Def(from, "model", "Net"); net == nil || len(net.Bases) != 0 {
 		t.Fatalf("after Forget model.Net = %+v, want the new definition", net)
+	}
+}
+
+func TestProjectImportersAndCallSites(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"engine.py": "def fit(model, loader):\n    for x in loader:\n        model(x)\n\nclass Runner:\n    def __init__(self, loader, device):\n        self.loader = loader\n\n" +
+			"    def epoch(self):\n        for x in tqdm(self.loader):\n            pass\n\n    def run(self, n):\n        for _ in range(n):\n            self.epoch()\n",
+		"main.py": "from engine import (\n    fit,\n    Runner as R,\n)\nfrom torch.utils.data import DataLoader\n\n" +
+			"loader = DataLoader(ds, pin_memory=True)\nfit(net, loader)\nR(loader, 'cuda')\n",
+		"star.py":         "from engine import *\n\nfit(net, other)\n",
+		"reexport.py":     "from engine import fit\n",
+		"elsewhere.py":    "from other.engine import fit\nfit(a, b)\n",
+		"config.py":       "import torch\nDEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nRATE = 0.1\n",
+		"pkg/__init__.py": "",
+	})
+	p := NewProject(dir)
+	engine := filepath.Join(dir, "engine.py")
+	got := p.Importers(engine, "fit")
+	want := []string{filepath.Join(dir, "main.py"), filepath.Join(dir, "reexport.py"), filepath.Join(dir, "star.py")}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Importers(engine, fit) = %v, want %v (other.engine is another module)", got, want)
+	}
+	if got := p.Importers(engine, "Runner"); !slices.Equal(got, []string{want[0], want[2]}) {
+		t.Fatalf("Importers(engine, Runner) = %v, want main.py (as R) and the star import", got)
+	}
+	// The calls themselves, with the caller's argument expressions.
+	src, _ := os.ReadFile(engine)
+	f := rewrite.Parse(engine, src)
+	m := f.Model()
+	m.SetProject(p)
+	sites := func(def *rewrite.Node) []string {
+		var calls []string
+		for _, fc := range m.ForeignCallSites(def) {
+			calls = append(calls, filepath.Base(fc.Model.File.Src.Path)+": "+fc.Call.Text())
+		}
+		return calls
+	}
+	if calls := sites(m.Module.Bindings["fit"][0].Stmt); !slices.Equal(calls, []string{"main.py: fit(net, loader)", "star.py: fit(net, other)"}) {
+		t.Fatalf("ForeignCallSites(fit) = %q", calls)
+	}
+	// A class is called by building an instance: its __init__'s sites.
+	init := rewrite.MethodOf(m.Module.Bindings["Runner"][0].Stmt, "__init__")
+	if calls := sites(init); !slices.Equal(calls, []string{"main.py: R(loader, 'cuda')"}) {
+		t.Fatalf("ForeignCallSites(Runner.__init__) = %q", calls)
+	}
+	f.Release()
+	// A class keeps its loader parameter and iterates it once per epoch.
+	if r := p.Def(filepath.Join(dir, "main.py"), "engine", "Runner"); r == nil || !slices.Equal(r.Params, []string{"loader", "device"}) ||
+		!slices.Equal(r.Iterated, []string{"loader"}) || !slices.Equal(r.EpochIterated, []string{"loader"}) {
+		t.Fatalf("engine.Runner = %+v, want loader kept and iterated per epoch", r)
+	}
+	// A module-level constant naming a device is summarised.
+	if d := p.Def(engine, "config", "DEVICE"); d == nil || !d.Var || d.Device != rewrite.DeviceMaybeCUDA {
+		t.Fatalf("config.DEVICE = %+v, want a CUDA-when-available device constant", d)
+	}
+	if d := p.Def(engine, "config", "RATE"); d != nil {
+		t.Fatalf("config.RATE = %+v, want no entry (names no device)", d)
 	}
 }

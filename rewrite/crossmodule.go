@@ -1,0 +1,216 @@
+package rewrite
+
+import (
+	"bytes"
+	"path/filepath"
+)
+
+// Call sites across modules: a function or class defined at the top level
+// of this file and called from another module of the project that imports
+// it (`from trainers.train_runner import Trainer` in main.py, then
+// `Trainer(model=model, train_loader=train_loader)`). Its parameters get
+// their values there. The project index names the modules that may call
+// it (ProjectSources.Importers, a scan of their import lines made once per
+// run); this model parses those modules into a ForeignModels it borrows
+// from the project and gives back when its file is released: a model is
+// not safe for concurrent use, so no two files use one at a time, but a
+// worker's next file reuses what its last one parsed.
+
+// ProjectSources is a ProjectIndex that can also list the modules of the
+// project that import a name and read their text.
+type ProjectSources interface {
+	ProjectIndex
+	// Importers returns the project modules other than the one at path
+	// whose import statements name the module at path or name (the
+	// candidates for calling name; a caller checks the calls itself).
+	Importers(path, name string) []string
+	// Source returns the text of a project module, nil when unreadable.
+	Source(path string) []byte
+	// Borrow hands out a cache of parsed modules that no other model
+	// uses until it is given back with Return.
+	Borrow() *ForeignModels
+	Return(*ForeignModels)
+}
+
+// ForeignModels are the parsed modules of a project that one model at a
+// time uses, by path.
+type ForeignModels struct {
+	models map[string]*Model
+}
+
+// maxForeign bounds a ForeignModels: past it, the cache starts over.
+const maxForeign = 128
+
+// parsed returns the module at path when it was parsed (nil when it
+// could not be), ok false when it was not tried.
+func (fm *ForeignModels) parsed(path string) (*Model, bool) {
+	if fm == nil {
+		return nil, false
+	}
+	m, ok := fm.models[path]
+	return m, ok
+}
+
+// Forget drops the parsed module at path (its text changed).
+func (fm *ForeignModels) Forget(path string) {
+	if fm != nil {
+		delete(fm.models, path)
+	}
+}
+
+// ForeignCall is a call in another module of the project, with that
+// module's model: ask Model, never this file's, about Call's names.
+type ForeignCall struct {
+	Model *Model
+	Call  *Node
+}
+
+// absPath is the file's absolute path ("" when it has none).
+func (m *Model) absPath() string {
+	p := m.File.Src.Path
+	if p == "" || p == "-" {
+		return ""
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// foreignModel returns the model of the project module at path, parsed
+// for this model on first use (nil when it cannot be read).
+func (m *Model) foreignModel(path string) *Model {
+	ps, ok := m.project.(ProjectSources)
+	if !ok {
+		return nil
+	}
+	if m.foreign == nil {
+		m.foreign = ps.Borrow()
+		if m.foreign == nil {
+			return nil
+		}
+	}
+	if m.foreign.models == nil || len(m.foreign.models) >= maxForeign {
+		m.foreign.models = map[string]*Model{}
+	}
+	if fm, ok := m.foreign.models[path]; ok {
+		return fm
+	}
+	m.foreign.models[path] = nil
+	b := ps.Source(path)
+	if b == nil {
+		return nil
+	}
+	f := Parse(path, b)
+	if f.TooDeep() {
+		return nil
+	}
+	fm := f.Model()
+	fm.SetProject(m.project)
+	m.foreign.models[path] = fm
+	return fm
+}
+
+// topLevelName returns the name under which other modules import def: the
+// function's own name for a module-level function, the class's name for
+// the __init__ of a module-level class; "" otherwise.
+func topLevelName(def *Node) string {
+	if def == nil || def.Type != "function_definition" {
+		return ""
+	}
+	name := def.ChildByField("name")
+	if name == nil {
+		return ""
+	}
+	p := def.Parent
+	if p != nil && p.Type == "decorated_definition" {
+		p = p.Parent
+	}
+	if p != nil && p.Type == "module" {
+		return name.Text()
+	}
+	if name.Text() != "__init__" || p == nil || p.Type != "block" || p.Parent == nil || p.Parent.Type != "class_definition" {
+		return ""
+	}
+	cls := p.Parent
+	cp := cls.Parent
+	if cp != nil && cp.Type == "decorated_definition" {
+		cp = cp.Parent
+	}
+	if cp == nil || cp.Type != "module" {
+		return ""
+	}
+	if n := cls.ChildByField("name"); n != nil {
+		return n.Text()
+	}
+	return ""
+}
+
+// ForeignCallSites returns the calls of def (a module-level function, or
+// the __init__ of a module-level class, called by building an instance)
+// in the other modules of the project that import it by name
+// (`from <this module> import name`). Nil without a project that lists
+// sources.
+func (m *Model) ForeignCallSites(def *Node) []ForeignCall {
+	name := topLevelName(def)
+	if name == "" {
+		return nil
+	}
+	if calls, ok := m.foreignCalls[def]; ok {
+		return calls
+	}
+	if m.foreignCalls == nil {
+		m.foreignCalls = map[*Node][]ForeignCall{}
+	}
+	m.foreignCalls[def] = nil
+	ps, ok := m.project.(ProjectSources)
+	self := m.absPath()
+	if !ok || self == "" {
+		return nil
+	}
+	var out []ForeignCall
+	for _, path := range ps.Importers(self, name) {
+		if fm, ok := m.foreign.parsed(path); !ok || fm == nil {
+			// Not parsed yet: only a module that spells a call of the
+			// name is worth parsing (a package's __init__ re-exports).
+			if src := ps.Source(path); !bytes.Contains(src, []byte(name+"(")) {
+				continue
+			}
+		}
+		fm := m.foreignModel(path)
+		if fm == nil {
+			continue
+		}
+		for _, call := range fm.File.OfType("call") {
+			fn := call.ChildByField("function")
+			if fn == nil || fn.Type != "identifier" {
+				continue // (an alias, `import Trainer as T`, is fine)
+			}
+			if d := fm.importedDef(fn); d != nil && d.Path == self && d.Name == name {
+				out = append(out, ForeignCall{Model: fm, Call: call})
+			}
+		}
+	}
+	m.foreignCalls[def] = out
+	return out
+}
+
+// defNode returns the model and the node of a project definition: this
+// file's own when the definition is here, else the parsed module's.
+func (m *Model) defNode(d *ProjectDef) (*Model, *Node) {
+	if d == nil {
+		return nil, nil
+	}
+	owner := m
+	if d.Path != m.absPath() {
+		owner = m.foreignModel(d.Path)
+	}
+	if owner == nil {
+		return nil, nil
+	}
+	bs := owner.Module.Bindings[d.Name]
+	if len(bs) != 1 || (bs[0].Kind != DefBinding && bs[0].Kind != ClassBinding) || bs[0].Stmt == nil {
+		return nil, nil
+	}
+	return owner, bs[0].Stmt
+}
