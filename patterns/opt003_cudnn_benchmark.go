@@ -10,9 +10,9 @@ import (
 
 // CudnnBenchmark is OPT003.
 var CudnnBenchmark = &Rule{
-	Code:      "OPT003",
-	Name:      "cudnn-benchmark",
-	Title:     "Set torch.backends.cudnn.benchmark = True in convolutional training",
+	Code:  "OPT003",
+	Name:  "cudnn-benchmark",
+	Title: "Set torch.backends.cudnn.benchmark = True in convolutional training",
 	// A hint: no gain measured at fixed shapes, and a measured loss where
 	// shapes change within a short run (each new shape is benchmarked).
 	Fix:       rewrite.Hint,
