@@ -82,6 +82,9 @@ func checkMissingAutocast(p *Pass) {
 			fix = nil
 			msg += "; the loop hands tensors to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
 		}
+		if fix == nil && slices.ContainsFunc(stmts, func(st *rewrite.Node) bool { return len(bceCalls(p, st)) > 0 }) {
+			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
+		}
 		fix = small.gate(fix, &msg)
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
