@@ -24,7 +24,7 @@ var exampleCodes = map[string][]string{
 	"notebook_pipeline.py": {"AMP004", "AMP005", "CUDF001", "CUDF002", "LOAD001", "MEM005", "OPT001", "OPT004", "SYNC002",
 		"XGB001", "XGB002", "XGB004"},
 	"tabular_xgb.py": {"XGB001", "XGB002", "XGB003", "XGB004", "XGB006"},
-	"torch_train.py": {"AMP001", "AMP002", "AMP003", "LOAD001", "MEM005", "OPT001", "OPT003", "OPT004", "SYNC002"},
+	"torch_train.py": {"AMP001", "AMP002", "AMP003", "LOAD001", "MEM005", "MEM006", "OPT001", "OPT003", "OPT004", "SYNC002"},
 	"xgb_train.py":   {"XGB001", "XGB002", "XGB003", "XGB004"},
 }
 
