@@ -93,4 +93,15 @@ func TestEffectManifest(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
+	// What the fix applied is read from its summary, later rounds included
+	// (MEM006 fires only once AMP004's autocast is in).
+	out, err = exec.Command(py, "-B", "-c", `import sys; sys.path.insert(0, "effect"); import effect
+print(effect.applied_codes("Fixed 5 findings in 1 file (AMP004 ×2, MEM006 ×2, XFER002 ×1); 5 remain (5 to do by hand)."))
+print(effect.fixed_codes({"found": ["AMP004:1"], "left": [], "applied": ["AMP004", "MEM006", "MEM006"]}))`).CombinedOutput()
+	if err != nil {
+		t.Fatalf("effect.applied_codes: %v\n%s", err, out)
+	}
+	if want := "['AMP004', 'AMP004', 'MEM006', 'MEM006', 'XFER002']\nAMP004 MEM006×2\n"; string(out) != want {
+		t.Errorf("applied codes: got %q, want %q", out, want)
+	}
 }

@@ -129,7 +129,25 @@ def gpuopt_fix(args, entry, run_dir, log):
         items = data if isinstance(data, list) else data.get("findings", [])
         return sorted("%s:%s" % (x.get("code"), (x.get("location") or {}).get("row", x.get("line", ""))) for x in items)
 
-    return {"found": codes(check), "left": codes(after), "diff_lines": sum(1 for l in diff if l[:1] in "+-" and l[:3] not in ("+++", "---"))}
+    return {"found": codes(check), "left": codes(after), "applied": applied_codes(fix.stdout + fix.stderr),
+            "diff_lines": sum(1 for l in diff if l[:1] in "+-" and l[:3] not in ("+++", "---"))}
+
+
+def applied_codes(fix_output):
+    """The codes `gpuopt fix` reports applying ("Fixed 10 findings in 1 file
+    (AMP004 ×2, MEM006 ×2, ...)"), every round included: a rule that fires
+    only after another's fix (MEM006 after AMP004's autocast) is in it,
+    unlike the difference between the checks before and after."""
+    import re
+
+    m = re.search(r"Fixed \d+ findings? in \d+ files? \(([^)]*)\)", fix_output)
+    if not m:
+        return []
+    out = []
+    for part in m.group(1).split(","):
+        code, _, n = part.strip().partition(" ×")
+        out += [code] * (int(n) if n else 1)
+    return out
 
 
 def overlay_byhand(args, entry, run_dir):
@@ -208,6 +226,9 @@ def fixed_codes(g):
     """The rule codes whose findings gpuopt's fix removed, with counts."""
     import collections
 
+    if "applied" in g:
+        n = collections.Counter(g["applied"])
+        return " ".join(c + ("×%d" % n[c] if n[c] > 1 else "") for c in sorted(n)) or "nothing"
     before = collections.Counter(c.split(":")[0] for c in g.get("found", []))
     after = collections.Counter(c.split(":")[0] for c in g.get("left", []))
     out = []
