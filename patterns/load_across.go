@@ -75,12 +75,8 @@ func acrossLoaders(p *Pass, out []gpuLoader, at map[*rewrite.Node]int) []gpuLoad
 				local = b
 			}
 		}
-		gl := gpuLoader{Call: call, Binding: local, PerEpoch: perEpoch, Workers: workers, Splat: rewrite.HasSplat(call), WorkersMaybe: maybe, Across: via}
-		if gl.Workers == nil {
-			gl.Known = true
-		} else {
-			gl.WorkersN, gl.Known = intLiteral(p, gl.Workers)
-		}
+		gl := newGPULoader(p, call, local, perEpoch, workers, maybe)
+		gl.Across = via
 		at[call] = len(out)
 		out = append(out, gl)
 	}

@@ -63,17 +63,24 @@ func gpuLoaders(p *Pass) []gpuLoader {
 				continue
 			}
 			workers, maybe, _ := callKeyword(p, call, "num_workers")
-			gl := gpuLoader{Call: call, Binding: b, PerEpoch: perEpoch, Workers: workers, Splat: rewrite.HasSplat(call), WorkersMaybe: maybe}
-			if gl.Workers == nil {
-				gl.Known = true
-			} else {
-				gl.WorkersN, gl.Known = intLiteral(p, gl.Workers)
-			}
 			at[call] = len(out)
-			out = append(out, gl)
+			out = append(out, newGPULoader(p, call, b, perEpoch, workers, maybe))
 		}
 		return acrossLoaders(p, out, at)
 	}).([]gpuLoader)
+}
+
+// newGPULoader describes the loader call builds, bound to b, whose
+// num_workers is workers as written (nil when the call passes none; maybe
+// when a splatted dict may set it).
+func newGPULoader(p *Pass, call *rewrite.Node, b *rewrite.Binding, perEpoch bool, workers *rewrite.Node, maybe bool) gpuLoader {
+	gl := gpuLoader{Call: call, Binding: b, PerEpoch: perEpoch, Workers: workers, Splat: rewrite.HasSplat(call), WorkersMaybe: maybe}
+	if workers == nil {
+		gl.Known = true
+	} else {
+		gl.WorkersN, gl.Known = intLiteral(p, workers)
+	}
+	return gl
 }
 
 // workerCount is the num_workers gpuopt proposes, as source text, with
