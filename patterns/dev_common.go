@@ -113,14 +113,7 @@ func isModel(p *Pass, expr *rewrite.Node) bool {
 // selfRebinding reports `name.to(...)`, `name.cuda()`, `name.train()` ...:
 // a chain of methods that return the module itself.
 func selfRebinding(v *rewrite.Node) bool {
-	for v != nil && v.Type == "call" {
-		switch callAttr(v) {
-		case "to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_":
-			v = v.ChildByField("function").ChildByField("object")
-			continue
-		}
-		return false
-	}
+	v = unchainModuleMethods(v)
 	return v != nil && v.Type == "identifier"
 }
 

@@ -52,6 +52,9 @@ func checkChannelsLast(p *Pass) {
 			return true
 		})
 	}
+	if len(builds.found) == 0 {
+		return
+	}
 	viewRisk := viewCall(p)
 	for _, b := range builds.found {
 		msg := channelsLastMsg
@@ -111,7 +114,7 @@ func (c *convBuilds) from(expr *rewrite.Node, depth int) {
 		if e == nil || e.Type != "call" || o.Index >= 0 {
 			continue
 		}
-		inner := unchainMoves(e)
+		inner := unchainModuleMethods(e)
 		if inner == nil || inner.Type != "call" {
 			continue
 		}
@@ -137,24 +140,6 @@ func (c *convBuilds) from(expr *rewrite.Node, depth int) {
 		}
 		c.found = append(c.found, convBuild{stmt: asg, value: e, target: left.Text(), assumption: assumption, code: code})
 	}
-}
-
-// unchainMoves strips the calls real code chains onto a model
-// (`Net().to(device).eval()`) and returns the call that builds it.
-func unchainMoves(e *rewrite.Node) *rewrite.Node {
-	for e != nil && e.Type == "call" {
-		fn := e.ChildByField("function")
-		if fn == nil || fn.Type != "attribute" {
-			return e
-		}
-		switch fn.ChildByField("attribute").Text() {
-		case "to", "cuda", "train", "eval", "requires_grad_":
-			e = fn.ChildByField("object")
-			continue
-		}
-		return e
-	}
-	return e
 }
 
 // torchvisionConvFamilies are the torchvision (and timm) classifier
@@ -279,11 +264,9 @@ func viewCall(p *Pass) *rewrite.Node {
 // later moves (`.cuda()` and `.to(device)` preserve it) and the parameters
 // stay the same objects, so an optimizer built afterwards or before sees them.
 func channelsLastFix(p *Pass, b convBuild) *rewrite.Fix {
-	name, ok := p.Model.LocalName(b.stmt, "torch.channels_last")
-	if !ok {
-		return nil
-	}
-	e, ok := rewrite.InsertAfterEdit(b.stmt, b.target+" = "+b.target+".to(memory_format="+name+")")
+	e, ok := rebindAfterEdit(p, b.stmt, "torch.channels_last", func(channelsLast string) string {
+		return b.target + " = " + b.target + ".to(memory_format=" + channelsLast + ")"
+	})
 	if !ok {
 		return nil
 	}

@@ -74,12 +74,9 @@ func checkCompileModel(p *Pass) {
 // compileFix is the code action `target = torch.compile(target)` after the
 // statement that builds the model (nil when torch.compile has no spelling here).
 func compileFix(p *Pass, value *rewrite.Node, target string) *rewrite.Fix {
-	stmt := rewrite.Statement(value)
-	name, ok := p.Model.LocalName(stmt, "torch.compile")
-	if !ok {
-		return nil
-	}
-	e, ok := rewrite.InsertAfterEdit(stmt, target+" = "+name+"("+target+")")
+	e, ok := rebindAfterEdit(p, rewrite.Statement(value), "torch.compile", func(compile string) string {
+		return target + " = " + compile + "(" + target + ")"
+	})
 	if !ok {
 		return nil
 	}
@@ -265,18 +262,7 @@ func isLossOrLayer(p *Pass, e *rewrite.Node, name string) bool {
 	if strings.Contains(lower, "loss") || strings.Contains(lower, "criterion") {
 		return true
 	}
-	for e != nil && e.Type == "call" {
-		fn := e.ChildByField("function")
-		if fn == nil || fn.Type != "attribute" {
-			break
-		}
-		switch fn.ChildByField("attribute").Text() {
-		case "to", "cuda", "cpu", "float", "half", "bfloat16", "double", "train", "eval", "requires_grad_", "to_empty":
-			e = fn.ChildByField("object")
-			continue
-		}
-		break
-	}
+	e = unchainModuleMethods(e)
 	if e == nil || e.Type != "call" {
 		return false
 	}

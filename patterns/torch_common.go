@@ -609,3 +609,32 @@ func importedIterates(p *Pass, call *rewrite.Node, name string, pos int) (hot, p
 	}
 	return slices.Contains(d.Iterated, name), slices.Contains(d.EpochIterated, name)
 }
+
+// moduleSelfMethods are the nn.Module methods real code chains onto a
+// model that return the module itself (`Net().to(device).eval()`).
+var moduleSelfMethods = map[string]bool{
+	"to": true, "cuda": true, "cpu": true, "float": true, "half": true, "bfloat16": true, "double": true,
+	"train": true, "eval": true, "requires_grad_": true, "to_empty": true,
+}
+
+// unchainModuleMethods strips the moduleSelfMethods calls chained onto e
+// and returns what they were called on: the call that builds the model
+// (`Net()` of `Net().to(device).eval()`), or a name.
+func unchainModuleMethods(e *rewrite.Node) *rewrite.Node {
+	for e != nil && e.Type == "call" && moduleSelfMethods[callAttr(e)] {
+		e = e.ChildByField("function").ChildByField("object")
+	}
+	return e
+}
+
+// rebindAfterEdit is the line `<target> = <expr>` inserted after stmt,
+// where expr is line applied to the spelling of the qualified name q
+// through the file's imports (`torch.compile` -> "torch.compile"); false
+// when q has no spelling there or stmt does not own its lines.
+func rebindAfterEdit(p *Pass, stmt *rewrite.Node, q string, line func(spelled string) string) (rewrite.Edit, bool) {
+	name, ok := p.Model.LocalName(stmt, q)
+	if !ok {
+		return rewrite.Edit{}, false
+	}
+	return rewrite.InsertAfterEdit(stmt, line(name))
+}
