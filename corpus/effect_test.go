@@ -104,4 +104,44 @@ print(effect.fixed_codes({"found": ["AMP004:1"], "left": [], "applied": ["AMP004
 	if want := "['AMP004', 'AMP004', 'MEM006', 'MEM006', 'XFER002']\nAMP004 MEM006×2\n"; string(out) != want {
 		t.Errorf("applied codes: got %q, want %q", out, want)
 	}
+	// Repeated runs: a row shows their means, and the original's spread
+	// over its runs widens the loss noise band.
+	rep := filepath.Join(t.TempDir(), "rep.jsonl")
+	repLines := `{"name": "s", "variant": "orig", "ms_per_step": 40.0, "train_loss": 1.0}
+{"name": "s", "variant": "gpuopt", "ms_per_step": 10.0, "train_loss": 1.25}
+{"name": "s", "variant": "orig2", "ms_per_step": 40.0, "train_loss": 1.05}
+{"name": "s", "variant": "orig", "ms_per_step": 20.0, "train_loss": 1.3}
+{"name": "s", "variant": "gpuopt", "ms_per_step": 20.0, "train_loss": 1.25}
+`
+	if err := os.WriteFile(rep, []byte(repLines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = exec.Command(py, "-B", "effect/effect.py", "--table", rep).CombinedOutput()
+	if err != nil {
+		t.Fatalf("effect.py --table: %v\n%s", err, out)
+	}
+	// orig 30 ms (n=2), gpuopt 15 ms (n=2): 2×. gpuopt's loss 1.25 is 0.15
+	// from the mean of orig (1.15) and orig2 (1.05): outside their distance
+	// (0.1), inside the spread of the original's three runs (0.3).
+	for _, want := range []string{"| s | 30.00 (n=2) | 15.00 (n=2) (2.00×) |", "yes"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("table of repeated runs lacks %q:\n%s", want, out)
+		}
+	}
+
+	// Ablations and repeated variants, for A/B runs.
+	out, err = exec.Command(py, "-B", "-c", `import sys; sys.path.insert(0, "effect"); import effect
+print(effect.ignored("gpuopt"), effect.ignored("gpuopt-AMP004+XFER002"), effect.ignored("gpuopt-AMP004@2"))
+print(effect.seed_offset("orig"), effect.seed_offset("orig2"), effect.seed_offset("orig@3"), effect.seed_offset("gpuopt-AMP004@2"))
+print(effect.ab_summary([{"name": "s", "variant": v, "ms_per_step": t} for v, t in
+    (("orig", 10.0), ("gpuopt", 5.0), ("orig", 12.0), ("gpuopt-AMP004", 11.0), ("gpuopt", 6.0))]))`).CombinedOutput()
+	if err != nil {
+		t.Fatalf("effect ablations: %v\n%s", err, out)
+	}
+	for _, want := range []string{"[] ['AMP004', 'XFER002'] ['AMP004']", "0 1 3 2", "s orig: mean 11.00 ms/step over 2 runs; runs 10.00 12.00",
+		"s gpuopt: mean 5.50 ms/step over 2 runs (2.00× orig); runs 5.00 6.00", "s gpuopt-AMP004: mean 11.00 ms/step over 1 runs (1.00× orig)"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("A/B summary lacks %q:\n%s", want, out)
+		}
+	}
 }

@@ -12,6 +12,13 @@ this machine's GPU and one after the other:
   orig2   the script as published again, with seed offset 1: the distance
           between orig's and orig2's loss is the run-to-run noise
 
+and, when --variants names them, ablations for A/B runs: gpuopt-AMP004
+(or gpuopt-AMP004+XFER002) is gpuopt's fix without those rules
+(`--ignore AMP004,XFER002`), to find which change makes a row slower or
+faster. A variant may repeat (orig,gpuopt,orig,gpuopt): each run is a line.
+A suffix @N runs a variant with seed offset N (orig@2, gpuopt@1), for a
+wider estimate of the loss noise than orig and orig2 give.
+
 each with the same command line, through the shim in shim/ (steady-state
 time per step between two synchronised steps, peak GPU memory, final loss),
 and prints a table. Scripts are copied from --src/<owner>+<repo>/<dir>
@@ -98,15 +105,37 @@ def copy_script(args, entry, variant, scratch):
     if entry["repo"] == "gpuopt":
         src = os.path.join(HERE, "..", entry.get("dir", ""))
     run_dir = os.path.join(scratch, entry["name"], variant)
+    n = 1
+    while os.path.exists(run_dir):  # a repeated variant of an A/B run
+        n += 1
+        run_dir = os.path.join(scratch, entry["name"], "%s.%d" % (variant, n))
     shutil.copytree(src, run_dir, ignore=shutil.ignore_patterns(".git", "data", "__pycache__"))
     return run_dir
 
 
-def gpuopt_fix(args, entry, run_dir, log):
-    """Runs gpuopt on the copy: findings before, the fix, the diff."""
+def seed_offset(variant):
+    """The seed offset of a variant: 1 for orig2, N for a suffix @N."""
+    if variant == "orig2":
+        return 1
+    _, at, n = variant.partition("@")
+    return int(n) if at else 0
+
+
+def ignored(variant):
+    """The rule codes an ablation variant leaves out: gpuopt-AMP004+XFER002
+    -> ["AMP004", "XFER002"]; none for plain gpuopt."""
+    _, _, codes = variant.partition("@")[0].partition("-")
+    return [c for c in codes.split("+") if c]
+
+
+def gpuopt_fix(args, entry, run_dir, log, ignore=()):
+    """Runs gpuopt on the copy: findings before, the fix (without the rules
+    in ignore), the diff."""
     files = entry.get("fix", [entry["script"]])
     base = [args.gpuopt]
     target = ["--target-gpu", args.target_gpu]
+    if ignore:
+        target += ["--ignore", ",".join(ignore)]
     before = {f: open(os.path.join(run_dir, f)).read() for f in files}
     check = subprocess.run(base + ["check", "--output-format", "json"] + target + files,
                            cwd=run_dir, capture_output=True, text=True)
@@ -167,8 +196,8 @@ def run_variant(args, entry, variant, scratch, log):
     env = dict(os.environ)
     info = {"name": entry["name"], "variant": variant}
     prepare_data(entry.get("data"), run_dir, env)
-    if variant == "gpuopt":
-        info.update(gpuopt_fix(args, entry, run_dir, log))
+    if variant.partition("@")[0] == "gpuopt" or variant.startswith("gpuopt-"):
+        info.update(gpuopt_fix(args, entry, run_dir, log, ignored(variant)))
     if variant == "byhand" and not overlay_byhand(args, entry, run_dir):
         info["error"] = "no by-hand version"
         return info
@@ -181,7 +210,7 @@ def run_variant(args, entry, variant, scratch, log):
         "EFFECT_MEASURE": str(entry["measure"]),
         "EFFECT_STOP": str(entry.get("stop", entry["warmup"] + entry["measure"])),
         "EFFECT_LAST": str(entry.get("last", 20)),
-        "EFFECT_SEED_OFFSET": "1" if variant == "orig2" else "0",
+        "EFFECT_SEED_OFFSET": str(seed_offset(variant)),
         "EFFECT_SYNTH": "1",
     })
     cmd = [sys.executable, entry["script"]] + entry.get("args", [])
@@ -209,17 +238,41 @@ def loss_se(r):
     return r.get("train_loss_se") if r.get("train_loss") is not None else r.get("eval_loss_se")
 
 
-def within_noise(x, se_x, o, o2, se_o, se_o2):
+def within_noise(x, se_x, o, o2, se_o, se_o2, spread=0.0):
     """Whether loss x is within the noise of the original's two runs o, o2
-    (seeds 0 and 1). The noise band is the larger of two estimates: the
-    distance between the two seeds (init and data order), and twice the
-    standard error of the difference of two means of the last steps' losses
-    (the batches drawn), from x's run and the original's."""
-    band = abs(o - o2)
+    (seeds 0 and 1). The noise band is the largest of these estimates: the
+    distance between the two seeds (init and data order), the spread of the
+    original's losses over repeated runs (spread, when orig or orig2 ran
+    more than once), and twice the standard error of the difference of two
+    means of the last steps' losses (the batches drawn), from x's run and
+    the original's."""
+    band = max(abs(o - o2), spread)
     ses = [e for e in (se_x, se_o, se_o2) if e is not None]
     if len(ses) == 3:
         band = max(band, 2 * (se_x ** 2 + (se_o ** 2 + se_o2 ** 2) / 4) ** 0.5)
     return abs(x - (o + o2) / 2) <= band
+
+
+def merge_runs(runs):
+    """One row's variant from its runs: a single run as it is; repeated
+    runs (an A/B over alternating runs) as their mean time per step and
+    mean loss (the loss's standard error that of the mean), the largest
+    peak memory, and n_runs."""
+    if len(runs) == 1:
+        return runs[0]
+    import statistics
+
+    out = dict(runs[-1], n_runs=len(runs))
+    timed = [r["ms_per_step"] for r in runs if r.get("ms_per_step")]
+    out["ms_per_step"] = statistics.mean(timed) if timed else None
+    for key, se_key in (("train_loss", "train_loss_se"), ("eval_loss", "eval_loss_se")):
+        vals = [r[key] for r in runs if r.get(key) is not None]
+        out[key] = statistics.mean(vals) if vals else None
+        ses = [r[se_key] for r in runs if r.get(se_key) is not None]
+        out[se_key] = (sum(e * e for e in ses) ** 0.5 / len(ses)) if ses and len(ses) == len(vals) else None
+    mems = [r["peak_mem_mb"] for r in runs if r.get("peak_mem_mb")]
+    out["peak_mem_mb"] = max(mems) if mems else None
+    return out
 
 
 def fixed_codes(g):
@@ -244,9 +297,13 @@ def table(results, manifest=None):
     public scripts (repo other than gpuopt)."""
     import statistics
 
-    by = {}
+    by, spread = {}, {}
     for r in results:
-        by.setdefault(r["name"], {})[r["variant"]] = r
+        by.setdefault(r["name"], {}).setdefault(r["variant"], []).append(r)
+    for name, vs in by.items():
+        ls = [loss_of(x) for k in ("orig", "orig2") for x in vs.get(k, []) if loss_of(x) is not None]
+        spread[name] = max(ls) - min(ls) if len(ls) > 2 else 0.0
+        by[name] = {k: merge_runs(runs) for k, runs in vs.items()}
     public = {e["name"] for e in (manifest or []) if e.get("repo") != "gpuopt"}
     rows = ["| script | ms/step orig | gpuopt | by hand | gpuopt ÷ by hand | loss orig / orig2 / gpuopt / by hand | within noise (gpuopt, by hand) | peak MB orig → gpuopt → by hand | gpuopt fixed |",
             "|---|---|---|---|---|---|---|---|---|"]
@@ -258,21 +315,23 @@ def table(results, manifest=None):
             rows.append("| %s | failed (rc %s) | | | | | | | |" % (name, o.get("rc")))
             continue
         ran = [bool(x) for x in (o, g, h, o2)]
-        sp = lambda x, i: "%.2f (%.2f×)" % (x, t[0] / x) if x else ("failed" if ran[i] else "not run")
+        runs = lambda x: " (n=%d)" % x["n_runs"] if x.get("n_runs") else ""  # a mean over repeated runs
+        vs = (o, g, h, o2)
+        sp = lambda x, i: "%.2f%s (%.2f×)" % (x, runs(vs[i]), t[0] / x) if x else ("failed" if ran[i] else "not run")
         r = (t[0] / t[1]) / (t[0] / t[2]) if t[1] and t[2] else None
         ls = [loss_of(x) for x in (o, o2, g, h)]
         fmt = lambda x: "%.4g" % x if x is not None else "—"
         within = "—"
         if None not in ls[:2]:
             se = [loss_se(x) for x in (o, o2, g, h)]
-            flags = ["yes" if x is not None and within_noise(x, e, ls[0], ls[1], se[0], se[1]) else "NO"
+            flags = ["yes" if x is not None and within_noise(x, e, ls[0], ls[1], se[0], se[1], spread[name]) else "NO"
                      for x, e in zip(ls[2:], se[2:])]
             within = ", ".join(flags)
             if name in public and flags[0] != "yes":
                 outside.append(name)
         mem = " → ".join("%.0f" % x["peak_mem_mb"] if x.get("peak_mem_mb") else "—" for x in (o, g, h))
-        rows.append("| %s | %.2f | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, t[0], sp(t[1], 1), sp(t[2], 2), "%.2f" % r if r else "—",
+        rows.append("| %s | %.2f%s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, t[0], runs(o), sp(t[1], 1), sp(t[2], 2), "%.2f" % r if r else "—",
             " / ".join(fmt(x) for x in ls), within, mem, fixed_codes(g)))
         if name in public and t[1]:
             sg.append(t[0] / t[1])
@@ -289,6 +348,31 @@ def table(results, manifest=None):
     return "\n\n".join(lines)
 
 
+def ab_summary(results):
+    """For A/B runs (variants repeated, ablations): per script and variant,
+    the times per step of every run, their mean, and the mean's ratio to
+    orig's mean."""
+    import statistics
+
+    by, losses = {}, {}
+    for r in results:
+        if r.get("ms_per_step"):
+            by.setdefault(r["name"], {}).setdefault(r["variant"], []).append(r["ms_per_step"])
+            if loss_of(r) is not None:
+                losses.setdefault((r["name"], r["variant"]), []).append(loss_of(r))
+    lines = []
+    for name, variants in by.items():
+        base = statistics.mean(variants["orig"]) if "orig" in variants else None
+        for v, ts in variants.items():
+            m = statistics.mean(ts)
+            vs = " (%.2f× orig)" % (base / m) if base and v != "orig" else ""
+            ls = losses.get((name, v), [])
+            lines.append("%s %s: mean %.2f ms/step over %d runs%s; runs %s%s" % (
+                name, v, m, len(ts), vs, " ".join("%.2f" % t for t in ts),
+                "; loss " + " ".join("%.4g" % x for x in ls) if ls else ""))
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
@@ -303,7 +387,11 @@ def main():
     ap.add_argument("--timeout", type=int, default=180)
     ap.add_argument("--quick", action="store_true", help="a smoke test: 5 warm-up and 10 measured steps")
     ap.add_argument("--table", metavar="JSONL", help="print the table of earlier results and exit")
+    ap.add_argument("--ab", metavar="JSONL", help="print the A/B summary of earlier results (every run of every variant) and exit")
     args = ap.parse_args()
+    if args.ab:
+        print(ab_summary([json.loads(l) for l in open(args.ab) if l.strip()]))
+        return
     if args.table:
         print(table([json.loads(l) for l in open(args.table) if l.strip()], json.load(open(args.manifest))))
         return
@@ -327,6 +415,8 @@ def main():
                 out.flush()
                 print(json.dumps(r), flush=True)
     print(table(results, manifest))
+    if len(results) > len({(r["name"], r["variant"]) for r in results}) or any("-" in r["variant"] for r in results):
+        print(ab_summary(results))
 
 
 if __name__ == "__main__":
