@@ -86,6 +86,7 @@ func checkMissingAutocast(p *Pass) {
 			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
 		}
 		fix = small.gate(fix, &msg)
+		fix = narrowNetwork(p, stmts).gate(fix, &msg)
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
 		}
@@ -223,6 +224,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 			msg += "; the loop hands outputs to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
 		}
 		fix = small.gate(fix, &msg)
+		fix = narrowNetwork(p, stmts).gate(fix, &msg)
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
 		}
