@@ -266,13 +266,18 @@ func (s *Server) didChange(raw json.RawMessage) error {
 		d.mu.Unlock()
 		return fmt.Errorf("ignoring stale change to %s: version %d after %d", d.uri, p.TextDocument.Version, old.version)
 	}
+	var next *snapshot
 	if f := applyChanges(old.file, p.Changes); f == old.file {
-		d.replace(old.sharing(p.TextDocument.Version, old.eng)) // no change in the notification
+		next = old.sharing(p.TextDocument.Version, old.eng) // no change in the notification
 	} else {
-		d.replace(&snapshot{version: p.TextDocument.Version, file: f, hold: newHold(f), eng: old.eng})
+		next = &snapshot{version: p.TextDocument.Version, file: f, hold: newHold(f), eng: old.eng}
 	}
+	d.snap = next // the document's hold on old is dropped below, as replace does
 	d.mu.Unlock()
 	s.schedule(d)
+	// Recycling the old version clears megabytes: with no debounce, the
+	// new version's analysis has started meanwhile (on another core).
+	old.hold.release()
 	return nil
 }
 

@@ -49,11 +49,29 @@ type Fact struct {
 type Facts struct {
 	m     *rewrite.Model
 	kinds map[*rewrite.Node]Fact
-	busy  map[*rewrite.Node]bool
 	// byName caches the answers for names: every read of a name with the
 	// same bindings has the same origins (keyed by the first binding).
-	byName   map[*rewrite.Binding]Fact
-	busyName map[*rewrite.Binding]bool
+	byName map[*rewrite.Binding]Fact
+}
+
+// kindBusy marks, in the Facts caches, a question being answered: asked
+// again inside its own answer (a cycle: `model = wrap(model)`), it gets
+// KindUnknown. It never leaves the caches.
+const kindBusy Kind = -1
+
+// memoFact returns the cached answer for key, computing it on first ask;
+// during compute the entry holds kindBusy, so a cycle answers Fact{}.
+func memoFact[K comparable](cache map[K]Fact, key K, compute func() Fact) Fact {
+	if f, ok := cache[key]; ok {
+		if f.Kind == kindBusy {
+			return Fact{}
+		}
+		return f
+	}
+	cache[key] = Fact{Kind: kindBusy}
+	f := compute()
+	cache[key] = f
+	return f
 }
 
 // newFacts returns the facts of the file m models, installed as its
@@ -120,40 +138,19 @@ func (fx *Facts) What(expr *rewrite.Node) Fact {
 	if expr == nil {
 		return Fact{}
 	}
+	compute := func() Fact { return fx.what(expr) }
 	if expr.Type == "identifier" {
 		if bs := fx.m.Bindings(expr); len(bs) > 0 {
-			key := bs[0]
-			if f, ok := fx.byName[key]; ok {
-				return f
-			}
-			if fx.busyName[key] {
-				return Fact{} // a cycle: `model = wrap(model)`
-			}
 			if fx.byName == nil {
-				fx.byName, fx.busyName = map[*rewrite.Binding]Fact{}, map[*rewrite.Binding]bool{}
+				fx.byName = map[*rewrite.Binding]Fact{}
 			}
-			fx.busyName[key] = true
-			f := fx.what(expr)
-			delete(fx.busyName, key)
-			fx.byName[key] = f
-			return f
+			return memoFact(fx.byName, bs[0], compute)
 		}
 	}
-	if f, ok := fx.kinds[expr]; ok {
-		return f
-	}
-	if fx.busy[expr] {
-		return Fact{} // a cycle: `model = wrap(model)` asked again inside
-	}
-	if fx.busy == nil {
-		fx.busy = map[*rewrite.Node]bool{}
+	if fx.kinds == nil {
 		fx.kinds = map[*rewrite.Node]Fact{}
 	}
-	fx.busy[expr] = true
-	f := fx.what(expr)
-	delete(fx.busy, expr)
-	fx.kinds[expr] = f
-	return f
+	return memoFact(fx.kinds, expr, compute)
 }
 
 func (fx *Facts) what(expr *rewrite.Node) Fact {

@@ -117,6 +117,9 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 	}
 	// Built here, returned, and trained by what another module hands it to.
 	for _, def := range p.File.OfType("function_definition") {
+		if !p.Model.MayHaveForeignCallSites(def) {
+			continue // no other module imports it: its returns need no reading
+		}
 		rets := rewrite.ReturnValues(def)
 		if !returnsModel(p, rets) {
 			continue // no need to look for callers elsewhere

@@ -2,9 +2,10 @@ package patterns
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -83,11 +84,11 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 			kept = append(kept, fd)
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		if kept[i].Start != kept[j].Start {
-			return kept[i].Start < kept[j].Start
+	slices.SortStableFunc(kept, func(a, b rewrite.Finding) int {
+		if a.Start != b.Start {
+			return cmp.Compare(a.Start, b.Start)
 		}
-		return kept[i].Code < kept[j].Code
+		return strings.Compare(a.Code, b.Code)
 	})
 	return dedupe(kept)
 }

@@ -154,7 +154,7 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 			return true
 		}
 	}
-	root := rewrite.RootName(value)
+	mentions := sync2Mentioner(m, rewrite.RootName(value))
 	needed := false
 	rewrite.LoopBody(loop).Walk(func(n *rewrite.Node) bool {
 		if needed {
@@ -163,7 +163,7 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 		if n.Type == "if_statement" && n.ChildByField("alternative") == nil && everyFewSteps(m, loop, n.ChildByField("consequence")) {
 			// Logging every N steps syncs only then: its .item() and
 			// prints do not make the accumulation's sync redundant.
-			if c := n.ChildByField("condition"); c != nil && root != nil && sync2Mentions(m, c, root) {
+			if c := n.ChildByField("condition"); c != nil && mentions(c) {
 				needed = true
 			}
 			return false
@@ -180,7 +180,7 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 					}
 				}
 			}
-			if root != nil && sync2Mentions(m, n, root) {
+			if mentions(n) {
 				q := m.CalleeName(n)
 				name := ""
 				if fn.Type == "attribute" {
@@ -197,11 +197,11 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 			if n.Type == "assert_statement" || n.Type == "conditional_expression" {
 				cond = n
 			}
-			if root != nil && cond != nil && sync2Mentions(m, cond, root) {
+			if cond != nil && mentions(cond) {
 				needed = true
 			}
 		case "interpolation":
-			if root != nil && sync2Mentions(m, n, root) {
+			if mentions(n) {
 				needed = true
 			}
 		}
@@ -230,10 +230,16 @@ func sync2LoggingCall(name string) bool {
 	return strings.HasPrefix(name, "log_")
 }
 
-// sync2Mentions reports whether region reads the same variable as root.
-func sync2Mentions(m *rewrite.Model, region, root *rewrite.Node) bool {
+// sync2Mentioner returns the test of whether a region reads the same
+// variable as root (never, for a nil root or one of no known scope): the
+// scope is looked up once, for a loop asks it of every call in its body.
+func sync2Mentioner(m *rewrite.Model, root *rewrite.Node) func(region *rewrite.Node) bool {
 	s := m.VarScope(root)
-	return s != nil && len(m.Reads(s, root.Text(), region)) > 0
+	if s == nil {
+		return func(*rewrite.Node) bool { return false }
+	}
+	name := root.Text()
+	return func(region *rewrite.Node) bool { return m.ReadsAny(s, name, region) }
 }
 
 // sync2FloatAccumulator checks the total's bindings: it starts as a float literal

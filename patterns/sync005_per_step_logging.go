@@ -31,6 +31,9 @@ func checkPerStepLogging(p *Pass) {
 		return
 	}
 	for _, call := range p.File.OfType("call") {
+		if !m.InLoop(call) {
+			continue // most calls: no step to repeat them (the cheapest test first)
+		}
 		what := sync5LoggingCall(m, call)
 		if what == "" || rewrite.HasSplat(call) {
 			continue

@@ -308,7 +308,9 @@ func (f *File) checkIndentation() {
 			line++
 			first = true
 		}
-		if first && level == 0 && (prev == nil || src.LineOf(prev.End) < line) && !continued(src, line, comment) {
+		// prev ended on an earlier line: before this line's start (line is
+		// LineOf(n.Start), and the line starts increase).
+		if first && level == 0 && (prev == nil || prev.End < src.lineStarts[line]) && !continued(src, line, comment) {
 			lineStart := src.lineStarts[line]
 			if col, alt, ok := indentColumns(src.Bytes[lineStart:n.Start]); ok {
 				if msg := indentStep(&cols, &alts, col, alt, prev); msg != "" {

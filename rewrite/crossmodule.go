@@ -65,16 +65,23 @@ type ForeignCall struct {
 	Call  *Node
 }
 
-// absPath is the file's absolute path ("" when it has none).
+// absPath is the file's absolute path ("" when it has none), resolved on
+// first use: filepath.Abs of a relative path asks the working directory
+// (two stat calls), and rules ask it once per function definition.
 func (m *Model) absPath() string {
-	p := m.File.Src.Path
-	if p == "" || p == "-" {
-		return ""
+	if m.abs == nil {
+		a := m.File.Src.Path
+		if a == "-" {
+			a = ""
+		}
+		if a != "" {
+			if full, err := filepath.Abs(a); err == nil {
+				a = full
+			}
+		}
+		m.abs = &a
 	}
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
+	return *m.abs
 }
 
 // foreignModel returns the model of the project module at path, parsed
@@ -146,14 +153,22 @@ func topLevelName(def *Node) string {
 	return ""
 }
 
+// MayHaveForeignCallSites reports whether ForeignCallSites has calls of
+// def to look for: some other module of the project imports def's module
+// by name or def itself. It parses nothing, for callers that would do work
+// on def before asking.
+func (m *Model) MayHaveForeignCallSites(def *Node) bool {
+	_, _, importers := m.foreignImporters(def)
+	return len(importers) > 0
+}
+
 // ForeignCallSites returns the calls of def (a module-level function, or
 // the __init__ of a module-level class, called by building an instance)
 // in the other modules of the project that import it by name
 // (`from <this module> import name`). Nil without a project that lists
 // sources.
 func (m *Model) ForeignCallSites(def *Node) []ForeignCall {
-	name := topLevelName(def)
-	if name == "" {
+	if topLevelName(def) == "" {
 		return nil
 	}
 	if calls, ok := m.foreignCalls[def]; ok {
@@ -163,13 +178,10 @@ func (m *Model) ForeignCallSites(def *Node) []ForeignCall {
 		m.foreignCalls = map[*Node][]ForeignCall{}
 	}
 	m.foreignCalls[def] = nil
-	ps, ok := m.project.(ProjectSources)
-	self := m.absPath()
-	if !ok || self == "" {
-		return nil
-	}
+	name, self, importers := m.foreignImporters(def)
 	var out []ForeignCall
-	for _, path := range ps.Importers(self, name) {
+	ps, _ := m.project.(ProjectSources)
+	for _, path := range importers {
 		if fm, ok := m.foreign.parsed(path); !ok || fm == nil {
 			// Not parsed yet: only a module that spells a call of the
 			// name is worth parsing (a package's __init__ re-exports).
@@ -193,6 +205,24 @@ func (m *Model) ForeignCallSites(def *Node) []ForeignCall {
 	}
 	m.foreignCalls[def] = out
 	return out
+}
+
+// foreignImporters returns the name other modules import def by
+// (topLevelName), this file's absolute path, and the project modules whose
+// imports name it: none without a project that lists sources.
+func (m *Model) foreignImporters(def *Node) (name, self string, importers []string) {
+	name = topLevelName(def)
+	if name == "" {
+		return "", "", nil
+	}
+	ps, ok := m.project.(ProjectSources)
+	if !ok {
+		return name, "", nil
+	}
+	if self = m.absPath(); self == "" {
+		return name, "", nil
+	}
+	return name, self, ps.Importers(self, name)
 }
 
 // defNode returns the model and the node of a project definition: this

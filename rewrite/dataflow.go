@@ -101,6 +101,21 @@ func (m *Model) Reads(s *Scope, name string, region *Node) []*Node {
 	return out
 }
 
+// ReadsAny reports whether region reads variable name of scope s: whether
+// Reads would return any, without building (and caching) the list, for
+// the callers that ask it of many small regions once each.
+func (m *Model) ReadsAny(s *Scope, name string, region *Node) bool {
+	if region == nil {
+		return false
+	}
+	for _, n := range m.identsIn(name, region) {
+		if m.IsRead(n) && m.VarScope(n) == s {
+			return true
+		}
+	}
+	return false
+}
+
 // ReadsAfter returns the reads of variable name of scope s that start at or
 // after offset off (anywhere in the file, nested scopes included).
 func (m *Model) ReadsAfter(s *Scope, name string, off int) []*Node {

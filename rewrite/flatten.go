@@ -121,9 +121,10 @@ type symbolTable struct {
 	types   []string          // distinct type names; Node.tid indexes it
 	typeIDs map[string]uint16 // a type name's tid
 	errorID uint16            // the tid of "ERROR"
-	// The tids of the types IsDefOrLambda tests.
-	functionID, classID, lambdaID uint16
-	identifierID                  uint16
+	// The tids of the types IsDefOrLambda, IsScopeNode and IsLoop test.
+	functionID, classID, lambdaID, moduleID uint16
+	forID, whileID                          uint16
+	identifierID                            uint16
 }
 
 type symbolInfo struct {
@@ -157,6 +158,7 @@ func (t *symbolTable) load() {
 		t.errorID = typeID("ERROR")
 		t.typeIDs = ids
 		t.functionID, t.classID, t.lambdaID = typeID("function_definition"), typeID("class_definition"), typeID("lambda")
+		t.moduleID, t.forID, t.whileID = typeID("module"), typeID("for_statement"), typeID("while_statement")
 		t.identifierID = typeID("identifier")
 		t.fields = []string{""}
 		for id := 1; ; id++ {
@@ -398,8 +400,13 @@ func (f *File) copySubtree(nodes []Node, children []*Node, keys []uint64, at, nc
 		}
 		cs := children[nc : nc+len(on.Children) : nc+len(on.Children)]
 		nc += len(on.Children)
-		for j, c := range on.Children {
-			cs[j] = &nodes[int(c.idx)+rebase]
+		// The children follow their parent in pre-order, each after its
+		// elder sibling's subtree: their indexes come from the sizes,
+		// without loading the old child nodes (scattered in the slab).
+		c := o + k + 1
+		for j := range cs {
+			cs[j] = &nodes[c+rebase]
+			c += int(old.sizes[c])
 		}
 		nn.Children = cs
 	}
@@ -411,24 +418,24 @@ func (f *File) copySubtree(nodes []Node, children []*Node, keys []uint64, at, nc
 func (f *File) index(nodes []Node) {
 	f.nodes = nodes
 	f.sizes = f.slab.sizes
+	// The by-type lists share one array: count the named nodes of each
+	// type (in the same pass as the subtree sizes), hand each type its
+	// window, then fill them in source order.
+	sl := f.slab
+	sl.typeCounts = zeroInts(sl.typeCounts, len(pythonSymbols.types))
+	counts := sl.typeCounts
 	for i := len(nodes) - 1; i >= 0; i-- {
 		f.sizes[i]++
 		if i > 0 {
 			f.sizes[nodes[i].Parent.idx] += f.sizes[i]
 		}
-	}
-	// The by-type lists share one array: count the named nodes of each
-	// type, hand each type its window, then fill them in source order.
-	sl := f.slab
-	sl.typeCounts = zeroInts(sl.typeCounts, len(pythonSymbols.types))
-	counts := sl.typeCounts
-	for i := range nodes {
 		if nodes[i].Named {
 			counts[nodes[i].tid]++
 		}
 	}
 	sl.typeAll, sl.typeLists = carve(sl.typeAll, sl.typeLists, counts)
 	lists := sl.typeLists
+	spans := sl.identSpans[:0]
 	for i := range nodes {
 		node := &nodes[i]
 		if node.Type == "ERROR" || node.Missing {
@@ -436,8 +443,12 @@ func (f *File) index(nodes []Node) {
 		}
 		if node.Named {
 			lists[node.tid] = append(lists[node.tid], node)
+			if node.tid == pythonSymbols.identifierID {
+				spans = append(spans, uint32(node.Start), uint32(node.End))
+			}
 		}
 	}
 	f.byType = lists
+	sl.identSpans, f.idents.spans = spans, spans
 	f.checkCPython()
 }

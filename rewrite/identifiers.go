@@ -9,6 +9,10 @@ import "slices"
 // only the numbering.
 type identifierIndex struct {
 	built bool
+	// spans are the identifiers' byte ranges (start, end pairs, in OfType
+	// order), recorded while the mirror is indexed: the numbering reads
+	// the spellings without loading each node (nil: read the nodes).
+	spans []uint32
 	// table is an open-addressing hash table of the spellings: an entry is
 	// 1 + a spelling's number (0: empty), found from the spelling's hash
 	// by linear probing. Its size is a power of two at least twice the
@@ -68,8 +72,14 @@ func (f *File) identifiers() *identifierIndex {
 	sl.identOf = resize(sl.identOf, len(ids))
 	x.table, x.of = sl.identTable, sl.identOf
 	x.spellings, x.hashes, x.counts = sl.identSpellings[:0], sl.identHashes[:0], sl.identCounts[:0]
+	fromSpans := len(x.spans) == 2*len(ids)
 	for i, id := range ids {
-		t := id.Text()
+		var t string
+		if fromSpans {
+			t = f.Src.Text(int(x.spans[2*i]), int(x.spans[2*i+1]))
+		} else {
+			t = id.Text()
+		}
 		h := spellingHash(t)
 		k, at := x.find(t, h)
 		if k < 0 {

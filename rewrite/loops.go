@@ -31,8 +31,14 @@ func (li *LoopInfo) Hot() bool {
 	return li.Backward || li.OptimizerStep || li.IteratesLoader || li.ModelForward
 }
 
-// IsLoop reports whether n is a for or while statement.
-func IsLoop(n *Node) bool { return n.Is("for_statement", "while_statement") }
+// IsLoop reports whether n is a for or while statement. It compares type
+// ids, for the walks up the tree that ask it of every ancestor.
+func IsLoop(n *Node) bool {
+	if n == nil || n.tid == 0 { // a node made outside the mirror (tid 0 is the end symbol's)
+		return n.Is("for_statement", "while_statement")
+	}
+	return n.tid == pythonSymbols.forID || n.tid == pythonSymbols.whileID
+}
 
 // IsDefOrLambda reports whether n is a function or class definition or a
 // lambda: code that does not run where it is written. It compares type ids,
@@ -45,35 +51,79 @@ func IsDefOrLambda(n *Node) bool {
 	return t == pythonSymbols.functionID || t == pythonSymbols.classID || t == pythonSymbols.lambdaID
 }
 
-// IsScopeNode reports whether n opens a new Python scope.
+// IsScopeNode reports whether n opens a new Python scope. Like IsLoop, it
+// compares type ids.
 func IsScopeNode(n *Node) bool {
-	return n.Is("function_definition", "class_definition", "lambda", "module")
+	if n == nil || n.tid == 0 {
+		return n.Is("function_definition", "class_definition", "lambda", "module")
+	}
+	return IsDefOrLambda(n) || n.tid == pythonSymbols.moduleID
 }
 
 // EnclosingLoops returns the for/while loops around n, innermost first,
 // stopping at the enclosing function or class.
 func (m *Model) EnclosingLoops(n *Node) []*Node {
+	if !m.mayBeInLoop(n) {
+		return nil // most nodes: answered without walking up the tree
+	}
 	var loops []*Node
-	for p := n.Parent; p != nil && !IsScopeNode(p); p = p.Parent {
-		if IsLoop(p) && !inLoopHeader(p, n) {
+	for c, p := n, n.Parent; p != nil && !IsScopeNode(p); c, p = p, p.Parent {
+		if IsLoop(p) && !isLoopHeader(p, c) {
 			loops = append(loops, p)
 		}
 	}
 	return loops
 }
 
-// inLoopHeader reports whether n is in the loop's iterable or condition,
-// which run once (for) rather than per iteration.
-func inLoopHeader(loop, n *Node) bool {
-	if loop.Type != "for_statement" {
+// InLoop reports whether n runs in a loop of its own function or class:
+// whether EnclosingLoops has any, without building the list.
+func (m *Model) InLoop(n *Node) bool {
+	if !m.mayBeInLoop(n) {
 		return false
 	}
-	for _, f := range []string{"left", "right"} {
-		if c := loop.ChildByField(f); c != nil && c.Contains(n) {
+	for c, p := n, n.Parent; p != nil && !IsScopeNode(p); c, p = p, p.Parent {
+		if IsLoop(p) && !isLoopHeader(p, c) {
 			return true
 		}
 	}
 	return false
+}
+
+// mayBeInLoop reports whether n may lie inside a loop: false for a node
+// of the file's slab outside every loop's subtree, which a bit per slab
+// node tells without walking up the tree.
+func (m *Model) mayBeInLoop(n *Node) bool {
+	if !m.File.inSlab(n) {
+		return true
+	}
+	i := int(n.idx)
+	if m.inLoops == nil {
+		m.inLoops = loopNodeBits(m.File)
+	}
+	return m.inLoops[i/64]&(1<<(i%64)) != 0
+}
+
+// loopNodeBits returns a bit per slab node of f, set for the nodes of the
+// loops' subtrees.
+func loopNodeBits(f *File) []uint64 {
+	bits := make([]uint64, len(f.nodes)/64+1)
+	for _, typ := range []string{"for_statement", "while_statement"} {
+		for _, l := range f.OfType(typ) {
+			for i := l.idx; i < l.idx+f.sizes[l.idx]; i++ {
+				bits[i/64] |= 1 << (i % 64)
+			}
+		}
+	}
+	return bits
+}
+
+// isLoopHeader reports whether child, a child of loop, is a for loop's
+// target or iterable, which run once rather than per iteration.
+func isLoopHeader(loop, child *Node) bool {
+	if child.Field != "left" && child.Field != "right" || loop.Type != "for_statement" {
+		return false
+	}
+	return loop.ChildByField(child.Field) == child
 }
 
 // HotLoop returns the innermost hot loop around n, or nil.

@@ -90,6 +90,9 @@ type Model struct {
 	qnameAt []int32
 	// trainingLoops caches TrainingLoops (nil: not computed yet).
 	trainingLoops []*Node
+	// inLoops has a bit per slab node, set inside loops, for
+	// EnclosingLoops (nil: not computed yet).
+	inLoops []uint64
 	// imported are the qualified names of the module scope's import
 	// bindings, collected by the binder.
 	imported []string
@@ -121,6 +124,8 @@ type Model struct {
 	// ("config", ".config").
 	starFrom     []string
 	foreignCalls map[*Node][]ForeignCall
+	// abs caches absPath (nil: not resolved yet).
+	abs *string
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node

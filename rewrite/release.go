@@ -35,6 +35,7 @@ type slab struct {
 	// QualifiedName cache and its loop bodies, and the scratch that builds
 	// them.
 	identTable             []int32
+	identSpans             []uint32
 	identSpellings         []string
 	identHashes            []uint32
 	identOf, identCounts   []int32

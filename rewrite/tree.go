@@ -129,7 +129,7 @@ func (n *Node) Walk(visit func(*Node) bool) {
 // inSlab reports whether n is one of f's slab nodes (every node of a
 // parsed file is; hand-built ones are not).
 func (f *File) inSlab(n *Node) bool {
-	return n.file == f && int(n.idx) < len(f.nodes) && &f.nodes[n.idx] == n
+	return n.file == f && n.idx >= 0 && int(n.idx) < len(f.nodes) && &f.nodes[n.idx] == n
 }
 
 // subtree returns n and its descendants in pre-order with their subtree
