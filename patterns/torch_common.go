@@ -446,6 +446,13 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 				n = call
 				continue
 			}
+			// `it = iter(loader)` drawn from with next(it) in a loop.
+			if q == "iter" {
+				if h, e, ls := iteratorFeeds(p, call); h {
+					hot, perEpoch, loops = true, perEpoch || e, append(loops, ls...)
+				}
+				return
+			}
 			// Passed to a function of a sibling module whose loop iterates
 			// that parameter (`train_one_epoch(model, data_loader, ...)`).
 			if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
@@ -514,6 +521,49 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 		}
 	}
 	visitBinding(b, 0)
+	return hot, perEpoch, loops
+}
+
+// iteratorFeeds follows `it = iter(loader)` (the call given) to the
+// `next(it)` calls that draw batches in a training or model loop. perEpoch:
+// an iter() of the loader runs in a loop (a new pass over it each epoch).
+// `next(iter(loader))` in the loop itself is not followed: it starts a new
+// pass, and new workers, for every batch.
+func iteratorFeeds(p *Pass, iterCall *rewrite.Node) (hot, perEpoch bool, loops []*rewrite.Node) {
+	asg := iterCall.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != iterCall {
+		return false, false, nil
+	}
+	target := asg.ChildByField("left")
+	if target == nil || target.Type != "identifier" {
+		return false, false, nil
+	}
+	for _, b := range p.Model.Bindings(target) {
+		if b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" || p.Model.CalleeName(b.Value) != "iter" {
+			return false, false, nil // the name holds something else too
+		}
+		if p.Model.InLoop(b.Value) {
+			perEpoch = true
+		}
+	}
+	scope := p.Model.VarScope(target)
+	if scope == nil {
+		return false, false, nil
+	}
+	for _, use := range p.Model.Reads(scope, target.Text(), scope.Node) {
+		args := use.Parent
+		if args == nil || args.Type != "argument_list" || args.Parent == nil || p.Model.CalleeName(args.Parent) != "next" {
+			continue
+		}
+		ls := p.Model.EnclosingLoops(args.Parent)
+		if len(ls) == 0 {
+			continue
+		}
+		if li := p.Model.Loop(ls[0]); li.Trains() || li.ModelForward {
+			hot = true
+			loops = append(loops, ls[0])
+		}
+	}
 	return hot, perEpoch, loops
 }
 

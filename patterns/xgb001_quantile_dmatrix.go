@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -36,8 +37,8 @@ func checkQuantileDMatrix(p *Pass) {
 		if rewrite.KeywordArg(tc.Call, "xgb_model") != nil || tc.Params.get("updater") != nil || tc.Params.get("process_type") != nil {
 			continue // continued training or custom updaters: the bins must match the old model's
 		}
-		train := dmatrixBinding(p, tc.DTrain)
-		if train == nil || reported[train] || !matrixUsesAreSafe(p, train) {
+		train, arrived := trainedMatrix(p, tc.DTrain)
+		if train == nil || reported[train] || !matrixUsesAreSafe(p, train, arrived) {
 			continue
 		}
 		reported[train] = true
@@ -51,21 +52,86 @@ func checkQuantileDMatrix(p *Pass) {
 			p.Report(ctor, "train on a QuantileDMatrix: with hist it bins the data once and keeps only the bins", nil)
 			continue
 		}
+		// Validation matrices built after the training one in its scope
+		// become QuantileDMatrix(..., ref=<training matrix>), in the same
+		// fix, and are reported where they are built.
+		var validations, kept []*rewrite.Binding
 		for _, ev := range tc.Evals {
-			valid := dmatrixBinding(p, ev)
-			if valid == nil || valid == train || !matrixUsesAreSafe(p, valid) ||
+			valid, validArrived := trainedMatrix(p, ev)
+			if valid == nil || valid == train || reported[valid] ||
 				valid.Scope != train.Scope || valid.Stmt.Start < train.Stmt.End {
 				continue
 			}
-			more, ok := toQuantile(p, valid.Value, train.Name)
-			if ok {
+			reported[valid] = true
+			arrived = arrived || validArrived
+			if !matrixUsesAreSafe(p, valid, arrived) {
+				kept = append(kept, valid)
+				continue
+			}
+			if more, ok := toQuantile(p, valid.Value, train.Name); ok {
 				edits = append(edits, more...)
+				validations = append(validations, valid)
 			}
 		}
 		edits = dedupeEdits(edits)
-		p.Report(ctor, "train on a QuantileDMatrix: with hist it bins the data once and keeps only the bins (validation matrices get ref= the training matrix)",
-			Fix(rewrite.Unsafe, "Use QuantileDMatrix (validation matrices with ref=)", edits...))
+		msg := "train on a QuantileDMatrix: with hist it bins the data once and keeps only the bins (validation matrices get ref= the training matrix)"
+		applies := rewrite.Unsafe
+		if arrived {
+			// The matrix reaches xgb.train through a parameter or a
+			// helper's return: its other uses on the way are not all seen.
+			msg += "; assumes the matrices that reach xgb.train at line " + lineOf(p, tc.Call) + " are only trained on, evaluated and predicted on (a QuantileDMatrix cannot be sliced or saved)"
+			applies = rewrite.Hint
+		}
+		fix := Fix(applies, "Use QuantileDMatrix (validation matrices with ref=)", edits...)
+		p.Report(ctor, msg, fix)
+		for _, v := range validations {
+			same := *fix
+			p.Report(v.Value, "this validation matrix of a hist training becomes QuantileDMatrix(..., ref="+train.Name+"): it reuses the training matrix's bins instead of building a DMatrix (fixed with the training matrix)", &same)
+		}
+		for _, v := range kept {
+			p.Report(v.Value, "this validation matrix of a hist training could be a QuantileDMatrix with ref="+train.Name+" (the training matrix's bins), but it is also used in ways a QuantileDMatrix may not support (saved, sliced): rewrite it by hand", nil)
+		}
 	}
+}
+
+// trainedMatrix returns the binding of the DMatrix(...) a training call's
+// matrix argument names: assigned to that name here, or arriving through a
+// parameter, a call site's argument or a helper's return (arrived true),
+// every way from one DMatrix assigned to a name in this file.
+func trainedMatrix(p *Pass, n *rewrite.Node) (b *rewrite.Binding, arrived bool) {
+	if b := dmatrixBinding(p, n); b != nil {
+		return b, false
+	}
+	if n == nil || n.Type != "identifier" {
+		return nil, false
+	}
+	for _, o := range p.Model.Origins(n) {
+		if o.Annotation {
+			continue // `dtrain: xgb.DMatrix` says what, not where from
+		}
+		if o.Expr == nil || o.Def != nil || o.Model != nil || o.Expr.Type != "call" {
+			return nil, false
+		}
+		asg := o.Expr.Parent
+		if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != o.Expr {
+			return nil, false
+		}
+		target := asg.ChildByField("left")
+		if target == nil || target.Type != "identifier" {
+			return nil, false
+		}
+		one := dmatrixBinding(p, target)
+		if one == nil || one.Value != o.Expr || b != nil && b != one {
+			return nil, false
+		}
+		b = one
+	}
+	return b, b != nil
+}
+
+// lineOf is n's 1-based line, for messages.
+func lineOf(p *Pass, n *rewrite.Node) string {
+	return strconv.Itoa(p.File.Src.LineOf(n.Start) + 1)
 }
 
 // checkMissingRef reports validation QuantileDMatrix objects built without
@@ -171,7 +237,9 @@ func mayBePath(p *Pass, data *rewrite.Node, depth int) bool {
 
 // matrixUsesAreSafe reports whether every read of a matrix is training,
 // evaluation, prediction or a label/shape query.
-func matrixUsesAreSafe(p *Pass, b *rewrite.Binding) bool {
+// A returned matrix counts only with returned true: the caller followed
+// the return to a training call and offers the fix as a hint.
+func matrixUsesAreSafe(p *Pass, b *rewrite.Binding, returned bool) bool {
 	for _, use := range b.Uses {
 		par := use.Parent
 		switch {
@@ -194,6 +262,8 @@ func matrixUsesAreSafe(p *Pass, b *rewrite.Binding) bool {
 			return false
 		case par.Type == "tuple" && par.Parent.Is("list", "tuple"):
 			continue // an evals entry
+		case returned && (par.Type == "return_statement" || par.Type == "expression_list" && par.Parent.Type == "return_statement"):
+			continue
 		default:
 			return false
 		}

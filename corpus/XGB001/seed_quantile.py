@@ -10,7 +10,7 @@ X_test = rng.random((32, 8))
 # become QuantileDMatrix; the validation one needs ref= the training matrix
 # (the seed's own "after" forgets it). The test matrix is only predicted on.
 dtrain = xgb.DMatrix(X_train.astype(np.float32), label=y_train)  # want: XGB001
-dval = xgb.DMatrix(X_val.astype(np.float32), label=y_val)
+dval = xgb.DMatrix(X_val.astype(np.float32), label=y_val)  # want: XGB001
 dtest = xgb.DMatrix(X_test.astype(np.float32))
 
 params = {"tree_method": "hist", "device": "cuda:0", "max_bin": 256, "grow_policy": "depthwise"}

@@ -128,17 +128,36 @@ func Match(labels []Label, findings []Finding) Result {
 		la, lb := labels[order[a]], labels[order[b]]
 		return la.End-la.Start < lb.End-lb.Start
 	})
+	// A maximum matching (augmenting paths): greedy assignment can give a
+	// finding in two overlapping ranges to the wrong one and leave the
+	// other label unmatched although a finding fits it.
+	owner := make([]int, len(findings)) // the label a finding satisfies, -1: none
+	for j := range owner {
+		owner[j] = -1
+	}
+	var augment func(i int, seen []bool) bool
+	augment = func(i int, seen []bool) bool {
+		for j, f := range findings {
+			if seen[j] || !labels[i].covers(f) {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || augment(owner[j], seen) {
+				owner[j] = i
+				return true
+			}
+		}
+		return false
+	}
 	hit := make([]bool, len(labels))
 	for _, i := range order {
-		l := labels[i]
-		if l.Silent {
-			continue
+		if !labels[i].Silent {
+			augment(i, make([]bool, len(findings)))
 		}
-		for j, f := range findings {
-			if !used[j] && l.covers(f) {
-				used[j], hit[i] = true, true
-				break
-			}
+	}
+	for j, i := range owner {
+		if i >= 0 {
+			used[j], hit[i] = true, true
 		}
 	}
 	for i, l := range labels {

@@ -84,6 +84,20 @@ func TestMatchOneFindingPerLabel(t *testing.T) {
 	}
 }
 
+func TestMatchOverlappingRanges(t *testing.T) {
+	// D is built on lines 46-64 and moved on 64, G on 55-65: the findings
+	// at 64 and 65 satisfy both labels only when 64 goes to D, although
+	// the narrower G range is matched first.
+	labels := []Label{
+		{Path: "gan.py", Start: 46, End: 64, Code: "OPT004"},
+		{Path: "gan.py", Start: 55, End: 65, Code: "OPT004"},
+	}
+	findings := []Finding{{Path: "gan.py", Line: 64, Code: "OPT004"}, {Path: "gan.py", Line: 65, Code: "OPT004"}}
+	if r := Match(labels, findings); len(r.Hits) != 2 || len(r.Misses) != 0 || len(r.Unlabelled) != 0 {
+		t.Errorf("hits %v misses %v unlabelled %v, want both labels hit", r.Hits, r.Misses, r.Unlabelled)
+	}
+}
+
 func TestParseManifest(t *testing.T) {
 	src := "# repos\npytorch/examples 77f55b912142e11fcfdf5b530231fb9c52f181e8 mnist vae  # two folders\n\n"
 	rs, err := ParseManifest(strings.NewReader(src))
