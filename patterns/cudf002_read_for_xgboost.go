@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
 )
@@ -43,13 +44,21 @@ func checkCudfReadForXGBoost(p *Pass) {
 		}
 		first := ff.XGBoost[0]
 		msg := fmt.Sprintf("this frame feeds XGBoost (%s, line %d): read it with cudf.%s so it is parsed and kept in GPU memory, and XGBoost with device=\"cuda\" reads it without a host copy",
-			first.ChildByField("function").Text(), p.File.Src.LineOf(first.Start)+1, reader)
+			oneLine(first.ChildByField("function").Text()), p.File.Src.LineOf(first.Start)+1, reader)
 		fix, why := cudfReadFix(p, call, reader, ff)
 		if fix == nil {
 			msg += " (no code action: " + why + ")"
 		}
 		p.Report(call, msg, fix)
 	}
+}
+
+// oneLine shortens code quoted in a message to its first line.
+func oneLine(code string) string {
+	if i := strings.IndexByte(code, '\n'); i >= 0 {
+		return strings.TrimSpace(code[:i]) + " …"
+	}
+	return code
 }
 
 // cudfReadFix returns the code action that reads with cudf.<reader>, or

@@ -53,7 +53,8 @@ func followFrame(p *Pass, call *rewrite.Node) *frameFlow {
 	ff := &frameFlow{}
 	seen := map[*rewrite.Node]bool{}
 	bound := map[*rewrite.Binding]bool{}
-	var follow func(e *rewrite.Node, values bool)
+	var follow, followName func(e *rewrite.Node, values bool)
+	var split func(e, call *rewrite.Node, values bool) bool
 	notPlain := func(n *rewrite.Node) {
 		if ff.Plain == "" {
 			ff.Plain = strings.SplitN(n.Text(), "\n", 2)[0]
@@ -64,7 +65,6 @@ func followFrame(p *Pass, call *rewrite.Node) *frameFlow {
 			return
 		}
 		seen[e] = true
-		m := p.Model
 		par := e.Parent
 		switch par.Type {
 		case "parenthesized_expression":
@@ -103,12 +103,59 @@ func followFrame(p *Pass, call *rewrite.Node) *frameFlow {
 			if par.Type == "keyword_argument" {
 				c = par.Parent.Parent
 			}
+			if split(e, c, values) {
+				return
+			}
 			ff.consumer(p, e, c, values, notPlain)
+		case "tuple":
+			// eval_set=[(X_va, y_va)] of an XGBoost estimator's fit
+			if l := par.Parent; l.Type == "list" && l.Parent.Type == "keyword_argument" && l.Parent.ChildByField("name").Text() == "eval_set" &&
+				l.Parent.Parent != nil && xgbFitCall(p, l.Parent.Parent.Parent) {
+				return
+			}
+			notPlain(par)
+		case "expression_list":
+			// `X_tr, X_va = X.iloc[tr], X.iloc[va]`: each item to its name.
+			asg := par.Parent
+			if asg.Type != "assignment" || asg.ChildByField("right") != par {
+				notPlain(par)
+				return
+			}
+			targets := asg.ChildByField("left")
+			items := par.NamedChildren()
+			if !targets.Is("pattern_list", "tuple_pattern") || len(targets.NamedChildren()) != len(items) {
+				notPlain(par)
+				return
+			}
+			for i, it := range items {
+				if it == e {
+					followName(targets.NamedChildren()[i], values)
+				}
+			}
 		case "assignment":
 			left := par.ChildByField("left")
 			if par.ChildByField("right") != e || left.Type != "identifier" {
 				notPlain(par)
 				return
+			}
+			followName(left, values)
+		case "expression_statement":
+		default:
+			notPlain(par)
+		}
+	}
+	// followName follows the frame into the reads of a name it is
+	// assigned to.
+	followName = func(left *rewrite.Node, values bool) {
+		m := p.Model
+		if left.Type != "identifier" {
+			notPlain(left)
+			return
+		}
+		{
+			par := left.Parent
+			if par.Type != "assignment" {
+				par = left
 			}
 			s := m.VarScope(left)
 			if s == nil {
@@ -117,7 +164,8 @@ func followFrame(p *Pass, call *rewrite.Node) *frameFlow {
 			}
 			bs := s.Bindings[left.Text()]
 			for _, b := range bs {
-				if b.Kind != rewrite.AssignBinding || b.Value == nil {
+				unpacked := b.Kind == rewrite.AssignBinding && b.Stmt == left.Ancestor("assignment")
+				if (b.Kind != rewrite.AssignBinding || b.Value == nil) && !unpacked {
 					notPlain(b.Stmt) // the name may hold something else
 				}
 			}
@@ -130,10 +178,31 @@ func followFrame(p *Pass, call *rewrite.Node) *frameFlow {
 					follow(u, values)
 				}
 			}
-		case "expression_statement":
-		default:
-			notPlain(par)
 		}
+	}
+	split = func(e, call *rewrite.Node, values bool) bool {
+		// train_test_split(X, y, ...) returns a train and a test part of
+		// each array in turn: X_tr, X_te, y_tr, y_te.
+		if q := p.Model.CalleeName(call); q != "sklearn.model_selection.train_test_split" && q != "sklearn.cross_validation.train_test_split" {
+			return false
+		}
+		asg := call.Parent
+		if asg.Type != "assignment" || asg.ChildByField("right") != call {
+			return false
+		}
+		args := rewrite.PositionalArgs(call)
+		targets := asg.ChildByField("left")
+		if !targets.Is("pattern_list", "tuple_pattern") || len(targets.NamedChildren()) != 2*len(args) {
+			return false
+		}
+		notPlain(call) // sklearn indexes the frame: not known to take a cuDF one
+		for i, a := range args {
+			if a == e {
+				followName(targets.NamedChildren()[2*i], values)
+				followName(targets.NamedChildren()[2*i+1], values)
+			}
+		}
+		return true
 	}
 	follow(call, false)
 	return ff
@@ -175,6 +244,15 @@ func (ff *frameFlow) consumer(p *Pass, e, call *rewrite.Node, values bool, notPl
 	default:
 		notPlain(call)
 	}
+}
+
+// xgbFitCall reports a fit call of an XGBoost estimator.
+func xgbFitCall(p *Pass, call *rewrite.Node) bool {
+	if call == nil || call.Type != "call" {
+		return false
+	}
+	fn := call.ChildByField("function")
+	return fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "fit" && xgbEstimatorOf(p.Model, fn.ChildByField("object")) != nil
 }
 
 // torchEndsOnCUDA reports whether the tensor call builds lands on a CUDA
