@@ -89,7 +89,6 @@ func TestDEV001NoAction(t *testing.T) {
 		"tensor created in the loop":            head + "for x, y in loader:\n    noise = torch.randn(2, 4)\n    torch.nn.functional.mse_loss(model(x + noise), y).backward()\n    opt.step()\n",
 		"tensor built before the loop":          head + "scale = torch.ones(1)\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(x) * scale, y).backward()\n    opt.step()\n",
 		"numpy in the file":                     head + "for x, y in loader:\n    out = model(x)\n    torch.nn.functional.mse_loss(out, y).backward()\n    opt.step()\n    print(out.detach().numpy())\n",
-		"a module-level import after the model": head + loop + "import math\n",
 		"the loop body shares its header line":  head + "for x, y in loader: torch.nn.functional.mse_loss(model(x), y).backward()\n",
 		"a dictionary batch":                    head + "for batch in loader:\n    model(batch['x']).sum().backward()\n    opt.step()\n",
 		"a batch handed to a helper":            head + "def prep(t):\n    return t\n\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(prep(x)), y).backward()\n    opt.step()\n",

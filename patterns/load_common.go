@@ -110,11 +110,9 @@ func workerCount(p *Pass, site *rewrite.Node) (string, string, []rewrite.Edit) {
 	return strconv.Itoa(n), strconv.Itoa(n) + " workers (min of this host's " + strconv.Itoa(p.Env.CPUCount) + " CPUs and 8: adjust to the training host)", nil
 }
 
-// importOSEdit adds `import os` at module level, on its own line after the
-// file's last top-level import (where AddImport puts new imports; in a
-// notebook, inside the cell that holds that import), or after the
-// docstring and __future__ imports of a file without others. ok is false
-// when the module binds `os` to something else.
+// importOSEdit adds `import os` at module level, after the imports that
+// open the module (rewrite.File.ImportAnchor). ok is false when the module
+// binds `os` to something else.
 func importOSEdit(p *Pass) (rewrite.Edit, bool) {
 	if bs, ok := p.Model.Module.Bindings["os"]; ok {
 		for _, b := range bs {
@@ -123,26 +121,7 @@ func importOSEdit(p *Pass) (rewrite.Edit, bool) {
 			}
 		}
 	}
-	src := p.File.Src
-	var after, head *rewrite.Node
-	for _, c := range p.File.Root.Children {
-		switch {
-		case c.Is("import_statement", "import_from_statement"):
-			after = c
-		case c.Type == "future_import_statement":
-			head = c
-		case c.Type == "expression_statement" && head == nil && after == nil && len(c.NamedChildren()) == 1 && c.NamedChildren()[0].Type == "string":
-			head = c
-		}
-	}
-	if after == nil {
-		after = head
-	}
-	if after == nil {
-		return rewrite.Edit{Start: 0, End: 0, New: "import os" + src.LineEnding}, true
-	}
-	end := src.LineEnd(src.LineOf(after.End))
-	return rewrite.Edit{Start: end, End: end, New: src.LineEnding + "import os"}, true
+	return p.Model.InsertAfterImports("import os"), true
 }
 
 // callKeyword returns the value a call passes for keyword name: an

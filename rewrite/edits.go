@@ -94,18 +94,36 @@ func (m *Model) LocalName(site *Node, q string) (string, bool) {
 	return best, best != ""
 }
 
-// resolvesAt reports whether name, read at site, means the import q.
+// resolvesAt reports whether name, read at site, means the import q. At
+// import time (site in no function or lambda) an import below the site
+// has not run yet: one of the imports must come first.
 func (m *Model) resolvesAt(site *Node, name, q string) bool {
 	bs := m.lookup(m.ScopeOf(site), name)
 	if len(bs) == 0 {
 		return false
 	}
+	earlier := false
 	for _, b := range bs {
 		if b.Kind != ImportBinding || b.Qualified != q {
 			return false
 		}
+		earlier = earlier || b.Stmt == nil || b.Stmt.End <= m.runsAt(site)
 	}
-	return true
+	return earlier || site != m.File.Root && site.Ancestor("function_definition", "lambda") != nil
+}
+
+// runsAt is the offset before which a module-level statement must have run
+// for code at site to see it: site's start, or for the module root (a
+// statement SpellAtModule spells, inserted after the opening imports) the
+// end of ImportAnchor.
+func (m *Model) runsAt(site *Node) int {
+	if site != m.File.Root {
+		return site.Start
+	}
+	if a := m.File.ImportAnchor(); a != nil {
+		return a.End
+	}
+	return 0
 }
 
 // AddImport returns an edit that makes `from module import name` available
@@ -122,49 +140,55 @@ func (m *Model) AddImport(module, name string) (Edit, bool) {
 		}
 		return Edit{}, true // already imported: nothing to do
 	}
-	src := m.File.Src
-	var lastImport, lastHead *Node
 	for _, c := range m.File.Root.Children {
-		switch {
-		case c.Type == "import_from_statement":
+		if c.Type == "import_from_statement" {
 			if mn := c.ChildByField("module_name"); mn != nil && dotted(mn) == module && !hasWildcard(c) {
-				names := fieldNodes(c, "name")
-				if len(names) > 0 {
+				if names := fieldNodes(c, "name"); len(names) > 0 {
 					last := names[len(names)-1]
 					return Edit{Start: last.End, End: last.End, New: ", " + name}, true
 				}
 			}
-			lastImport = c
-		case c.Type == "import_statement":
+		}
+	}
+	return m.InsertAfterImports("from " + module + " import " + name), true
+}
+
+// ImportAnchor returns the module-level statement after which a new import
+// (or a statement that must run before the module's code) goes: the last
+// import of the statements that open the module, else its __future__
+// imports or docstring, else nil (the very top). Imports further down,
+// after the first other statement, are not anchors: code above them may
+// use the new name (a tutorial that imports as it goes).
+func (f *File) ImportAnchor() *Node {
+	var lastImport, lastHead *Node
+	for _, c := range f.Root.Children {
+		switch {
+		case c.Is("import_statement", "import_from_statement"):
 			lastImport = c
 		case c.Type == "future_import_statement":
 			lastHead = c
+		case c.Type == "comment":
 		case c.Type == "expression_statement" && lastHead == nil && lastImport == nil && len(c.NamedChildren()) == 1 && c.NamedChildren()[0].Type == "string":
 			lastHead = c // module docstring
+		default:
+			if lastImport != nil {
+				return lastImport
+			}
+			return lastHead
 		}
 	}
-	line := "from " + module + " import " + name
-	after := lastImport
-	if after == nil {
-		after = lastHead
+	if lastImport != nil {
+		return lastImport
 	}
-	if after == nil {
-		return Edit{Start: 0, End: 0, New: line + src.LineEnding, Top: true}, true
-	}
-	end := src.LineEnd(src.LineOf(after.End))
-	return Edit{Start: end, End: end, New: src.LineEnding + line, Top: true}, true
+	return lastHead
 }
 
-// InsertAfterImports returns an edit inserting a statement on its own line
-// after the module's last top-level import.
+// InsertAfterImports returns an edit inserting stmt (one line, no line
+// ending) at module level after the imports that open the module
+// (ImportAnchor).
 func (m *Model) InsertAfterImports(stmt string) Edit {
 	src := m.File.Src
-	var after *Node
-	for _, c := range m.File.Root.Children {
-		if c.Is("import_statement", "import_from_statement", "future_import_statement") {
-			after = c
-		}
-	}
+	after := m.File.ImportAnchor()
 	if after == nil {
 		return Edit{Start: 0, End: 0, New: stmt + src.LineEnding, Top: true}
 	}
