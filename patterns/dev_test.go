@@ -84,14 +84,14 @@ func TestDEV001NoAction(t *testing.T) {
 	head := "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\nloader = DataLoader(TensorDataset(torch.randn(8, 4), torch.randn(8, 1)), batch_size=2)\nmodel = torch.nn.Linear(4, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
 	loop := "for x, y in loader:\n    torch.nn.functional.mse_loss(model(x), y).backward()\n    opt.step()\n"
 	cases := map[string]string{
-		"model called outside a loop":           head + loop + "print(model(torch.randn(1, 4)))\n",
-		"model passed to a function":            head + "def evaluate(m):\n    return m\n\n" + loop + "evaluate(model)\n",
-		"tensor created in the loop":            head + "for x, y in loader:\n    noise = torch.randn(2, 4)\n    torch.nn.functional.mse_loss(model(x + noise), y).backward()\n    opt.step()\n",
-		"tensor built before the loop":          head + "scale = torch.ones(1)\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(x) * scale, y).backward()\n    opt.step()\n",
-		"numpy in the file":                     head + "for x, y in loader:\n    out = model(x)\n    torch.nn.functional.mse_loss(out, y).backward()\n    opt.step()\n    print(out.detach().numpy())\n",
-		"the loop body shares its header line":  head + "for x, y in loader: torch.nn.functional.mse_loss(model(x), y).backward()\n",
-		"a dictionary batch":                    head + "for batch in loader:\n    model(batch['x']).sum().backward()\n    opt.step()\n",
-		"a batch handed to a helper":            head + "def prep(t):\n    return t\n\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(prep(x)), y).backward()\n    opt.step()\n",
+		"model called outside a loop":          head + loop + "print(model(torch.randn(1, 4)))\n",
+		"model passed to a function":           head + "def evaluate(m):\n    return m\n\n" + loop + "evaluate(model)\n",
+		"tensor created in the loop":           head + "for x, y in loader:\n    noise = torch.randn(2, 4)\n    torch.nn.functional.mse_loss(model(x + noise), y).backward()\n    opt.step()\n",
+		"tensor built before the loop":         head + "scale = torch.ones(1)\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(x) * scale, y).backward()\n    opt.step()\n",
+		"numpy in the file":                    head + "for x, y in loader:\n    out = model(x)\n    torch.nn.functional.mse_loss(out, y).backward()\n    opt.step()\n    print(out.detach().numpy())\n",
+		"the loop body shares its header line": head + "for x, y in loader: torch.nn.functional.mse_loss(model(x), y).backward()\n",
+		"a dictionary batch":                   head + "for batch in loader:\n    model(batch['x']).sum().backward()\n    opt.step()\n",
+		"a batch handed to a helper":           head + "def prep(t):\n    return t\n\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(prep(x)), y).backward()\n    opt.step()\n",
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -186,14 +186,60 @@ func (f *File) ImportAnchor() *Node {
 // InsertAfterImports returns an edit inserting stmt (one line, no line
 // ending) at module level after the imports that open the module
 // (ImportAnchor).
+//
+// A statement that names a module-level import made further down goes
+// after that import instead (`device = torch.device(...)` in a file that
+// imports torch below its first code).
 func (m *Model) InsertAfterImports(stmt string) Edit {
 	src := m.File.Src
 	after := m.File.ImportAnchor()
+	isImport := strings.HasPrefix(stmt, "import ") || strings.HasPrefix(stmt, "from ")
+	for _, name := range leadingNames(stmt) {
+		if isImport {
+			break // an import needs no other name
+		}
+		for _, b := range m.Module.Bindings[name] {
+			if b.Kind == ImportBinding && b.Stmt != nil && b.Stmt.Parent == m.File.Root && (after == nil || b.Stmt.End > after.End) {
+				after = b.Stmt
+			}
+		}
+	}
 	if after == nil {
 		return Edit{Start: 0, End: 0, New: stmt + src.LineEnding, Top: true}
 	}
 	end := src.LineEnd(src.LineOf(after.End))
 	return Edit{Start: end, End: end, New: src.LineEnding + stmt, Top: true}
+}
+
+// leadingNames returns the names a line of Python code reads first in
+// dotted chains (`torch` of torch.device(...)): identifiers not after a
+// dot, outside string literals. A rough scan, for InsertAfterImports.
+func leadingNames(code string) []string {
+	var out []string
+	var quote byte
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(code) && (code[j] == '_' || code[j] >= 'a' && code[j] <= 'z' || code[j] >= 'A' && code[j] <= 'Z' || code[j] >= '0' && code[j] <= '9') {
+				j++
+			}
+			if i == 0 || code[i-1] != '.' {
+				out = append(out, code[i:j])
+			}
+			i = j - 1
+		}
+	}
+	return out
 }
 
 func hasWildcard(n *Node) bool {

@@ -55,3 +55,14 @@ func TestAddImportPlacement(t *testing.T) {
 		t.Errorf("new line: got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// A statement naming a late import goes after that import.
+func TestInsertAfterImportsFollowsTheNamesItUses(t *testing.T) {
+	f := Parse("t.py", []byte("import numpy as np\n\nx = np.zeros(2)\nimport torch\n\nmodel = torch.nn.Linear(2, 2)\n"))
+	e := f.Model().InsertAfterImports(`device = torch.device("cuda" if torch.cuda.is_available() else "cpu")`)
+	out, _ := ApplyEdits(f.Src.Bytes, []Edit{e})
+	want := "import numpy as np\n\nx = np.zeros(2)\nimport torch\ndevice = torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")\n\nmodel = torch.nn.Linear(2, 2)\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
