@@ -21,8 +21,31 @@ var CPUTraining = &Rule{
 func init() { Register(CPUTraining) }
 
 func checkCPUTraining(p *Pass) {
-	if p.Model.StarImport || placingFramework(p) || devicePlaced(p) {
+	report := cpuTrainingLoop(p)
+	if report == nil {
 		return
+	}
+	src := p.File.Src
+	end := min(src.LineEnd(src.LineOf(report.Start)), report.End)
+	p.ReportRange(report.Start, end, "this script trains on the CPU: the model and its batches never reach a CUDA device",
+		cpuTrainingFix(p))
+}
+
+// trainsOnCPU reports a script DEV001 reports: it trains a model and
+// places nothing on any device.
+func trainsOnCPU(p *Pass) bool {
+	return importsAny(p.Model, CPUTraining.Libraries) && p.File.SpellsAny(CPUTraining.Names) && cpuTrainingLoop(p) != nil
+}
+
+// cpuTrainingLoop returns the training loop DEV001 reports, or nil when
+// the file places something on a device (or lets a framework do it).
+func cpuTrainingLoop(p *Pass) *rewrite.Node {
+	return p.Memo("dev001.loop", func() any { return findCPUTrainingLoop(p) }).(*rewrite.Node)
+}
+
+func findCPUTrainingLoop(p *Pass) *rewrite.Node {
+	if p.Model.StarImport || placingFramework(p) || devicePlaced(p) {
+		return nil
 	}
 	var report *rewrite.Node
 	for _, loop := range p.Model.TrainingLoops() {
@@ -37,13 +60,7 @@ func checkCPUTraining(p *Pass) {
 			report = loop
 		}
 	}
-	if report == nil {
-		return
-	}
-	src := p.File.Src
-	end := min(src.LineEnd(src.LineOf(report.Start)), report.End)
-	p.ReportRange(report.Start, end, "this script trains on the CPU: the model and its batches never reach a CUDA device",
-		cpuTrainingFix(p))
+	return report
 }
 
 // callsModel reports a direct call of a recognised model in the loop body.

@@ -107,3 +107,38 @@ func TestDEV001NoAction(t *testing.T) {
 		})
 	}
 }
+
+// A script that trains on the CPU and only names a CUDA device (printed,
+// built after training, as PyTorch's CIFAR-10 tutorial does) gets DEV001
+// and none of the GPU-training advice (blind sample A: 14 such findings).
+func TestCPUTrainingNamingCUDAGetsOnlyDEV001(t *testing.T) {
+	src := `import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader
+from torchvision import datasets, transforms
+
+loader = DataLoader(datasets.CIFAR10("data", download=True, transform=transforms.ToTensor()), batch_size=4, shuffle=True)
+net = nn.Sequential(nn.Conv2d(3, 6, 5), nn.ReLU(), nn.Flatten(), nn.LazyLinear(10))
+opt = torch.optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+for epoch in range(2):
+    running = 0.0
+    for x, y in loader:
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        running += loss.item()
+    print(running)
+
+device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+print(device)
+`
+	f := rewrite.Parse("t.py", []byte(src))
+	var codes []string
+	for _, fd := range Run(f, Selection{}, &Env{Versions: DefaultVersions}) {
+		codes = append(codes, fd.Code)
+	}
+	if strings.Join(codes, ",") != "DEV001" {
+		t.Errorf("findings %v, want only DEV001", codes)
+	}
+}

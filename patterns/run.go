@@ -58,6 +58,12 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	// One Pass serves every rule in turn (no rule keeps or changes its
 	// pass), sharing the memo: one allocation per file beats one per rule.
 	pass := &Pass{File: f, Model: m, Env: env, Facts: facts, out: &out}
+	if trainsOnCPU(pass) {
+		// DEV001's script: a CUDA device may be named (printed, or built
+		// after training) but nothing is placed on it, so the advice for
+		// GPU training does not apply; DEV001 says to move it first.
+		m.NoCUDAPlacement()
+	}
 	for _, r := range rules {
 		if !sel.Enabled(r.Code) || !libs.importsAny(r) {
 			continue

@@ -395,6 +395,12 @@ func (m *Model) UsesCUDA() bool {
 	return m.usesCUDA == 2
 }
 
+// NoCUDAPlacement tells the model that, whatever the file says of CUDA,
+// it places nothing on a device (library knowledge the caller has: a
+// training script that prints a CUDA device and trains on the CPU):
+// UsesCUDA then answers false.
+func (m *Model) NoCUDAPlacement() { m.usesCUDA = 1 }
+
 func (m *Model) usesCUDAScan() bool {
 	for _, n := range m.File.OfType("string") {
 		if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA {
