@@ -107,6 +107,13 @@ func checkLoaderWorkers(p *Pass) {
 			msg += "; its dataset is a TensorDataset already in memory, where workers pay only if collating a batch is slow: measure (8 workers made a 2,048-sample TensorDataset 8× slower per step on an H100), or move the tensors to the GPU"
 			fix.Applicability = rewrite.Hint
 		}
+		if fix != nil && gl.Across == "" && iteratedAtImport(p, gl) {
+			// spawn and forkserver start each worker by importing the
+			// main module again: unguarded, it trains again in there and
+			// DataLoader fails to start its own workers (RuntimeError).
+			msg += "; this script trains when it is imported (no `if __name__ == \"__main__\":` guard), which worker processes started by spawn or forkserver (Windows; Linux from Python 3.14) do: put the script under such a guard, then apply the fix"
+			fix.Applicability = rewrite.Hint
+		}
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
 			// Workers started by spawn or forkserver (macOS, Windows, Linux
 			// from Python 3.14) unpickle it and fail: no automatic fix.
@@ -115,6 +122,63 @@ func checkLoaderWorkers(p *Pass) {
 		}
 		p.Report(gl.Call, msg, fix)
 	}
+}
+
+// iteratedAtImport reports whether a loop that draws from the loader runs
+// when the module is imported (runsAtImport); a loader whose loops gpuopt
+// does not see counts when it is built at import time.
+func iteratedAtImport(p *Pass, gl gpuLoader) bool {
+	var loops []*rewrite.Node
+	if gl.Binding != nil {
+		_, _, loops = loaderFeeds(p, gl.Binding)
+	}
+	if len(loops) == 0 {
+		return runsAtImport(p, gl.Call)
+	}
+	for _, l := range loops {
+		if runsAtImport(p, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsAtImport reports whether the code at n runs when the module is
+// imported: at module level outside an `if __name__ == "__main__":`
+// block, or in a module-level function that such code calls (through up
+// to three functions of the file).
+func runsAtImport(p *Pass, n *rewrite.Node) bool {
+	return runsAtImportDepth(p, n, 0)
+}
+
+func runsAtImportDepth(p *Pass, n *rewrite.Node, depth int) bool {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return n.Ancestor("class_definition", "lambda") == nil && !underMainGuard(n)
+	}
+	for outer := def.Parent.Ancestor("function_definition"); outer != nil; outer = outer.Parent.Ancestor("function_definition") {
+		def = outer
+	}
+	if depth >= 3 || def.Ancestor("class_definition") != nil {
+		return false // a method: what runs it is not followed
+	}
+	for _, c := range p.Model.CallSites(def) {
+		if !def.Contains(c) && runsAtImportDepth(p, c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// underMainGuard reports n inside an `if __name__ == "__main__":` block.
+func underMainGuard(n *rewrite.Node) bool {
+	for a := n.Ancestor("if_statement"); a != nil; a = a.Ancestor("if_statement") {
+		cond := a.ChildByField("condition")
+		if cond != nil && strings.Contains(cond.Text(), "__name__") && strings.Contains(cond.Text(), "__main__") && a.ChildByField("consequence").Contains(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // iterableDataset reports a dataset argument that is (or may be) an

@@ -8,6 +8,7 @@ from torchvision.datasets import ImageFolder
 dataset = ImageFolder("data/train")
 model = torch.nn.Linear(8, 2).cuda()
 loader = DataLoader(dataset, batch_size=8, shuffle=True)  # want: LOAD001
-for x, y in loader:
-    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
-    loss.backward()
+if __name__ == "__main__":
+    for x, y in loader:
+        loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+        loss.backward()

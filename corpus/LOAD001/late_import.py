@@ -10,9 +10,10 @@ data = datasets.MNIST("d", download=True)
 loader = DataLoader(data, batch_size=64)  # want: LOAD001
 net = torch.nn.Linear(784, 10).to(device)
 opt = torch.optim.SGD(net.parameters(), lr=0.1)
-for x, y in loader:
-    torch.nn.functional.cross_entropy(net(x.to(device)), y.to(device)).backward()
-    opt.step()
+if __name__ == "__main__":
+    for x, y in loader:
+        torch.nn.functional.cross_entropy(net(x.to(device)), y.to(device)).backward()
+        opt.step()
 
-import os
-print(os.getcwd())
+    import os
+    print(os.getcwd())

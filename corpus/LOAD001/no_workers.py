@@ -18,8 +18,9 @@ def train(model, loader):
         optimizer.step()
 
 
-for epoch in range(3):
-    train(model, loader)
-    for x, y in zero:
-        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
-        loss.backward()
+if __name__ == "__main__":
+    for epoch in range(3):
+        train(model, loader)
+        for x, y in zero:
+            loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+            loss.backward()
