@@ -14,7 +14,7 @@ var PerStepLogging = &Rule{
 	Fix:       rewrite.Hint,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
-	Names:     []string{"print", "log", "debug", "info", "warning", "warn", "error", "critical", "exception", "success", "trace", "add_scalar", "add_scalars"}, // the last name of every logging call sync5LoggingCall accepts
+	Names:     []string{"print", "log", "debug", "info", "warning", "warn", "error", "critical", "exception", "success", "trace", "add_scalar", "add_scalars", "set_postfix", "set_postfix_str", "set_description", "write"}, // the last name of every logging call sync5LoggingCall accepts
 	Check:     checkPerStepLogging,
 }
 
@@ -76,11 +76,16 @@ func sync5LoggingCall(m *rewrite.Model, call *rewrite.Node) string {
 	ctor := obj
 	if obj.Type == "identifier" {
 		ctor = m.ValueOf(obj)
+		if ctor == nil {
+			ctor = withValue(m, obj) // `with tqdm(...) as pbar:`
+		}
 	}
 	if ctor == nil || ctor.Type != "call" {
 		return ""
 	}
 	switch cq := m.CalleeName(ctor); {
+	case isTqdm(cq) && (method == "set_postfix" || method == "set_postfix_str" || method == "set_description" || method == "write"):
+		return name() // a progress bar's text, redrawn every step
 	case cq == "logging.getLogger" && sync5LogLevels[method] && method != "success" && method != "trace":
 		return name()
 	case cq == "wandb.init" && method == "log":
@@ -90,6 +95,30 @@ func sync5LoggingCall(m *rewrite.Model, call *rewrite.Node) string {
 		return name()
 	}
 	return ""
+}
+
+// isTqdm reports the tqdm progress-bar class under any of its modules.
+func isTqdm(q string) bool {
+	return q == "tqdm" || strings.HasPrefix(q, "tqdm.") && strings.HasSuffix(q, ".tqdm") || q == "tqdm.trange" || strings.HasSuffix(q, ".trange") && strings.HasPrefix(q, "tqdm")
+}
+
+// withValue returns the call a name is bound to by `with <call> as name:`
+// when that is its only binding, or nil.
+func withValue(m *rewrite.Model, ident *rewrite.Node) *rewrite.Node {
+	b := m.Binding(ident)
+	if b == nil || b.Ident == nil {
+		return nil
+	}
+	item := b.Ident.Parent
+	if item == nil || item.Type != "as_pattern_target" {
+		return nil
+	}
+	if pat := item.Parent; pat != nil && pat.Type == "as_pattern" {
+		if v := pat.NamedChildren(); len(v) > 0 && v[0].Type == "call" {
+			return v[0]
+		}
+	}
+	return nil
 }
 
 // sync5HoldsStepLoop reports whether loop calls a function of this file
