@@ -176,7 +176,7 @@ func pinnedLoader(p *Pass, it *rewrite.Node) (bool, *rewrite.Origin) {
 			pin, _, _ = callKeyword(p, e, "pin_memory")
 			_, _, collate = callKeyword(p, e, "collate_fn")
 		}
-		if !isTrueLit(pin) || collate {
+		if !knownTrue(m, pin) || collate {
 			return false, nil
 		}
 		pinned = true
@@ -185,6 +185,26 @@ func pinnedLoader(p *Pass, it *rewrite.Node) (bool, *rewrite.Origin) {
 		}
 	}
 	return pinned, across
+}
+
+// knownTrue reports a literal True, or a name whose every origin is one
+// (`pin_memory=PIN_MEMORY` with PIN_MEMORY = True, a parameter every call
+// site passes True).
+func knownTrue(m *rewrite.Model, n *rewrite.Node) bool {
+	if n == nil || n.Type != "identifier" {
+		return isTrueLit(n)
+	}
+	found := false
+	for _, o := range m.Origins(n) {
+		if o.Annotation {
+			continue
+		}
+		if o.Model != nil || !isTrueLit(o.Expr) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // wrapsLoader reports a call of a project class whose first argument is
@@ -225,6 +245,7 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 		}
 		return true
 	})
+	aliases := batchAliases(loop, targets)
 	walkLoopBody(p.Model, loop, func(call *rewrite.Node) {
 		if call.Type != "call" {
 			return
@@ -234,17 +255,21 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 			return
 		}
 		obj := batchItemRoot(moved)
-		if obj == nil || !targets[obj.Text()] {
+		if obj == nil || !targets[obj.Text()] && aliases[obj.Text()] == nil {
 			return
 		}
 		if p.Model.MoveKind(call) == rewrite.DeviceOther {
 			return
 		}
-		// The name must be the loop's own binding.
+		// The name must be the loop's own binding, or a name the loop body
+		// gives an item of it (`images = batch["image"]`) before the copy.
 		bs := p.Model.Bindings(obj)
 		own := false
 		for _, b := range bs {
-			if b.Stmt == loop {
+			if targets[obj.Text()] && b.Stmt == loop {
+				own = true
+			}
+			if a := aliases[obj.Text()]; a != nil && (b.Stmt == a || b.Stmt == a.Parent) && a.End < call.Start {
 				own = true
 			}
 		}
@@ -269,6 +294,57 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 		}
 		p.Report(call, msg, Fix(safety, "Pass non_blocking=True", e))
 	})
+}
+
+// batchAliases returns the names the loop body's own statements assign
+// from the loop's batch (`images, masks = batch["image"], batch["mask"]`,
+// `x, y = batch`), each with its one assignment; a name assigned twice in
+// the body is left out.
+func batchAliases(loop *rewrite.Node, targets map[string]bool) map[string]*rewrite.Node {
+	out := map[string]*rewrite.Node{}
+	twice := map[string]bool{}
+	body := rewrite.LoopBody(loop)
+	if body == nil {
+		return out
+	}
+	add := func(left, right, asg *rewrite.Node) {
+		if left.Type != "identifier" {
+			return
+		}
+		if root := batchItemRoot(right); root == nil || !targets[root.Text()] {
+			return
+		}
+		if out[left.Text()] != nil {
+			twice[left.Text()] = true
+		}
+		out[left.Text()] = asg
+	}
+	for _, st := range body.NamedChildren() {
+		if st.Type != "expression_statement" || len(st.NamedChildren()) != 1 || st.NamedChildren()[0].Type != "assignment" {
+			continue
+		}
+		asg := st.NamedChildren()[0]
+		left, right := asg.ChildByField("left"), asg.ChildByField("right")
+		if left == nil || right == nil {
+			continue
+		}
+		switch {
+		case left.Is("pattern_list", "tuple_pattern") && right.Is("expression_list", "tuple") && len(left.NamedChildren()) == len(right.NamedChildren()):
+			for i, l := range left.NamedChildren() {
+				add(l, right.NamedChildren()[i], asg)
+			}
+		case left.Is("pattern_list", "tuple_pattern") && right.Type == "identifier":
+			for _, l := range left.NamedChildren() {
+				add(l, right, asg) // x, y = batch
+			}
+		default:
+			add(left, right, asg)
+		}
+	}
+	for name := range twice {
+		delete(out, name)
+	}
+	return out
 }
 
 // sourceDoneAfter reports that the CPU tensor named by src is not read

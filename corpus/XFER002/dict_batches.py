@@ -28,3 +28,23 @@ def train_reads_again(model, dataset, optimizer):
 
 def step_key(data):
     return "extra"
+
+
+def train_named_items(model, dataset, optimizer, device):
+    # Items named first, then copied (milesial/Pytorch-UNet's loop).
+    loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=8, pin_memory=True)
+    for batch in loader:
+        images, masks = batch["image"], batch["mask"]
+        images = images.to(device=device, dtype=torch.float32)  # want: XFER002
+        masks = masks.to(device=device, dtype=torch.long)  # want: XFER002
+        loss = torch.nn.functional.cross_entropy(model(images), masks)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    for batch in loader:
+        x, y = batch
+        x = x.cuda()  # want: XFER002
+        # y is assigned twice from the batch: left alone.
+        y = batch[1]
+        y = y.cuda()
+        model(x).sum().backward()
