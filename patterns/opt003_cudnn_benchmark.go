@@ -1,7 +1,6 @@
 package patterns
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -45,7 +44,7 @@ func checkCudnnBenchmark(p *Pass) {
 		}
 		// A model class of a sibling module that builds convolutions.
 		if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
-			if d := p.Model.ImportedDef(fn); d != nil && d.Class && slices.ContainsFunc(d.Calls, convCallee) {
+			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassCalls(d, convCallee) {
 				conv = true
 				break
 			}

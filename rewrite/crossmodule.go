@@ -3,6 +3,7 @@ package rewrite
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 )
 
 // Call sites across modules: a function or class defined at the top level
@@ -15,6 +16,44 @@ import (
 // from the project and gives back when its file is released: a model is
 // not safe for concurrent use, so no two files use one at a time, but a
 // worker's next file reuses what its last one parsed.
+
+// LocalDefs is a ProjectIndex that also answers what a name at the top of
+// a project module stands for (its own definition, or one it imports).
+type LocalDefs interface {
+	Local(path, name string) *ProjectDef
+}
+
+// ClassCalls reports whether the project class d, or a project class it
+// builds (in its module, imported, or star-imported there), calls a
+// callable that pred accepts: a U-Net built from DoubleConv blocks of a
+// parts module builds convolutions.
+func (m *Model) ClassCalls(d *ProjectDef, pred func(string) bool) bool {
+	return m.classCalls(d, pred, 0)
+}
+
+func (m *Model) classCalls(d *ProjectDef, pred func(string) bool, depth int) bool {
+	if d == nil || !d.Class {
+		return false
+	}
+	for _, q := range d.Calls {
+		if pred(q) {
+			return true
+		}
+	}
+	ld, ok := m.project.(LocalDefs)
+	if !ok || depth >= 3 {
+		return false
+	}
+	for _, q := range d.Calls {
+		if strings.Contains(q, ".") {
+			continue // qualified: a library callable, or resolved below by its module
+		}
+		if inner := ld.Local(d.Path, q); inner != nil && inner != d && m.classCalls(inner, pred, depth+1) {
+			return true
+		}
+	}
+	return false
+}
 
 // ProjectSources is a ProjectIndex that can also list the modules of the
 // project that import a name and read their text.

@@ -56,6 +56,13 @@ type ProjectDef struct {
 	// UsesCUDA: the definition's module targets CUDA (Model.UsesCUDA);
 	// the module's own entry (key ModuleKey) has it too.
 	UsesCUDA bool
+	// From marks a name the module imports from another module rather than
+	// defines (`from .unet_model import UNet` in a package __init__): the
+	// module and name as that import spells them (".unet_model.UNet").
+	// The project index resolves such entries to the definition.
+	From string
+	// Star are, on the module's own entry, the modules it star-imports.
+	Star []string
 }
 
 // ModuleKey is the key of a module's own entry in its summary: no Python
@@ -153,13 +160,23 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 // keyed by name. It keeps no node: the file may be released afterwards.
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
-	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA()}}
+	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom}}
 	for name, bs := range m.Module.Bindings {
 		if len(bs) != 1 {
 			continue
 		}
 		b := bs[0]
 		switch b.Kind {
+		case ImportBinding:
+			if b.Stmt != nil && b.Stmt.Type == "import_from_statement" {
+				from := b.Qualified
+				if b.Relative != "" {
+					from = b.Relative
+				}
+				if from != "" {
+					out[name] = &ProjectDef{Path: path, Name: name, From: from}
+				}
+			}
 		case ClassBinding:
 			d := &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt),
 				MethodReturns: m.methodReturns(b.Stmt)}
@@ -178,12 +195,44 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 			out[name] = d
 		}
 	}
+	// A class that builds another class of the module builds what that
+	// one builds (a U-Net of DoubleConv blocks builds convolutions).
+	for round := 0; round < 3; round++ {
+		for _, d := range out {
+			if !d.Class {
+				continue
+			}
+			for _, c := range d.Calls {
+				if inner := out[c]; inner != nil && inner.Class && inner != d {
+					for _, q := range inner.Calls {
+						if !slicesContains(d.Calls, q) {
+							d.Calls = append(d.Calls, q)
+						}
+					}
+				}
+			}
+		}
+	}
 	if out[ModuleKey].UsesCUDA {
 		for _, d := range out {
 			d.UsesCUDA = true
 		}
 	}
 	return out
+}
+
+// SplitFrom splits a ProjectDef.From into the module to resolve from the
+// defining file and the name ("." and "UNet" for ".UNet").
+func SplitFrom(from string) (module, name string, ok bool) {
+	dot := strings.LastIndexByte(from, '.')
+	if dot < 0 || dot == len(from)-1 {
+		return "", "", false
+	}
+	module, name = from[:dot], from[dot+1:]
+	if module == "" {
+		module = "."
+	}
+	return module, name, true
 }
 
 // classIterated returns a class's __init__ parameters (without self), those
@@ -313,11 +362,44 @@ func (m *Model) classBases(cls *Node, depth int) []string {
 				continue
 			}
 		}
-		if q := m.QualifiedName(base); q != "" {
+		if q := m.summaryName(base); q != "" {
 			out = append(out, q)
 		}
 	}
 	return out
+}
+
+// summaryName is the qualified name a summary records for a base class
+// or a callee: QualifiedName, a class of this module by its name, or, in a module that star-imports a project
+// module, the name as written (`DoubleConv`, resolved later through the
+// project) with the conventional aliases nn and F taken for torch.nn and
+// torch.nn.functional (`nn.Module` from `from .parts import *`).
+func (m *Model) summaryName(n *Node) string {
+	if q := m.QualifiedName(n); q != "" {
+		return q
+	}
+	if n.Type == "identifier" {
+		if b := m.Binding(n); b != nil && b.Kind == ClassBinding && b.Scope == m.Module {
+			return n.Text() // a class of this module: the summary's own entry
+		}
+	}
+	if len(m.starFrom) == 0 {
+		return ""
+	}
+	text := strings.Join(strings.Fields(n.Text()), "")
+	root := RootIdent(n)
+	if root == nil || len(m.Bindings(root)) > 0 {
+		return "" // bound here: QualifiedName knew what it could
+	}
+	switch {
+	case strings.HasPrefix(text, "nn."):
+		return "torch.nn." + text[len("nn."):]
+	case strings.HasPrefix(text, "F."):
+		return "torch.nn.functional." + text[len("F."):]
+	case n.Type == "identifier":
+		return text
+	}
+	return ""
 }
 
 // returnedCallees names what a returned expression was built by: the
@@ -406,7 +488,11 @@ func slicesContains(xs []string, x string) bool {
 func (m *Model) callees(n *Node) []string {
 	var out []string
 	for _, c := range m.File.OfTypeIn(n, "call") {
-		if q := m.CalleeName(c); q != "" && !slicesContains(out, q) {
+		q := m.CalleeName(c)
+		if fn := c.ChildByField("function"); q == "" && fn != nil {
+			q = m.summaryName(fn)
+		}
+		if q != "" && !slicesContains(out, q) {
 			out = append(out, q)
 		}
 	}

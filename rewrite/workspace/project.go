@@ -62,7 +62,49 @@ func (p *Project) Def(fromPath, mod, name string) *rewrite.ProjectDef {
 	if path == "" {
 		return nil
 	}
-	return p.summary(path)[name]
+	return p.local(path, name, 0)
+}
+
+// local returns what name is at the top level of the module at path: its
+// definition, or, for a name the module imports from another project
+// module (a package __init__ re-exporting it) or gets from a star import,
+// that module's definition, a few imports deep.
+func (p *Project) local(path, name string, depth int) *rewrite.ProjectDef {
+	defs := p.summary(path)
+	d := defs[name]
+	if depth > 4 {
+		return d
+	}
+	if d != nil && d.From != "" {
+		mod, orig, ok := rewrite.SplitFrom(d.From)
+		if !ok {
+			return nil
+		}
+		if target := p.resolve(path, mod); target != "" && target != path {
+			return p.local(target, orig, depth+1)
+		}
+		return nil
+	}
+	if d == nil && name != rewrite.ModuleKey && defs[rewrite.ModuleKey] != nil {
+		stars := defs[rewrite.ModuleKey].Star
+		for i := len(stars) - 1; i >= 0; i-- {
+			if target := p.resolve(path, stars[i]); target != "" && target != path {
+				if sd := p.local(target, name, depth+1); sd != nil {
+					return sd
+				}
+			}
+		}
+	}
+	return d
+}
+
+// Local implements rewrite.LocalDefs: the definition a name at the top
+// level of the module at path stands for.
+func (p *Project) Local(path, name string) *rewrite.ProjectDef {
+	if p == nil {
+		return nil
+	}
+	return p.local(path, name, 0)
 }
 
 // Forget drops the summary of a module whose text changed (the editor).

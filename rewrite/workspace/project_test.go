@@ -130,3 +130,36 @@ func TestProjectImportersAndCallSites(t *testing.T) {
 		t.Fatalf("config.RATE = %+v, want no entry (names no device)", d)
 	}
 }
+
+// A package __init__ that re-exports its model, and a model module that
+// star-imports its building blocks (milesial/Pytorch-UNet's layout): the
+// class resolves through both, and what its blocks build is found.
+func TestProjectFollowsReexportsAndStarImports(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"unet/__init__.py": "from .unet_model import UNet\n",
+		"unet/unet_parts.py": "import torch.nn as nn\n\nclass DoubleConv(nn.Module):\n    def __init__(self, a, b):\n        super().__init__()\n        self.net = nn.Sequential(nn.Conv2d(a, b, 3), nn.ReLU())\n\n" +
+			"class Down(nn.Module):\n    def __init__(self, a, b):\n        super().__init__()\n        self.conv = DoubleConv(a, b)\n",
+		"unet/unet_model.py": "from .unet_parts import *\n\nclass UNet(nn.Module):\n    def __init__(self, c):\n        super().__init__()\n        self.inc = DoubleConv(c, 64)\n        self.down = Down(64, 128)\n",
+		"train.py":           "from unet import UNet\n",
+	})
+	p := NewProject(dir)
+	from := filepath.Join(dir, "train.py")
+	d := p.Def(from, "unet", "UNet")
+	if d == nil || !d.Class || !slices.Contains(d.Bases, "torch.nn.Module") {
+		t.Fatalf("UNet through the package __init__: %+v", d)
+	}
+	f := rewrite.Parse(from, []byte("from unet import UNet\nmodel = UNet(3)\n"))
+	m := f.Model()
+	m.SetProject(p)
+	isConv := func(q string) bool { return q == "torch.nn.Conv2d" }
+	if !m.ClassCalls(d, isConv) {
+		t.Errorf("UNet's blocks build nn.Conv2d: calls %v", d.Calls)
+	}
+	if down := p.Local(filepath.Join(dir, "unet", "unet_parts.py"), "Down"); down == nil || !slices.Contains(down.Calls, "torch.nn.Conv2d") {
+		t.Errorf("Down builds DoubleConv, which builds nn.Conv2d: %+v", down)
+	}
+	if p.Def(from, "unet", "Missing") != nil {
+		t.Error("a name the package does not have resolved")
+	}
+}
