@@ -54,6 +54,7 @@ func checkFusedOptimizer(p *Pass) {
 			continue
 		}
 		where := moduleWhere(p, root, call)
+		prepared := false
 		if !where.CUDA {
 			// Built over CPU parameters that are moved in place afterwards
 			// (a Trainer's `self.model = model.to(gpu_id)`): CUDA at the
@@ -74,7 +75,11 @@ func checkFusedOptimizer(p *Pass) {
 			where.Fallback = true
 			line := p.File.Src.LineOf(mv.Start) + 1
 			later := "assumes the parameters are on CUDA by the first step: line " + itoaLine(line) + " moves the model after the optimizer is built"
-			if where.Assumption != "" {
+			if acceleratePrepare(p, mv) {
+				prepared = true
+				later = "assumes Accelerate puts the model on a CUDA GPU: accelerator.prepare at line " + itoaLine(line) + " moves it after the optimizer is built"
+			}
+			if where.Assumption != "" && !prepared {
 				later += "; " + where.Assumption
 			}
 			where.Assumption = later
@@ -97,6 +102,11 @@ func checkFusedOptimizer(p *Pass) {
 			}
 		} else if where.Fallback && !torch.AtLeast(2, 5) && mentionsMPS(p) {
 			app = rewrite.Unsafe // the MPS fallback has no fused SGD before 2.5
+		}
+		if prepared && app == rewrite.Safe {
+			// Accelerate's launch configuration decides the placement and
+			// may hand the optimizer to DeepSpeed or FSDP: the user checks.
+			app = rewrite.Unsafe
 		}
 		msg := name + " over CUDA parameters without fused=True: the fused kernel does the whole update in one pass (2.0–2.15× faster than the default foreach step on an H100)"
 		if where.Assumption != "" {
@@ -132,12 +142,28 @@ func mentionsComplex(p *Pass) bool {
 // model), or the parameter groups a helper builds from a model
 // (`add_weight_decay(model, wd)`). Nil when not evident.
 func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
-	if params == nil || depth > 3 {
+	if params == nil || depth > 5 {
 		return nil
 	}
 	switch params.Type {
 	case "identifier":
 		return paramsModel(p, p.Model.ValueOf(params), depth+1)
+	case "dictionary":
+		// A parameter group: {"params": [...], "weight_decay": ...}.
+		for _, pair := range params.NamedChildren() {
+			if k, ok := rewrite.StringValue(pair.ChildByField("key")); ok && k == "params" && pair.Type == "pair" {
+				return paramsModel(p, pair.ChildByField("value"), depth+1)
+			}
+		}
+	case "list_comprehension", "generator_expression", "dictionary_comprehension":
+		// [p for n, p in model.named_parameters() if ...]
+		for _, c := range params.NamedChildren() {
+			if c.Type == "for_in_clause" {
+				return paramsModel(p, c.ChildByField("right"), depth+1)
+			}
+		}
+	case "attribute":
+		return nil
 	case "parenthesized_expression", "binary_operator", "list", "tuple":
 		for _, c := range params.NamedChildren() {
 			if r := paramsModel(p, c, depth+1); r != nil {
@@ -145,8 +171,12 @@ func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
 			}
 		}
 	case "call":
-		if callAttr(params) == "parameters" && len(params.ChildByField("arguments").NamedChildren()) == 0 {
+		if a := callAttr(params); (a == "parameters" || a == "named_parameters") && len(params.ChildByField("arguments").NamedChildren()) == 0 {
 			return rewrite.RootIdent(params.ChildByField("function").ChildByField("object"))
+		}
+		if a := callAttr(params); a == "items" || a == "values" {
+			// {pn: p for pn, p in model.named_parameters()}.items()
+			return paramsModel(p, params.ChildByField("function").ChildByField("object"), depth+1)
 		}
 		switch q := p.Model.CalleeName(params); {
 		case q == "list" || q == "itertools.chain":
@@ -239,6 +269,12 @@ func usesMove(p *Pass, b *rewrite.Binding, after int, depth int, site *rewrite.N
 			continue
 		}
 		c := par.Parent
+		if acceleratePrepare(p, c) {
+			// `model, optimizer, ... = accelerator.prepare(model, optimizer,
+			// ...)`: Accelerate moves the model to its device (the GPU when
+			// there is one) after the optimizer is built, by design.
+			return rewrite.DeviceMaybeCUDA, c
+		}
 		def := p.Model.CalledDef(c)
 		if def == nil {
 			continue
@@ -262,6 +298,42 @@ func usesMove(p *Pass, b *rewrite.Binding, after int, depth int, site *rewrite.N
 		}
 	}
 	return rewrite.DeviceUnknown, nil
+}
+
+// acceleratePrepare reports `accelerator.prepare(...)` on an
+// accelerate.Accelerator.
+func acceleratePrepare(p *Pass, call *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "prepare" {
+		return false
+	}
+	obj := fn.ChildByField("object")
+	if obj.Type == "identifier" {
+		obj = p.Model.ValueOf(obj)
+	}
+	return isAccelerator(p, obj, 0)
+}
+
+// isAccelerator reports an accelerate.Accelerator(...) construction, also
+// in parentheses or on both branches of a conditional expression
+// (`Accelerator(log_with=...) if args.with_tracking else Accelerator()`).
+func isAccelerator(p *Pass, e *rewrite.Node, depth int) bool {
+	if e == nil || depth > 3 {
+		return false
+	}
+	switch e.Type {
+	case "parenthesized_expression":
+		if c := e.NamedChildren(); len(c) == 1 {
+			return isAccelerator(p, c[0], depth+1)
+		}
+	case "conditional_expression":
+		c := e.NamedChildren()
+		return len(c) == 3 && isAccelerator(p, c[0], depth+1) && isAccelerator(p, c[2], depth+1)
+	case "call":
+		q := p.Model.CalleeName(e)
+		return q == "accelerate.Accelerator" || q == "accelerate.accelerator.Accelerator"
+	}
+	return false
 }
 
 func itoaLine(n int) string { return strconv.Itoa(n) }

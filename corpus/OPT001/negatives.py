@@ -25,9 +25,6 @@ if torch.cuda.is_available():
     maybe.cuda()
 opt = torch.optim.Adam(maybe.parameters())
 
-# Parameter groups: not followed.
-opt = torch.optim.Adam([{"params": gpu.parameters()}])
-
 # Other optimizers have no fused kernel guarantee here.
 opt = torch.optim.RMSprop(gpu.parameters())
 

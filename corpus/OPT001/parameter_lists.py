@@ -19,3 +19,6 @@ opt = torch.optim.Adam(params, lr=1e-3)  # want: OPT001
 head = nn.Linear(8, 2).cuda()
 groups = weight_decay_groups(head, 0.05)
 head_opt = torch.optim.AdamW(groups, lr=1e-3)  # want: OPT001
+
+# A literal parameter group of a CUDA model.
+opt = torch.optim.Adam([{"params": head.parameters(), "lr": 1e-4}])  # want: OPT001
