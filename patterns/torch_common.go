@@ -437,6 +437,13 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			}
 			return
 		}
+		// `active = loader` (Hugging Face's resumable loop), or the loader
+		// handed back by `model, opt, loader = accelerator.prepare(model,
+		// opt, loader)`: the same loader under another name.
+		if nb := aliasBinding(p, use); nb != nil && nb != b && depth < 3 {
+			visitBinding(nb, depth+1)
+			return
+		}
 		// Walk up through enumerate(...)/tqdm(...)/zip(...) wrappers.
 		n := use
 		for n.Parent != nil && n.Parent.Type == "argument_list" && n.Parent.Parent != nil && n.Parent.Parent.Type == "call" {
@@ -522,6 +529,48 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 	}
 	visitBinding(b, 0)
 	return hot, perEpoch, loops
+}
+
+// aliasBinding returns the binding a read of a loader passes it on to:
+// the target of `alias = loader`, or the matching target of a tuple
+// assignment from an Accelerate/Fabric prepare(...) (setup(...)) call that
+// lists it; nil otherwise.
+func aliasBinding(p *Pass, use *rewrite.Node) *rewrite.Binding {
+	var asg, target *rewrite.Node
+	switch par := use.Parent; {
+	case par == nil:
+		return nil
+	case par.Type == "assignment" && par.ChildByField("right") == use:
+		asg, target = par, par.ChildByField("left")
+	case par.Type == "argument_list" && par.Parent != nil && (callAttr(par.Parent) == "prepare" || callAttr(par.Parent) == "setup_dataloaders"):
+		call := par.Parent
+		a := call.Parent
+		if a == nil || a.Type != "assignment" || a.ChildByField("right") != call {
+			return nil
+		}
+		left, args := a.ChildByField("left"), rewrite.PositionalArgs(call)
+		if len(args) == 1 && args[0] == use {
+			asg, target = a, left
+			break
+		}
+		if left == nil || !left.Is("pattern_list", "tuple_pattern") || len(left.NamedChildren()) != len(args) {
+			return nil
+		}
+		for i, arg := range args {
+			if arg == use {
+				asg, target = a, left.NamedChildren()[i]
+			}
+		}
+	}
+	if target == nil || target.Type != "identifier" {
+		return nil
+	}
+	for _, nb := range p.Model.ScopeOf(asg).Bindings[target.Text()] {
+		if nb.Ident == target {
+			return nb
+		}
+	}
+	return nil
 }
 
 // iteratorFeeds follows `it = iter(loader)` (the call given) to the
