@@ -52,8 +52,8 @@ func checkMissingAutocast(p *Pass) {
 			continue
 		}
 		trains = true
-		bstmt := rewrite.Statement(call)
-		if bstmt == nil || bstmt.Parent == nil || bstmt.Parent.Parent != step {
+		bstmt := stepStatement(p, rewrite.Statement(call), call, step)
+		if bstmt == nil {
 			continue
 		}
 		first, stmts := forwardStatements(p, bstmt, call)
@@ -201,6 +201,9 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || !evaluates(p, call) {
 			continue // a loss is not a forward pass: it joins one below
 		}
+		if showsFewBatches(p, loops[0]) {
+			continue
+		}
 		// The statement of the loop's body that holds the call (an if/else
 		// choosing between two forwards is wrapped whole).
 		stmt := rewrite.Statement(call)
@@ -230,6 +233,24 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		}
 		p.Report(call, msg, v.Downgrade(fix))
 	}
+}
+
+// showsFewBatches reports a loop that looks at a few batches rather than
+// evaluating a data set: it returns from inside (after drawing N images)
+// or plots what it computes (matplotlib).
+func showsFewBatches(p *Pass, loop *rewrite.Node) bool {
+	few := false
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
+		switch {
+		case few:
+		case n.Type == "return_statement":
+			few = true
+		case n.Type == "call":
+			q := p.Model.CalleeName(n)
+			few = strings.HasPrefix(q, "matplotlib.") || strings.HasPrefix(q, "plt.")
+		}
+	})
+	return few
 }
 
 // lossCall reports a call of a loss by its name (criterion(...),
@@ -426,6 +447,31 @@ func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, [
 		return fwd, stmts
 	}
 	return nil, nil
+}
+
+// stepStatement returns the statement of the step whose preceding
+// statements hold the forward pass: the backward's own statement when it
+// sits in the step's body, or, for a train/val phase loop (`with
+// torch.set_grad_enabled(phase == "train"):` holding the forward, then
+// `if phase == "train": loss.backward()`), the if or with statement around
+// it that follows the forward, up to two levels up. Nil when there is none.
+func stepStatement(p *Pass, bstmt, backward, step *rewrite.Node) *rewrite.Node {
+	for i := 0; bstmt != nil && bstmt.Parent != nil; i++ {
+		if bstmt.Parent.Parent == step {
+			return bstmt
+		}
+		if i > 0 {
+			if fwd, _ := forwardStatements(p, bstmt, backward); fwd != nil {
+				return bstmt
+			}
+		}
+		up := bstmt.Parent.Parent
+		if i >= 2 || up == nil || !up.Is("if_statement", "with_statement") {
+			return nil
+		}
+		bstmt = up
+	}
+	return nil
 }
 
 // callsMethod reports a call `<x>.name(...)` inside stmt.
