@@ -38,11 +38,14 @@ func checkQuantileDMatrix(p *Pass) {
 			continue // continued training or custom updaters: the bins must match the old model's
 		}
 		train, arrived := trainedMatrix(p, tc.DTrain)
-		if train == nil || reported[train] || !matrixUsesAreSafe(p, train, arrived) {
+		if train == nil || reported[train] {
 			continue
 		}
 		reported[train] = true
 		ctor := train.Value
+		if !matrixUsesAreSafe(p, train, arrived) {
+			continue // used in a way gpuopt does not know (sliced, saved, handed on)
+		}
 		if tc.IsCV {
 			p.Report(ctor, "xgb.cv trains on this DMatrix: a QuantileDMatrix saves memory and build time with hist (rewrite by hand: cv slices the matrix into folds)", nil)
 			continue
@@ -241,34 +244,38 @@ func mayBePath(p *Pass, data *rewrite.Node, depth int) bool {
 // the return to a training call and offers the fix as a hint.
 func matrixUsesAreSafe(p *Pass, b *rewrite.Binding, returned bool) bool {
 	for _, use := range b.Uses {
-		par := use.Parent
-		switch {
-		case par.Type == "attribute" && par.ChildByField("object") == use:
-			switch par.ChildByField("attribute").Text() {
-			case "get_label", "num_row", "num_col", "feature_names", "feature_types", "get_weight", "set_label", "set_weight", "set_base_margin":
-				continue
-			}
-			return false
-		case par.Type == "argument_list" || par.Type == "keyword_argument":
-			call := par.Ancestor("call")
-			q := p.Model.CalleeName(call)
-			fn := call.ChildByField("function")
-			if q == "xgboost.train" || q == "xgboost.cv" || q == "xgboost.training.train" || q == "len" {
-				continue
-			}
-			if fn.Type == "attribute" && (fn.ChildByField("attribute").Text() == "predict" || fn.ChildByField("attribute").Text() == "inplace_predict") {
-				continue
-			}
-			return false
-		case par.Type == "tuple" && par.Parent.Is("list", "tuple"):
-			continue // an evals entry
-		case returned && (par.Type == "return_statement" || par.Type == "expression_list" && par.Parent.Type == "return_statement"):
-			continue
-		default:
+		if !matrixUseIsSafe(p, use, returned) {
 			return false
 		}
 	}
 	return true
+}
+
+func matrixUseIsSafe(p *Pass, use *rewrite.Node, returned bool) bool {
+	par := use.Parent
+	switch {
+	case par.Type == "attribute" && par.ChildByField("object") == use:
+		switch par.ChildByField("attribute").Text() {
+		case "get_label", "num_row", "num_col", "feature_names", "feature_types", "get_weight", "set_label", "set_weight", "set_base_margin":
+			return true
+		}
+		return false
+	case par.Type == "argument_list" || par.Type == "keyword_argument":
+		call := par.Ancestor("call")
+		q := p.Model.CalleeName(call)
+		fn := call.ChildByField("function")
+		if q == "xgboost.train" || q == "xgboost.cv" || q == "xgboost.training.train" || q == "len" {
+			return true
+		}
+		return fn.Type == "attribute" && (fn.ChildByField("attribute").Text() == "predict" || fn.ChildByField("attribute").Text() == "inplace_predict")
+	case par.Type == "tuple" && par.Parent.Is("list", "tuple"):
+		return true // an evals entry
+	case par.Type == "delete_statement" || par.Type == "expression_list" && par.Parent.Type == "delete_statement":
+		return true // `del dtrain` frees it, whatever it is
+	case returned && (par.Type == "return_statement" || par.Type == "expression_list" && par.Parent.Type == "return_statement"):
+		return true
+	}
+	return false
 }
 
 // toQuantile rewrites a DMatrix(...) constructor call to QuantileDMatrix,
