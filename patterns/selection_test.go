@@ -60,6 +60,15 @@ func TestPinnedVersions(t *testing.T) {
 	}
 }
 
+// setup.py pins its versions in string literals, several to a line.
+func TestQuotedRequirements(t *testing.T) {
+	setup := "from setuptools import setup\nsetup(name='x', install_requires=['numpy>=1.20', \"xgboost==1.5.2\", 'torch<2'])\n"
+	v := PinnedVersions(QuotedRequirements(setup))
+	if v.XGBoost != (Version{1, 5}) || v.Torch != (Version{1, 99}) {
+		t.Errorf("got %+v", v)
+	}
+}
+
 func TestRelevant(t *testing.T) {
 	if Relevant([]byte("import os\nprint('torch')\n")) {
 		t.Error("a file mentioning torch only in a string is not relevant")

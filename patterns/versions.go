@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -76,6 +77,20 @@ func PinnedVersions(requirements string) Versions {
 	}
 	return v
 }
+
+// QuotedRequirements returns the string literals of a setup.py, one per
+// line, for PinnedVersions: install_requires=["xgboost==1.5.2", "torch"]
+// spells its pins as strings, often several on one line.
+func QuotedRequirements(setupPy string) string {
+	var out strings.Builder
+	for _, m := range quotedString.FindAllStringSubmatch(setupPy, -1) {
+		out.WriteString(m[1] + m[2])
+		out.WriteByte('\n')
+	}
+	return out.String()
+}
+
+var quotedString = regexp.MustCompile(`"([^"\n]*)"|'([^'\n]*)'`)
 
 func below(v Version) Version {
 	if v.Minor > 0 {

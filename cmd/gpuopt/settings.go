@@ -117,7 +117,8 @@ func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, er
 }
 
 // buildVersions reads library versions from the config, else from pins in
-// requirements files next to the configuration or the first path.
+// requirements files next to the configuration or the first path
+// (requirements.txt, pyproject.toml, setup.cfg, setup.py's install_requires).
 func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, error) {
 	dir := cfg.Root
 	if dir == "" && len(paths) > 0 && paths[0] != "-" {
@@ -128,9 +129,13 @@ func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, err
 	}
 	var reqs strings.Builder
 	if dir != "" {
-		for _, name := range []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml"} {
+		for _, name := range []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml", "setup.cfg", "setup.py"} {
 			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
-				reqs.Write(b)
+				text := string(b)
+				if name == "setup.py" {
+					text = patterns.QuotedRequirements(text)
+				}
+				reqs.WriteString(text)
 				reqs.WriteByte('\n')
 			}
 		}
