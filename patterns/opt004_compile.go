@@ -60,7 +60,7 @@ func checkCompileModel(p *Pass) {
 		}
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
-		value, target := builtModel(p, model)
+		value, target := builtModel(p, model, trainedBy(p, loops[0]))
 		if value == nil || slices.Contains(seen, value) {
 			continue
 		}
@@ -110,7 +110,7 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 			if a.Type != "identifier" || !p.Model.IsModule(a) {
 				continue
 			}
-			if value, target := builtModel(p, a); value != nil {
+			if value, target := builtModel(p, a, -1); value != nil {
 				report(value, target, "assumes "+d.Name+"() of "+baseName(d.Path)+" trains it")
 			}
 		}
@@ -149,7 +149,7 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 					if item.Type != "identifier" || !p.Model.IsModule(item) {
 						continue
 					}
-					if value, target := builtModel(p, item); value != nil {
+					if value, target := builtModel(p, item, -1); value != nil {
 						report(value, target, "assumes "+baseName(fc.Model.File.Src.Path)+" trains it: it hands `"+t.Text()+"` to a function that trains")
 					}
 				}
@@ -217,8 +217,13 @@ func callArguments(call *rewrite.Node) []*rewrite.Node {
 // it is assigned to a plain name by a statement of this file (`model =
 // Net().to(device)`), directly or through the call sites of the function
 // fn is a parameter of, with that name.
-func builtModel(p *Pass, fn *rewrite.Node) (best *rewrite.Node, name string) {
-	bestByUse := false
+//
+// trainedAt, when not -1, is where module-level code last starts the
+// training (trainedBy): a module-level construction after it builds a
+// model for something else (a model re-created to load the saved weights
+// and predict) and loses to one before it.
+func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, name string) {
+	bestByUse, bestLate := false, false
 	for _, o := range p.Model.Origins(fn) {
 		e := o.Expr
 		if e == nil {
@@ -249,11 +254,32 @@ func builtModel(p *Pass, fn *rewrite.Node) (best *rewrite.Node, name string) {
 		// the main path's in most scripts.
 		// A construction known to build a model beats one only the
 		// name's use says is a model (`model = torch.load(f)`).
-		if best == nil || bestByUse && !byUse || bestByUse == byUse && e.Start > best.Start {
-			best, name, bestByUse = e, left.Text(), byUse
+		late := trainedAt >= 0 && e.Start > trainedAt && asg.Ancestor("function_definition", "class_definition") == nil
+		if best == nil || bestLate && !late || bestLate == late && (bestByUse && !byUse || bestByUse == byUse && e.Start > best.Start) {
+			best, name, bestByUse, bestLate = e, left.Text(), byUse, late
 		}
 	}
 	return best, name
+}
+
+// trainedBy returns where module-level code starts the training loop: the
+// loop itself at module level, or the last module-level call of the
+// function that holds it; -1 when neither is known.
+func trainedBy(p *Pass, loop *rewrite.Node) int {
+	def := loop.Ancestor("function_definition")
+	if def == nil {
+		if loop.Ancestor("class_definition") != nil {
+			return -1
+		}
+		return loop.Start
+	}
+	at := -1
+	for _, c := range p.Model.CallSites(def) {
+		if c.Ancestor("function_definition", "class_definition") == nil && c.Start > at {
+			at = c.Start
+		}
+	}
+	return at
 }
 
 // isLossOrLayer reports a construction that is a loss or a single torch.nn
