@@ -76,7 +76,17 @@ func checkLoaderWorkers(p *Pass) {
 		} else {
 			add = append(add, "num_workers="+n)
 		}
-		for _, kv := range [][2]string{{"pin_memory", "True"}, {"persistent_workers", "True"}, {"prefetch_factor", "4"}} {
+		settings := [][2]string{{"pin_memory", "True"}, {"persistent_workers", "True"}, {"prefetch_factor", "4"}}
+		// spawn and forkserver start each worker by importing the main
+		// module again: a script that trains when imported (no __main__
+		// guard) would train again in every worker, whose DataLoader then
+		// fails to start (RuntimeError). fork, Linux's default before
+		// Python 3.14 (forkserver from 3.14), starts them as before.
+		atImport := gl.Across == "" && iteratedAtImport(p, gl)
+		if atImport {
+			settings = append(settings, [2]string{"multiprocessing_context", `"fork"`})
+		}
+		for _, kv := range settings {
 			if rewrite.KeywordArg(gl.Call, kv[0]) == nil {
 				add = append(add, kv[0]+"="+kv[1])
 			}
@@ -107,12 +117,8 @@ func checkLoaderWorkers(p *Pass) {
 			msg += "; its dataset is a TensorDataset already in memory, where workers pay only if collating a batch is slow: measure (8 workers made a 2,048-sample TensorDataset 8× slower per step on an H100), or move the tensors to the GPU"
 			fix.Applicability = rewrite.Hint
 		}
-		if fix != nil && gl.Across == "" && iteratedAtImport(p, gl) {
-			// spawn and forkserver start each worker by importing the
-			// main module again: unguarded, it trains again in there and
-			// DataLoader fails to start its own workers (RuntimeError).
-			msg += "; this script trains when it is imported (no `if __name__ == \"__main__\":` guard), which worker processes started by spawn or forkserver (Windows; Linux from Python 3.14) do: put the script under such a guard, then apply the fix"
-			fix.Applicability = rewrite.Hint
+		if atImport {
+			msg += "; this script trains when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) do: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, put the script under such a guard instead)"
 		}
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
 			// Workers started by spawn or forkserver (macOS, Windows, Linux

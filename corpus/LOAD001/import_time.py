@@ -1,7 +1,7 @@
 # gpuopt-env: cpus=16
 # Scripts that train when imported (no __main__ guard): worker processes
-# started by spawn or forkserver import the script again, so the fix is a
-# code action to take after adding the guard, never applied in batch.
+# started by spawn or forkserver (Linux's default from Python 3.14) import
+# the script again and train in there, so the fix starts them with fork.
 import torch
 from torch.utils.data import DataLoader
 from torchvision import datasets, transforms
