@@ -23,6 +23,9 @@ var MissingAutocast = &Rule{
 func init() { Register(MissingAutocast) }
 
 func checkMissingAutocast(p *Pass) {
+	if !p.Env.Versions.Torch.AtLeast(1, 10) {
+		return // torch.autocast and bf16 autocast arrived in 1.10
+	}
 	v := p.Env.Gate(Need{})
 	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
 		return

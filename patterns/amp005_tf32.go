@@ -19,6 +19,11 @@ var TF32Matmul = &Rule{
 func init() { Register(TF32Matmul) }
 
 func checkTF32(p *Pass) {
+	if !p.Env.Versions.Torch.AtLeast(1, 12) {
+		// torch.set_float32_matmul_precision arrived in 1.12, and from 1.7
+		// to 1.11 TF32 matmuls were on by default.
+		return
+	}
 	v := p.Env.Gate(Need{MinCompute: 80})
 	if v.Silent() || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() {
 		return
