@@ -56,6 +56,9 @@ func init() { Register(LoaderWorkers) }
 func checkLoaderWorkers(p *Pass) {
 	raiseKwargsWorkers(p)
 	for _, gl := range gpuLoaders(p) {
+		if workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) {
+			continue // more workers would fail or corrupt reads: not advice
+		}
 		if gl.Known && gl.WorkersN > 0 && gl.WorkersN < fewWorkers && !gl.Splat {
 			reportFewWorkers(p, gl)
 		}
@@ -430,6 +433,75 @@ func tensorDataset(p *Pass, ds *rewrite.Node) bool {
 		}
 	}
 	return len(origins) > 0
+}
+
+// workerHostileDataset reports a dataset of a class of this file that
+// worker processes cannot serve: its __getitem__ moves samples to a device
+// (a worker cannot use CUDA, and pin_memory cannot pin CUDA tensors), or
+// its __init__ opens an HDF5 or LMDB handle that forked workers would
+// share.
+func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
+	if ds == nil {
+		return false
+	}
+	for _, o := range p.Model.OriginsAcross(ds) {
+		m, cls := datasetClass(p, o)
+		if cls == nil {
+			continue
+		}
+		if get := rewrite.MethodOf(cls, "__getitem__"); get != nil {
+			for _, c := range m.File.OfTypeIn(get, "call") {
+				switch callAttr(c) {
+				case "cuda":
+					return true
+				case "to":
+					if !dtypeConversion(p, c) {
+						return true
+					}
+				}
+			}
+		}
+		if init := rewrite.MethodOf(cls, "__init__"); init != nil {
+			for _, c := range m.File.OfTypeIn(init, "call") {
+				if q := m.CalleeName(c); q == "h5py.File" || q == "lmdb.open" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// datasetClass returns the class statement (and its module's model) an
+// origin builds an instance of: a class of this file, or of a sibling
+// module of the project.
+func datasetClass(p *Pass, o rewrite.Origin) (*rewrite.Model, *rewrite.Node) {
+	if o.Def != nil {
+		if !o.Def.Class {
+			return nil, nil
+		}
+		m, cls := p.Model.DefinitionOf(o.Def)
+		if cls == nil || cls.Type != "class_definition" {
+			return nil, nil
+		}
+		return m, cls
+	}
+	e := o.Expr
+	if e == nil || e.Type != "call" || o.Model != nil {
+		return nil, nil
+	}
+	fn := e.ChildByField("function")
+	if fn.Type != "identifier" {
+		return nil, nil
+	}
+	if d := p.Model.ImportedDef(fn); d != nil && d.Class {
+		return p.Model.DefinitionOf(d)
+	}
+	b := p.Model.Binding(fn)
+	if b == nil || b.Kind != rewrite.ClassBinding {
+		return nil, nil
+	}
+	return p.Model, b.Stmt
 }
 
 // cheapBody reports a function body whose only calls are cheapItemCalls.

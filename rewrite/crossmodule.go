@@ -264,6 +264,12 @@ func (m *Model) foreignImporters(def *Node) (name, self string, importers []stri
 	return name, self, ps.Importers(self, name)
 }
 
+// DefinitionOf returns the model of the module that holds a project
+// definition and the definition's statement (a class_definition or a
+// function_definition), parsing that module on first use; nil, nil when it
+// cannot be read.
+func (m *Model) DefinitionOf(d *ProjectDef) (*Model, *Node) { return m.defNode(d) }
+
 // defNode returns the model and the node of a project definition: this
 // file's own when the definition is here, else the parsed module's.
 func (m *Model) defNode(d *ProjectDef) (*Model, *Node) {
