@@ -43,8 +43,15 @@ func isIPython(code string) bool {
 		return true
 	}
 	trimmed := strings.TrimRight(code, " \t")
-	return helpEnd.MatchString(trimmed) || assignMagic.MatchString(trimmed)
+	return helpEnd.MatchString(trimmed) || assignMagic.MatchString(trimmed) || autoMagic.MatchString(trimmed)
 }
+
+// autoMagic is a line magic or shell alias called without its `%`
+// (IPython's automagic, on by default): `cd data`, `cd ..`, `pip install
+// xgboost`, `matplotlib inline`. Only the forms that are no Python are
+// matched: the name, blanks, then a word, a number, a string, `..`, `~`
+// or `$` (`ls -l` and `cd /data` parse as Python and stay Python).
+var autoMagic = regexp.MustCompile(`^(?:cd|pwd|ls|ll|pip|conda|mkdir|rmdir|rm|cp|mv|cat|load_ext|reload_ext|unload_ext|matplotlib|time|timeit|run|env|who|whos|history|reset|alias|bookmark|prun|sx|system|store|config|autoreload|aimport|mamba|uv)[ \t]+(?:[\w'"~$]|\.\.)`)
 
 // isCellMagic reports whether a cell's source starts (after blank lines)
 // with `%%`, IPython's cell magic.

@@ -172,6 +172,20 @@ func TestMaskKeepsLinesAndLeavesStringsAlone(t *testing.T) {
 	}
 }
 
+// Line magics called without % (IPython's automagic) are IPython too,
+// where they are no Python; where they parse as Python they stay Python.
+func TestMaskAutomagic(t *testing.T) {
+	src := "cd data\ncd ..\npip install xgboost\nmatplotlib inline\nls -l\ncd /data\ntime = 3\ncd = time\n"
+	var got []string
+	for _, l := range maskCell(src) {
+		got = append(got, strings.TrimSuffix(l.text, "\n"))
+	}
+	want := []string{"#", "#", "#", "#", "ls -l", "cd /data", "time = 3", "cd = time"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("masked:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestPositionsMapToCells(t *testing.T) {
 	nb := mustParse(t, jupyter)
 	m := Build(nb.Cells)
