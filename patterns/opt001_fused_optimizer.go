@@ -142,7 +142,7 @@ func mentionsComplex(p *Pass) bool {
 // model), or the parameter groups a helper builds from a model
 // (`add_weight_decay(model, wd)`). Nil when not evident.
 func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
-	if params == nil || depth > 5 {
+	if params == nil || depth > 8 {
 		return nil
 	}
 	switch params.Type {

@@ -506,6 +506,13 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			}
 			return
 		}
+		// `bar = tqdm(loader)`, then `for x, y in bar:`.
+		if n != use && depth < 3 {
+			if nb := aliasBinding(p, n); nb != nil {
+				visitBinding(nb, depth+1)
+				return
+			}
+		}
 		if n.Parent != nil && n.Parent.Type == "for_statement" && n.Parent.ChildByField("right") == n {
 			loop := n.Parent
 			li := p.Model.Loop(loop)

@@ -22,3 +22,12 @@ head_opt = torch.optim.AdamW(groups, lr=1e-3)  # want: OPT001
 
 # A literal parameter group of a CUDA model.
 opt = torch.optim.Adam([{"params": head.parameters(), "lr": 1e-4}])  # want: OPT001
+
+# Groups drawn from a list of named parameters (the BERT fine-tuning idiom).
+param_optimizer = list(head.named_parameters())
+no_decay = ["bias"]
+grouped = [
+    {"params": [p for n, p in param_optimizer if not any(nd in n for nd in no_decay)], "weight_decay": 0.01},
+    {"params": [p for n, p in param_optimizer if any(nd in n for nd in no_decay)], "weight_decay": 0.0},
+]
+bert_opt = torch.optim.AdamW(grouped, lr=3e-5)  # want: OPT001
