@@ -147,7 +147,21 @@ func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
 	}
 	switch params.Type {
 	case "identifier":
-		return paramsModel(p, p.Model.ValueOf(params), depth+1)
+		if v := p.Model.ValueOf(params); v != nil {
+			return paramsModel(p, v, depth+1)
+		}
+		// Assigned on several branches (`param_optimizer = list(model.head
+		// .named_parameters()) if ... else list(model.named_parameters())`):
+		// every branch must draw from the same model.
+		var root *rewrite.Node
+		for _, o := range p.Model.Origins(params) {
+			r := paramsModel(p, o.Expr, depth+1)
+			if r == nil || o.Model != nil || root != nil && r.Text() != root.Text() {
+				return nil
+			}
+			root = r
+		}
+		return root
 	case "dictionary":
 		// A parameter group: {"params": [...], "weight_decay": ...}.
 		for _, pair := range params.NamedChildren() {

@@ -31,3 +31,16 @@ grouped = [
     {"params": [p for n, p in param_optimizer if any(nd in n for nd in no_decay)], "weight_decay": 0.0},
 ]
 bert_opt = torch.optim.AdamW(grouped, lr=3e-5)  # want: OPT001
+
+
+
+def head_only_groups(finetune_head_only):
+    # The same list chosen on two branches, both from one CUDA model.
+    net = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 2))
+    net = net.cuda()
+    if finetune_head_only:
+        named = [(n, p) for n, p in net.named_parameters() if "bias" not in n]
+    else:
+        named = list(net.named_parameters())
+    groups = [{"params": [p for n, p in named], "weight_decay": 0.0}]
+    return torch.optim.Adam(groups)  # want: OPT001
