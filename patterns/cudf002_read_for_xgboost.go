@@ -39,8 +39,8 @@ func checkCudfReadForXGBoost(p *Pass) {
 			continue
 		}
 		ff := followFrame(p, call)
-		if len(ff.XGBoost) == 0 {
-			continue
+		if len(ff.XGBoost) == 0 || ff.Other != "" {
+			continue // a cuDF frame would break the other consumers (scikit-learn wants host data)
 		}
 		first := ff.XGBoost[0]
 		msg := fmt.Sprintf("this frame feeds XGBoost (%s, line %d): read it with cudf.%s so it is parsed and kept in GPU memory, and XGBoost with device=\"cuda\" reads it without a host copy",

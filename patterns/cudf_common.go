@@ -37,6 +37,10 @@ type frameFlow struct {
 	// same way (column selection, drop/fillna-style methods, XGBoost);
 	// otherwise it names the first other use.
 	Plain string
+	// Other names the first call of another library the frame (or its
+	// values) is handed to that wants host data: a scikit-learn estimator
+	// or search (`GridSearchCV(...).fit(X, y)`), "" for none.
+	Other string
 }
 
 // frameMethods are DataFrame methods that return a frame in pandas and
@@ -226,6 +230,9 @@ func (ff *frameFlow) consumer(p *Pass, e, call *rewrite.Node, values bool, notPl
 		est := xgbEstimatorOf(m, fn.ChildByField("object"))
 		if est == nil {
 			notPlain(call)
+			if ff.Other == "" {
+				ff.Other = oneLine(fn.Text())
+			}
 			return
 		}
 		ff.XGBoost = append(ff.XGBoost, call)
@@ -243,6 +250,9 @@ func (ff *frameFlow) consumer(p *Pass, e, call *rewrite.Node, values bool, notPl
 		}
 	default:
 		notPlain(call)
+		if strings.HasPrefix(q, "sklearn.") && !strings.HasPrefix(q, "sklearn.metrics.") && !strings.HasSuffix(q, ".train_test_split") && ff.Other == "" && callAttr(call) != "split" {
+			ff.Other = q // cross_val_score(model, X, y), a scaler's fit_transform ...
+		}
 	}
 }
 
