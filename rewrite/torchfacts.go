@@ -360,6 +360,14 @@ func (m *Model) laterMoveStatement(bs []*Binding, after int, site *Node) (Device
 		}
 		stmt := call.Parent
 		if stmt.Parent == nil || !stmt.Parent.Contains(site) {
+			// `if opt.cuda: net.cuda()`: on CUDA when a GPU is there (as
+			// for `net = net.cuda()` under such a test); an unconditional
+			// move still wins.
+			if kind == DeviceUnknown && m.ScopeOf(stmt) == m.ScopeOf(site) && gpuTest(stmt) {
+				if k := m.MoveKind(call); k == DeviceCUDA || k == DeviceMaybeCUDA {
+					kind, move = DeviceMaybeCUDA, call
+				}
+			}
 			continue
 		}
 		if k := m.MoveKind(call); k != DeviceUnknown {

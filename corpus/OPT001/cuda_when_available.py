@@ -39,3 +39,10 @@ if use_gpu:
 else:
     body = nn.Sequential(nn.Linear(16, 16)).to(device)
 body_opt = torch.optim.AdamW(body.parameters())  # want: OPT001
+
+# Moved in place under a GPU test (`if opt.cuda: net.cuda()`, CycleGAN's
+# train script): on CUDA when a GPU is there.
+maybe = nn.Linear(8, 2)
+if torch.cuda.is_available():
+    maybe.cuda()
+maybe_opt = torch.optim.Adam(maybe.parameters())  # want: OPT001

@@ -19,12 +19,6 @@ opt = torch.optim.Adam(gpu.parameters(), differentiable=True)
 kw = {"lr": 1e-3}
 opt = torch.optim.Adam(gpu.parameters(), **kw)
 
-# Moved only under a condition.
-maybe = nn.Linear(8, 2)
-if torch.cuda.is_available():
-    maybe.cuda()
-opt = torch.optim.Adam(maybe.parameters())
-
 # Other optimizers have no fused kernel guarantee here.
 opt = torch.optim.RMSprop(gpu.parameters())
 
