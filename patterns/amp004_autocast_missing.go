@@ -23,9 +23,6 @@ var MissingAutocast = &Rule{
 func init() { Register(MissingAutocast) }
 
 func checkMissingAutocast(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(1, 10) {
-		return // torch.autocast and bf16 autocast arrived in 1.10
-	}
 	v := p.Env.Gate(Need{})
 	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
 		return
@@ -90,6 +87,7 @@ func checkMissingAutocast(p *Pass) {
 		}
 		fix = small.gate(fix, &msg)
 		fix = narrowNetwork(p, stmts).gate(fix, &msg)
+		fix = oldTorchGate(p, fix, &msg)
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
 		}
@@ -231,11 +229,23 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		}
 		fix = small.gate(fix, &msg)
 		fix = narrowNetwork(p, stmts).gate(fix, &msg)
+		fix = oldTorchGate(p, fix, &msg)
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
 		}
 		p.Report(call, msg, v.Downgrade(fix))
 	}
+}
+
+// oldTorchGate drops the fix on a torch older than 1.10, which has no
+// torch.autocast (nor bf16 autocast): the finding stays, and the message
+// says what the wrap needs.
+func oldTorchGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
+	if t := p.Env.Versions.Torch; !t.AtLeast(1, 10) {
+		*msg += "; torch.autocast needs torch >= 1.10 (the project pins " + t.String() + "): upgrade first"
+		return nil
+	}
+	return fix
 }
 
 // showsFewBatches reports a loop that looks at a few batches rather than

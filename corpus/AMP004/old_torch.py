@@ -1,12 +1,12 @@
 # gpuopt-env: target-gpu=h100 torch=1.8
 # torch.autocast (and bf16 autocast) arrived in 1.10: on a project pinned
-# to 1.8 the rule has nothing it could write, and stays silent.
+# to 1.8 the finding stays, without a fix, and says to upgrade first.
 import torch
 from torch import nn
 
 model = nn.Sequential(nn.Linear(512, 2048), nn.ReLU(), nn.Linear(2048, 10)).cuda()
 optimizer = torch.optim.AdamW(model.parameters())
 for step in range(10):
-    loss = nn.functional.cross_entropy(model(torch.randn(64, 512, device="cuda")), torch.zeros(64, dtype=torch.long, device="cuda"))
+    loss = nn.functional.cross_entropy(model(torch.randn(64, 512, device="cuda")), torch.zeros(64, dtype=torch.long, device="cuda"))  # want: AMP004
     loss.backward()
     optimizer.step()
