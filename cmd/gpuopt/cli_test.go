@@ -286,3 +286,52 @@ func TestTargetGPUGatesRules(t *testing.T) {
 		t.Errorf("with an H100 target XGB005 fires with its fix and names the GPU:\n%s", out)
 	}
 }
+
+// A fix in one module can enable one in another: the script's loader gets
+// pinned workers (LOAD001), and then the copies in a sibling module's loop
+// over that loader can be non-blocking (XFER002). One `gpuopt fix` applies
+// both, so a second run changes nothing.
+func TestFixReachesAFixedPointAcrossModules(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "predict.py"), `import torch
+
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def predict(model, loader):
+    model.eval()
+    outs = []
+    with torch.no_grad():
+        for data in loader:
+            imgs = data.to(DEVICE)
+            outs.append(model(imgs).argmax(1))
+    return outs
+`)
+	write(t, filepath.Join(dir, "run.py"), `import torch
+from torch.utils.data import DataLoader
+from torchvision import datasets, transforms
+from predict import predict
+
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def main():
+    data = datasets.MNIST("data", download=True, transform=transforms.ToTensor())
+    loader = DataLoader(data, batch_size=64)
+    model = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, 10)).to(DEVICE)
+    predict(model, loader)
+
+
+if __name__ == "__main__":
+    main()
+`)
+	_, stderr, _ := run(t, dir, "", "fix", "--unsafe-fixes", "--target-gpu", "h100", "--no-progress", ".")
+	got, _ := os.ReadFile(filepath.Join(dir, "predict.py"))
+	if !strings.Contains(string(got), "data.to(DEVICE, non_blocking=True)") {
+		t.Fatalf("the sibling module's copy was not fixed in the same run:\n%s\n%s", got, stderr)
+	}
+	out, _, _ := run(t, dir, "", "fix", "--unsafe-fixes", "--target-gpu", "h100", "--no-progress", "--diff", ".")
+	if strings.Contains(out, "+++") {
+		t.Errorf("a second fix still changes files:\n%s", out)
+	}
+}

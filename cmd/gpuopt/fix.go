@@ -29,7 +29,14 @@ read-only files, symbolic links and files that change on disk while gpuopt
 works are reported and left untouched. Writes are atomic (temp file + rename,
 mode kept).
 
---diff prints a unified diff that 'git apply' accepts and writes nothing.
+Rules read a file's sibling modules, so fixing one module can enable a fix
+in another (a loader pinned in the script, then non-blocking copies in the
+module whose loop reads it): fix goes over the files again, up to three
+rounds, until a round changes nothing.
+
+--diff prints a unified diff that 'git apply' accepts and writes nothing
+(one round: a fix that another module's fix enables shows up once that
+diff is applied).
 With '-' the fixed source is written to stdout.
 
 Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
@@ -50,6 +57,9 @@ Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
 			bar := startProgress(len(ins), "fixed", flags.noProgress)
 			results := workspace.Map(ins, func(in input) fixResult { return fixOne(in, s, diff || stdinMode) }, bar.step())
 			bar.stop()
+			if !diff && !stdinMode {
+				results = refixAcrossModules(ins, results, s)
+			}
 			if walkErr != nil {
 				results = append(results, fixResult{report: fileReport{Err: walkErr}})
 			}
@@ -59,6 +69,61 @@ Exit codes: 0 nothing remains, 1 findings remain (or --diff has changes),
 	flags.register(cmd)
 	cmd.Flags().BoolVar(&diff, "diff", false, "print a unified diff of the fixes instead of writing files")
 	return cmd
+}
+
+// maxProjectRounds bounds refixAcrossModules: a fix in one module can
+// enable one in a module that uses it (a loader pinned in the script makes
+// the copies of a sibling module's loop non-blocking), and that one another.
+const maxProjectRounds = 3
+
+// refixAcrossModules fixes the files again while a round changed some: the
+// rules read sibling modules (from disk, through the project index), so a
+// file fixed in this round can give another file a finding whose fix the
+// first round could not see; a second `gpuopt fix` would then change
+// something. The project forgets the changed modules before each round.
+// Each file's result keeps its original input and sums what was applied.
+func refixAcrossModules(ins []input, results []fixResult, s *settings) []fixResult {
+	proj, ok := s.env.Project.(*workspace.Project)
+	if !ok || proj == nil {
+		return results
+	}
+	changed := make([]bool, len(results)) // by the last round
+	for i, r := range results {
+		changed[i] = len(r.applied) > 0 && r.report.Err == nil && r.report.Note == ""
+	}
+	for round := 1; round < maxProjectRounds; round++ {
+		any := false
+		for i, r := range results {
+			if changed[i] {
+				proj.Forget(r.report.Path)
+				any = true
+			}
+		}
+		if !any {
+			break
+		}
+		again := workspace.Map(ins, func(in input) fixResult { return fixOne(input{path: in.path}, s, false) }, nil)
+		for i, r := range again {
+			changed[i] = len(r.applied) > 0 && r.report.Err == nil && r.report.Note == ""
+			if r.report.Err != nil || r.report.Note != "" {
+				continue // unreadable or refused now: keep what the last round said
+			}
+			prev := results[i]
+			sum := map[string]int{}
+			for code, n := range prev.applied {
+				sum[code] += n
+			}
+			for code, n := range r.applied {
+				sum[code] += n
+			}
+			if len(sum) == 0 {
+				sum = nil
+			}
+			r.input, r.applied, r.dropped = prev.input, sum, prev.dropped+r.dropped
+			results[i] = r
+		}
+	}
+	return results
 }
 
 type fixResult struct {
