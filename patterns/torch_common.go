@@ -432,8 +432,22 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 		// Handed by keyword to a project class that keeps and iterates it
 		// (`Trainer(train_loader=train_loader)`, Trainer in another module).
 		if kw := use.Parent; kw != nil && kw.Type == "keyword_argument" && kw.ChildByField("value") == use && kw.Parent != nil && kw.Parent.Parent != nil {
-			if h, e := importedIterates(p, kw.Parent.Parent, kw.ChildByField("name").Text(), -1); h {
+			call := kw.Parent.Parent
+			name := kw.ChildByField("name").Text()
+			if h, e := importedIterates(p, call, name, -1); h {
 				hot, perEpoch = true, perEpoch || e
+			}
+			// Or to a function of this file (`train(model=m,
+			// train_loader=loader)`): follow its parameter of that name.
+			if def := p.Model.FunctionDef(call); def != nil && depth < 2 && def.ChildByField("body") != nil {
+				for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[name] {
+					if pb.Kind == rewrite.ParamBinding {
+						visitBinding(pb, depth+1)
+						if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
+							perEpoch = true
+						}
+					}
+				}
 			}
 			return
 		}
