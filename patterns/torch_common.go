@@ -476,7 +476,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			}
 			// Passed to a function of a sibling module whose loop iterates
 			// that parameter (`train_one_epoch(model, data_loader, ...)`).
-			if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
+			if fn := call.ChildByField("function"); fn != nil && (fn.Type == "identifier" || fn.Type == "attribute") {
 				if d := p.Model.ImportedDef(fn); d != nil && d.Class {
 					for i, a := range rewrite.PositionalArgs(call) {
 						if a == n {
@@ -713,7 +713,7 @@ func calledInLoop(p *Pass, n *rewrite.Node) bool {
 // the class iterates it, and whether once per pass of an outer loop.
 func importedIterates(p *Pass, call *rewrite.Node, name string, pos int) (hot, perEpoch bool) {
 	fn := call.ChildByField("function")
-	if fn == nil || fn.Type != "identifier" {
+	if fn == nil || fn.Type != "identifier" && fn.Type != "attribute" {
 		return false, false
 	}
 	d := p.Model.ImportedDef(fn)

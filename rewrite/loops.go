@@ -220,8 +220,9 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 	if m.IsModule(fn) {
 		li.ModelForward = true
 	}
-	if fn != nil && fn.Type == "identifier" {
-		// train_one_epoch(...) imported from a sibling module that trains.
+	if fn != nil && (fn.Type == "identifier" || fn.Type == "attribute") {
+		// train_one_epoch(...) imported from a sibling module that trains
+		// (or engine.train_fn(...) after `import engine`).
 		if d := m.importedDef(fn); d != nil && d.Trains && !d.Class {
 			li.Backward = true
 		}

@@ -237,7 +237,7 @@ func (w *sourceWalk) walk(expr *Node, conf Confidence, via string, depth int) {
 				return
 			}
 		}
-		if fn != nil && fn.Type == "identifier" {
+		if fn != nil && (fn.Type == "identifier" || fn.Type == "attribute") {
 			if d := m.importedDef(fn); d != nil {
 				if w.importedReturns(d, -1, conf, depth) {
 					return

@@ -86,9 +86,16 @@ func (m *Model) SetProject(p ProjectIndex) {
 }
 
 // importedDef returns the project definition a name imported with
-// `from <module> import <name>` stands for, or nil.
+// `from <module> import <name>` stands for, or that `module.name` names
+// after `import module` (`import engine`, then `engine.train_fn`), or nil.
 func (m *Model) importedDef(ident *Node) *ProjectDef {
-	if m.project == nil || ident == nil || ident.Type != "identifier" {
+	if m.project == nil || ident == nil {
+		return nil
+	}
+	if ident.Type == "attribute" {
+		return m.moduleAttrDef(ident)
+	}
+	if ident.Type != "identifier" {
 		return nil
 	}
 	if len(m.starFrom) > 0 && len(m.Bindings(ident)) == 0 {
@@ -111,6 +118,24 @@ func (m *Model) importedDef(ident *Node) *ProjectDef {
 		module = "."
 	}
 	return m.project.Def(m.File.Src.Path, module, name)
+}
+
+// moduleAttrDef is importedDef for `module.name` (also `pkg.module.name`)
+// where module is a project module brought in by `import module`.
+func (m *Model) moduleAttrDef(attr *Node) *ProjectDef {
+	root := RootIdent(attr)
+	if root == nil || root == attr {
+		return nil
+	}
+	b := m.Binding(root)
+	if b == nil || b.Kind != ImportBinding || b.Stmt == nil || b.Stmt.Type != "import_statement" || b.Qualified == "" {
+		return nil
+	}
+	q := m.QualifiedName(attr)
+	if q == "" || !strings.HasPrefix(q, b.Qualified+".") {
+		return nil
+	}
+	return m.ProjectDefOf(m.File.Src.Path, q)
 }
 
 // starDef returns the definition of a name the module does not bind that

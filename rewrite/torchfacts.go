@@ -78,6 +78,10 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			}
 			return DeviceSomething
 		}
+		// config.DEVICE after `import config` of a project module.
+		if d := m.moduleAttrDef(expr); d != nil && d.Var && d.Device != DeviceUnknown {
+			return d.Device
+		}
 		if vals := m.SelfAttrValues(expr); len(vals) > 0 {
 			if k := m.combineDevices(vals, depth); k != DeviceUnknown {
 				return k

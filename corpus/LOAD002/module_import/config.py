@@ -1,0 +1,2 @@
+DEVICE = "cuda"
+BATCH_SIZE = 32
