@@ -123,15 +123,20 @@ func pandasImportedAtModule(p *Pass) bool {
 // hasMainGuard reports an `if __name__ == "__main__":` at module level.
 func hasMainGuard(p *Pass) bool {
 	for _, c := range p.File.Root.Children {
-		if c.Type != "if_statement" {
-			continue
-		}
-		cond := c.ChildByField("condition")
-		if cond != nil && strings.Contains(cond.Text(), "__name__") && strings.Contains(cond.Text(), "__main__") {
+		if isMainGuard(c) {
 			return true
 		}
 	}
 	return false
+}
+
+// isMainGuard reports an `if __name__ == "__main__":` statement.
+func isMainGuard(n *rewrite.Node) bool {
+	if n.Type != "if_statement" {
+		return false
+	}
+	cond := n.ChildByField("condition")
+	return cond != nil && strings.Contains(cond.Text(), "__name__") && strings.Contains(cond.Text(), "__main__")
 }
 
 // cudfInstallEdit inserts the install lines before the module's first

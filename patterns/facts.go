@@ -550,13 +550,9 @@ func loaderSites(p *Pass) []loaderSite {
 			if stmt != nil && stmt.Type == "assignment" && stmt.ChildByField("right") == call {
 				left := stmt.ChildByField("left")
 				if left != nil && left.Type == "identifier" {
-					for _, b := range m.ScopeOf(stmt).Bindings[left.Text()] {
-						if b.Ident == left {
-							out = append(out, loaderSite{Call: call, Binding: b})
-							for _, r := range returnedFrom(m, b, call) {
-								out = append(out, r)
-							}
-						}
+					if b := m.TargetBinding(left); b != nil {
+						out = append(out, loaderSite{Call: call, Binding: b})
+						out = append(out, returnedFrom(m, b, call)...)
 					}
 					continue
 				}

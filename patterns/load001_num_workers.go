@@ -182,8 +182,7 @@ func runsAtImportDepth(p *Pass, n *rewrite.Node, depth int) bool {
 // underMainGuard reports n inside an `if __name__ == "__main__":` block.
 func underMainGuard(n *rewrite.Node) bool {
 	for a := n.Ancestor("if_statement"); a != nil; a = a.Ancestor("if_statement") {
-		cond := a.ChildByField("condition")
-		if cond != nil && strings.Contains(cond.Text(), "__name__") && strings.Contains(cond.Text(), "__main__") && a.ChildByField("consequence").Contains(n) {
+		if isMainGuard(a) && a.ChildByField("consequence").Contains(n) {
 			return true
 		}
 	}

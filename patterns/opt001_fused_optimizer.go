@@ -1,7 +1,6 @@
 package patterns
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -73,11 +72,10 @@ func checkFusedOptimizer(p *Pass) {
 				continue
 			}
 			where.Fallback = true
-			line := p.File.Src.LineOf(mv.Start) + 1
-			later := "assumes the parameters are on CUDA by the first step: line " + itoaLine(line) + " moves the model after the optimizer is built"
+			later := "assumes the parameters are on CUDA by the first step: line " + p.LineOf(mv) + " moves the model after the optimizer is built"
 			if acceleratePrepare(p, mv) {
 				prepared = true
-				later = "assumes Accelerate puts the model on a CUDA GPU: accelerator.prepare at line " + itoaLine(line) + " moves it after the optimizer is built"
+				later = "assumes Accelerate puts the model on a CUDA GPU: accelerator.prepare at line " + p.LineOf(mv) + " moves it after the optimizer is built"
 			}
 			if where.Assumption != "" && !prepared {
 				later += "; " + where.Assumption
@@ -349,8 +347,6 @@ func isAccelerator(p *Pass, e *rewrite.Node, depth int) bool {
 	}
 	return false
 }
-
-func itoaLine(n int) string { return strconv.Itoa(n) }
 
 // siteMoveKind is the device a move inside a function targets when called
 // from site: a device that is a parameter of the function (as the model

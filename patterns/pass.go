@@ -1,6 +1,8 @@
 package patterns
 
 import (
+	"strconv"
+
 	"github.com/gpuopt/gpuopt/rewrite"
 )
 
@@ -43,6 +45,11 @@ func (p *Pass) Memo(key string, compute func() any) any {
 	}
 	p.memo[key] = v
 	return v
+}
+
+// LineOf is n's 1-based line number, as messages quote it ("line 12").
+func (p *Pass) LineOf(n *rewrite.Node) string {
+	return strconv.Itoa(p.File.Src.LineOf(n.Start) + 1)
 }
 
 // Report records a finding over node n. fix may be nil.

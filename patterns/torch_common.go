@@ -557,12 +557,12 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 // assignment from an Accelerate/Fabric prepare(...) (setup(...)) call that
 // lists it; nil otherwise.
 func aliasBinding(p *Pass, use *rewrite.Node) *rewrite.Binding {
-	var asg, target *rewrite.Node
+	var target *rewrite.Node
 	switch par := use.Parent; {
 	case par == nil:
 		return nil
 	case par.Type == "assignment" && par.ChildByField("right") == use:
-		asg, target = par, par.ChildByField("left")
+		target = par.ChildByField("left")
 	case par.Type == "argument_list" && par.Parent != nil && (callAttr(par.Parent) == "prepare" || callAttr(par.Parent) == "setup_dataloaders"):
 		call := par.Parent
 		a := call.Parent
@@ -571,7 +571,7 @@ func aliasBinding(p *Pass, use *rewrite.Node) *rewrite.Binding {
 		}
 		left, args := a.ChildByField("left"), rewrite.PositionalArgs(call)
 		if len(args) == 1 && args[0] == use {
-			asg, target = a, left
+			target = left
 			break
 		}
 		if left == nil || !left.Is("pattern_list", "tuple_pattern") || len(left.NamedChildren()) != len(args) {
@@ -579,19 +579,11 @@ func aliasBinding(p *Pass, use *rewrite.Node) *rewrite.Binding {
 		}
 		for i, arg := range args {
 			if arg == use {
-				asg, target = a, left.NamedChildren()[i]
+				target = left.NamedChildren()[i]
 			}
 		}
 	}
-	if target == nil || target.Type != "identifier" {
-		return nil
-	}
-	for _, nb := range p.Model.ScopeOf(asg).Bindings[target.Text()] {
-		if nb.Ident == target {
-			return nb
-		}
-	}
-	return nil
+	return p.Model.TargetBinding(target)
 }
 
 // iteratorFeeds follows `it = iter(loader)` (the call given) to the

@@ -1,7 +1,6 @@
 package patterns
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -82,7 +81,7 @@ func checkQuantileDMatrix(p *Pass) {
 		if arrived {
 			// The matrix reaches xgb.train through a parameter or a
 			// helper's return: its other uses on the way are not all seen.
-			msg += "; assumes the matrices that reach xgb.train at line " + lineOf(p, tc.Call) + " are only trained on, evaluated and predicted on (a QuantileDMatrix cannot be sliced or saved)"
+			msg += "; assumes the matrices that reach xgb.train at line " + p.LineOf(tc.Call) + " are only trained on, evaluated and predicted on (a QuantileDMatrix cannot be sliced or saved)"
 			applies = rewrite.Hint
 		}
 		fix := Fix(applies, "Use QuantileDMatrix (validation matrices with ref=)", edits...)
@@ -130,11 +129,6 @@ func trainedMatrix(p *Pass, n *rewrite.Node) (b *rewrite.Binding, arrived bool) 
 		b = one
 	}
 	return b, b != nil
-}
-
-// lineOf is n's 1-based line, for messages.
-func lineOf(p *Pass, n *rewrite.Node) string {
-	return strconv.Itoa(p.File.Src.LineOf(n.Start) + 1)
 }
 
 // checkMissingRef reports validation QuantileDMatrix objects built without

@@ -26,6 +26,21 @@ func (m *Model) BindingsAt(site *Node, name string) []*Binding {
 	return m.lookup(m.ScopeOf(site), name)
 }
 
+// TargetBinding returns the binding an assignment target identifier
+// creates (`loader` in `loader = DataLoader(...)`, an item of a tuple
+// target), nil when target binds nothing.
+func (m *Model) TargetBinding(target *Node) *Binding {
+	if target == nil || target.Type != "identifier" {
+		return nil
+	}
+	for _, b := range m.ScopeOf(target).Bindings[target.Text()] {
+		if b.Ident == target {
+			return b
+		}
+	}
+	return nil
+}
+
 // SameMeaningAt reports whether expr, copied to site, reads the same
 // variables: every identifier expr reads resolves at site to the same
 // bindings it resolves to where it stands.
