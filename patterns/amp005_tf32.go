@@ -38,7 +38,7 @@ func checkTF32(p *Pass) {
 		return
 	}
 	start, end, ok := firstTrainingLoopHeader(p)
-	if !ok {
+	if !ok || trainsForOtherModules(p, start) {
 		return
 	}
 	var fix *rewrite.Fix
@@ -50,4 +50,33 @@ func checkTF32(p *Pass) {
 		msg = `this script trains with full-fp32 matmuls: on GPUs with compute capability >= 8.0 TF32 is ~2.46× faster (H100); call torch.set_float32_matmul_precision("high") (` + v.Assumption + ")"
 	}
 	p.ReportRange(start, end, msg, fix)
+}
+
+// trainsForOtherModules reports a helper module (engine.py) whose training
+// loop at offset at is in a module-level function that a training loop of
+// another project module calls on CUDA (`for epoch ...:
+// engine.train_fn(...)`), and that has no `__main__` block of its own: the
+// setting is process-wide and belongs in that script, which gets its own
+// finding. A helper called once, outside any loop, keeps the finding.
+func trainsForOtherModules(p *Pass, at int) bool {
+	if hasMainGuard(p) {
+		return false
+	}
+	n := p.File.NodeAt(at, at)
+	for n != nil && n.Type != "function_definition" {
+		n = n.Parent
+	}
+	for n != nil && n.Parent != nil && n.Parent.Type != "module" && n.Parent.Type != "decorated_definition" {
+		n = n.Parent.Ancestor("function_definition")
+	}
+	if n == nil {
+		return false
+	}
+	for _, fc := range p.Model.ForeignCallSites(n) {
+		loops := fc.Model.EnclosingLoops(fc.Call)
+		if len(loops) > 0 && fc.Model.UsesCUDA() && fc.Model.Loop(loops[0]).Trains() {
+			return true
+		}
+	}
+	return false
 }

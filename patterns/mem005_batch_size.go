@@ -55,6 +55,13 @@ func checkBatchSize(p *Pass) {
 		p.File.Spells("from_pretrained") {
 		return
 	}
+	// Reinforcement learning: the batch drawn from a replay buffer is a
+	// hyperparameter of the algorithm (DQN's 32), and the GPU waits for the
+	// environment, not for a larger batch.
+	if p.Model.Imports("gym") || p.Model.Imports("gymnasium") ||
+		p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "replay") }) {
+		return
+	}
 	vram := p.Env.GPU.VRAMGB
 	if v.Hint {
 		vram = 80 // what the message assumes, and says so
@@ -127,9 +134,14 @@ func checkBatchSize(p *Pass) {
 		if left == nil || right == nil || left.Type != "identifier" || right.Type != "integer" {
 			continue
 		}
-		if name := strings.ToLower(left.Text()); name == "batch_size" || name == "batchsize" {
-			report(right, "batch size")
+		name := strings.ToLower(left.Text())
+		if name != "batch_size" && name != "batchsize" {
+			continue
 		}
+		if sc := p.Model.VarScope(left); sc == nil || len(p.Model.Reads(sc, left.Text(), p.File.Root)) == 0 {
+			continue // never read: the batch comes from somewhere else
+		}
+		report(right, "batch size")
 	}
 }
 

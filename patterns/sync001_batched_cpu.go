@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -43,8 +44,12 @@ var sync1ListConsumers = map[string]struct {
 
 func checkBatchedCPU(p *Pass) {
 	m := p.Model
-	for _, call := range p.File.MethodCalls("append") {
+	// acc.extend(t.cpu().numpy().tolist()) converts per step as well (the
+	// list then holds numbers or rows, not tensors): reported, no fix.
+	calls := append(slices.Clip(p.File.MethodCalls("append")), p.File.MethodCalls("extend")...)
+	for _, call := range calls {
 		fn := call.ChildByField("function")
+		extend := fn.ChildByField("attribute").Text() == "extend"
 		acc := fn.ChildByField("object")
 		stmt := call.Parent
 		if acc.Type != "identifier" || stmt == nil || stmt.Type != "expression_statement" || len(stmt.NamedChildren()) != 1 {
@@ -65,7 +70,15 @@ func checkBatchedCPU(p *Pass) {
 			continue
 		}
 		const pays = " Pays when the loop does CPU work per step (up to 1.16× measured on an H100); a loop that only moves large outputs can get slower (0.63× measured), and every output stays in GPU memory until the loop ends."
-		if tolist {
+		if extend && !cpu {
+			continue // x.tolist() may be NumPy's: only a visible .cpu() says tensor
+		}
+		if tolist || extend {
+			if !tolist {
+				hint := "per-step .cpu() synchronises with the GPU every step: extend the list once after the loop from the concatenated device tensors (by hand: torch.cat(...).cpu().numpy())."
+				p.Report(arg, hint+pays, nil)
+				continue
+			}
 			p.Report(arg, "per-step .tolist() synchronises with the GPU every step: collect device tensors and convert once after the loop (by hand: the list's consumers see Python numbers)."+pays, nil)
 			continue
 		}

@@ -234,10 +234,15 @@ func (m *Model) ForeignCallSites(def *Node) []ForeignCall {
 		}
 		for _, call := range fm.File.OfType("call") {
 			fn := call.ChildByField("function")
-			if fn == nil || fn.Type != "identifier" {
-				continue // (an alias, `import Trainer as T`, is fine)
+			var d *ProjectDef
+			switch {
+			case fn == nil:
+			case fn.Type == "identifier": // (an alias, `import Trainer as T`, is fine)
+				d = fm.importedDef(fn)
+			case fn.Type == "attribute" && fn.ChildByField("attribute").Text() == name:
+				d = fm.moduleAttrDef(fn) // `import engine` ... engine.train_fn(...)
 			}
-			if d := fm.importedDef(fn); d != nil && d.Path == self && d.Name == name {
+			if d != nil && d.Path == self && d.Name == name {
 				out = append(out, ForeignCall{Model: fm, Call: call})
 			}
 		}

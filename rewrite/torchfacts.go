@@ -139,21 +139,12 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 		if len(bs) == 1 && bs[0].Kind == ParamBinding && depth < 4 {
 			// What the call sites pass (`Trainer(model, loader, device)`
 			// with `device = 0`).
-			var vals []*Node
-			for _, o := range m.Origins(expr) {
-				if o.Annotation {
-					continue // `gpu_id: int` says nothing of the device
-				}
-				if o.Expr == nil {
-					vals = nil
-					break
-				}
-				vals = append(vals, o.Expr)
-			}
-			if len(vals) > 0 {
-				if k := m.combineDevices(vals, depth+2); k != DeviceUnknown {
-					return k
-				}
+			// A module-level function that no call here passes the
+			// parameter takes the arguments of its call sites in the
+			// project's other modules (`engine.train_fn(..., device)` in
+			// train.py), each read in its own module.
+			if k := m.paramDevice(expr, depth); k != DeviceUnknown {
+				return k
 			}
 		}
 		if len(bs) == 1 && (bs[0].Kind == ParamBinding || bs[0].Kind == ImportBinding) && deviceLikeName(expr.Text()) {
@@ -161,6 +152,37 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 		}
 	}
 	return DeviceUnknown
+}
+
+// paramDevice is the kind of device a parameter receives: the join of
+// what every call site passes (OriginsAcross: call sites in other modules
+// of the project count too, read in their module), DeviceUnknown when a
+// call site passes something unknown or none is found.
+func (m *Model) paramDevice(param *Node, depth int) DeviceKind {
+	k, n := DeviceUnknown, 0
+	for _, o := range m.OriginsAcross(param) {
+		if o.Annotation {
+			continue // `gpu_id: int` says nothing of the device
+		}
+		if o.Expr == nil {
+			return DeviceUnknown
+		}
+		om := m
+		if o.Model != nil {
+			om = o.Model
+		}
+		vk := om.deviceOf(o.Expr, depth+3)
+		if vk == DeviceUnknown {
+			return DeviceUnknown
+		}
+		if n == 0 {
+			k = vk
+		} else {
+			k = joinDevices(k, vk)
+		}
+		n++
+	}
+	return k
 }
 
 // combineDevices is the kind of a value that is one of vals, as a

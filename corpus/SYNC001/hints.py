@@ -17,6 +17,13 @@ for (x,) in loader:
     scores.append(model(x).max().tolist())  # want: SYNC001
 print(sum(scores))
 
+# extend() of a per-step .cpu() conversion (Kaggle's fin_outputs.extend(...)):
+# a hint, no fix.
+probs = []
+for (x,) in loader:
+    probs.extend(torch.sigmoid(model(x)).cpu().detach().numpy().tolist())  # want: SYNC001
+print(len(probs))
+
 # Unknown consumer: hint only.
 outs = []
 for (x,) in loader:

@@ -223,6 +223,7 @@ func (p *Project) Importers(path, name string) []string {
 	}
 	p.mu.Lock()
 	refs := append(slices.Clip(p.byKey[mod+"\x00"+name]), p.byKey[mod+"\x00*"]...)
+	refs = append(refs, p.byKey[mod+"\x00"+moduleImport]...) // `import engine`: engine.name(...)
 	p.mu.Unlock()
 	var out []string
 	for _, r := range refs {
@@ -288,10 +289,15 @@ func (p *Project) scanImports() {
 	p.mu.Unlock()
 }
 
+// moduleImport is the key's name part for a whole-module import (`import
+// engine`, `import pkg.engine as e`): its names are used as attributes.
+const moduleImport = "."
+
 // fromImports returns a module's `from <module> import a, b as c` / `import
 // *` statements, keyed by the module's last component and each imported
 // name ("*" for a star), continuation lines of parenthesised or
-// backslashed statements included.
+// backslashed statements included, and its `import a.b [as c], d`
+// statements, keyed by each module's last component and moduleImport.
 func fromImports(path string) []keyedImport {
 	b, err := os.ReadFile(path)
 	if err != nil || len(b) > MaxFileSize {
@@ -301,6 +307,10 @@ func fromImports(path string) []keyedImport {
 	lines := strings.Split(string(b), "\n")
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(t, "import ") {
+			out = append(out, moduleImports(path, t)...)
+			continue
+		}
 		if !strings.HasPrefix(t, "from ") {
 			continue
 		}
@@ -350,4 +360,24 @@ func (p *Project) Return(fm *rewrite.ForeignModels) {
 	if len(p.free) < 64 {
 		p.free = append(p.free, fm)
 	}
+}
+
+// moduleImports returns the modules of one `import a.b as c, d` line.
+func moduleImports(path, line string) []keyedImport {
+	if j := strings.IndexAny(line, "#;"); j >= 0 {
+		line = line[:j]
+	}
+	var out []keyedImport
+	for _, item := range strings.Split(strings.TrimPrefix(line, "import "), ",") {
+		f := strings.Fields(item)
+		if len(f) == 0 || strings.ContainsAny(f[0], "()\\") {
+			continue
+		}
+		module := f[0]
+		last := module[strings.LastIndexByte(module, '.')+1:]
+		if last != "" {
+			out = append(out, keyedImport{importRef{path, module}, last + "\x00" + moduleImport})
+		}
+	}
+	return out
 }

@@ -83,18 +83,19 @@ func TestProjectImportersAndCallSites(t *testing.T) {
 		"star.py":         "from engine import *\n\nfit(net, other)\n",
 		"reexport.py":     "from engine import fit\n",
 		"elsewhere.py":    "from other.engine import fit\nfit(a, b)\n",
+		"kaggle.py":       "import torch, engine\nimport numpy as np  # import engine\n\nengine.fit(net, valid_loader)\n",
 		"config.py":       "import torch\nDEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nRATE = 0.1\n",
 		"pkg/__init__.py": "",
 	})
 	p := NewProject(dir)
 	engine := filepath.Join(dir, "engine.py")
 	got := p.Importers(engine, "fit")
-	want := []string{filepath.Join(dir, "main.py"), filepath.Join(dir, "reexport.py"), filepath.Join(dir, "star.py")}
+	want := []string{filepath.Join(dir, "kaggle.py"), filepath.Join(dir, "main.py"), filepath.Join(dir, "reexport.py"), filepath.Join(dir, "star.py")}
 	if !slices.Equal(got, want) {
-		t.Fatalf("Importers(engine, fit) = %v, want %v (other.engine is another module)", got, want)
+		t.Fatalf("Importers(engine, fit) = %v, want %v (other.engine is another module; kaggle.py imports the module)", got, want)
 	}
-	if got := p.Importers(engine, "Runner"); !slices.Equal(got, []string{want[0], want[2]}) {
-		t.Fatalf("Importers(engine, Runner) = %v, want main.py (as R) and the star import", got)
+	if got := p.Importers(engine, "Runner"); !slices.Equal(got, []string{want[0], want[1], want[3]}) {
+		t.Fatalf("Importers(engine, Runner) = %v, want kaggle.py (the module), main.py (as R) and the star import", got)
 	}
 	// The calls themselves, with the caller's argument expressions.
 	src, _ := os.ReadFile(engine)
@@ -108,7 +109,7 @@ func TestProjectImportersAndCallSites(t *testing.T) {
 		}
 		return calls
 	}
-	if calls := sites(m.Module.Bindings["fit"][0].Stmt); !slices.Equal(calls, []string{"main.py: fit(net, loader)", "star.py: fit(net, other)"}) {
+	if calls := sites(m.Module.Bindings["fit"][0].Stmt); !slices.Equal(calls, []string{"kaggle.py: engine.fit(net, valid_loader)", "main.py: fit(net, loader)", "star.py: fit(net, other)"}) {
 		t.Fatalf("ForeignCallSites(fit) = %q", calls)
 	}
 	// A class is called by building an instance: its __init__'s sites.

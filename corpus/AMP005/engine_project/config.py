@@ -1,0 +1,2 @@
+DEVICE = "cuda"
+EPOCHS = 3
