@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -199,7 +200,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
-		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || !evaluates(p, call) {
+		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) {
 			continue // a loss is not a forward pass: it joins one below
 		}
 		if showsFewBatches(p, loops[0]) {
@@ -392,6 +393,89 @@ func nextStatement(stmt *rewrite.Node) *rewrite.Node {
 	return nil
 }
 
+// lossModuleCall reports a call of a name bound to an nn loss module
+// (`evaluateL2 = nn.MSELoss()` ... `evaluateL2(out, y)`), however named,
+// directly, moved (`evaluateL2 = evaluateL2.cuda()`) or passed in as an
+// argument.
+func lossModuleCall(p *Pass, call *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	return fn != nil && fn.Type == "identifier" && lossModuleValue(p, fn, 0)
+}
+
+func lossModuleValue(p *Pass, v *rewrite.Node, depth int) bool {
+	v = unchainModuleMethods(v)
+	switch {
+	case v == nil || depth > 3:
+		return false
+	case v.Type == "call":
+		q := p.Model.CalleeName(v)
+		return strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss")
+	case v.Type != "identifier":
+		return false
+	}
+	n := 0
+	for _, o := range p.Model.Origins(v) {
+		if o.Expr != nil && o.Expr.Contains(v) {
+			continue // `evaluateL2 = evaluateL2.cuda()`: the name's other values decide
+		}
+		if o.Model != nil || o.Expr == nil || !lossModuleValue(p, o.Expr, depth+1) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// tensorMethods are methods of a tensor that reshape, convert or move it:
+// a statement calling only one of them does not run a model.
+var tensorMethods = map[string]bool{
+	"to": true, "cuda": true, "cpu": true, "float": true, "half": true, "double": true, "long": true, "int": true,
+	"view": true, "reshape": true, "expand": true, "expand_as": true, "permute": true, "transpose": true,
+	"squeeze": true, "unsqueeze": true, "contiguous": true, "detach": true, "clone": true, "size": true,
+	"repeat": true, "flatten": true, "sum": true, "mean": true, "max": true, "min": true, "argmax": true,
+	"softmax": true, "sigmoid": true, "type": true, "masked_fill": true, "float16": true,
+}
+
+// lossInputProducer returns, among stmts (the statements before the
+// loss's, in order), the last one that assigns a name the loss call reads
+// from a call that is not a tensor method (`out = model(x)`), and that call.
+func lossInputProducer(p *Pass, stmts []*rewrite.Node, loss *rewrite.Node) (int, *rewrite.Node) {
+	args := loss.ChildByField("arguments")
+	if args == nil {
+		return 0, nil
+	}
+	var names []string
+	args.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "identifier" && !slices.Contains(names, n.Text()) {
+			names = append(names, n.Text())
+		}
+		return true
+	})
+	for j := len(stmts) - 1; j >= 0; j-- {
+		st := stmts[j]
+		if st.Type != "expression_statement" || len(st.NamedChildren()) != 1 || st.NamedChildren()[0].Type != "assignment" {
+			continue
+		}
+		a := st.NamedChildren()[0]
+		if !slices.ContainsFunc(names, func(n string) bool { return assigns(st, n) }) {
+			continue
+		}
+		v := a.ChildByField("right")
+		if v == nil || v.Type != "call" {
+			continue
+		}
+		fn := v.ChildByField("function")
+		if fn.Type == "attribute" && tensorMethods[fn.ChildByField("attribute").Text()] {
+			continue
+		}
+		if fn.Type != "identifier" && fn.Type != "attribute" || lossCall(v) {
+			continue
+		}
+		return j, v
+	}
+	return 0, nil
+}
+
 // callsLoss reports a statement that calls a loss: a torch.nn.functional
 // loss, an nn loss module, or a callee named like one (criterion, loss_fn).
 func callsLoss(p *Pass, stmt *rewrite.Node) bool {
@@ -433,13 +517,28 @@ func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, [
 		before = append(before, s)
 	}
 	for i, s := range before {
-		var fwd *rewrite.Node
+		var fwd, loss *rewrite.Node
 		s.Walk(func(n *rewrite.Node) bool {
-			if fwd == nil && n.Type == "call" && (p.Model.IsModule(n.ChildByField("function")) || runsForward(p, n, 0)) {
-				fwd = n
+			if fwd == nil && n.Type == "call" {
+				switch module := p.Model.IsModule(n.ChildByField("function")); {
+				case module && (lossCall(n) || lossModuleCall(p, n)):
+					loss = cmp.Or(loss, n) // a loss module is not the forward: look inside it
+				case module || runsForward(p, n, 0): // (a helper named batch_loss that runs the model is)
+					fwd = n
+				}
 			}
 			return fwd == nil && !rewrite.IsDefOrLambda(n)
 		})
+		if fwd == nil && loss != nil {
+			// The loss is the only module gpuopt recognises: the forward
+			// is the call that produced its input (`out = model(x)` with a
+			// model gpuopt cannot see), or there is none to wrap.
+			j, call := lossInputProducer(p, before[:i], loss)
+			if call == nil {
+				return nil, nil
+			}
+			i, fwd = j, call
+		}
 		if fwd == nil {
 			continue
 		}
