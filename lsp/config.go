@@ -113,8 +113,10 @@ type engine struct {
 	explicit string // target GPU from the editor
 	config   string // target-gpu from pyproject.toml
 	versions patterns.Versions
-	srv      *Server
-	warnings []string
+	// versionsFor is the per-file pin lookup (nil: versions for all).
+	versionsFor func(path string) (patterns.Versions, bool)
+	srv         *Server
+	warnings    []string
 
 	envOnce sync.Once
 	env     *patterns.Env
@@ -159,6 +161,9 @@ func (s *Server) newEngine() *engine {
 		if root == "" {
 			root = s.root
 		}
+		if s.opts.NearestVersions != nil {
+			e.versionsFor = s.opts.NearestVersions(cfg)
+		}
 		v, err := s.opts.Versions(cfg, root)
 		if err != nil {
 			e.warnings = append(e.warnings, err.Error())
@@ -177,7 +182,7 @@ func (s *Server) newEngine() *engine {
 func (e *engine) Env() *patterns.Env {
 	e.envOnce.Do(func() {
 		gpu, _, _ := e.srv.hardware(e.explicit, e.config)
-		e.env = &patterns.Env{GPU: gpu, Versions: e.versions, CPUCount: runtime.NumCPU()}
+		e.env = &patterns.Env{GPU: gpu, Versions: e.versions, CPUCount: runtime.NumCPU(), VersionsFor: e.versionsFor}
 		if e.srv.project != nil {
 			e.env.Project = e.srv.project
 		}

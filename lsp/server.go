@@ -49,6 +49,9 @@ type Options struct {
 	// Versions reads the library versions the rules assume from the
 	// workspace configuration and root directory.
 	Versions func(cfg workspace.Config, root string) (patterns.Versions, error)
+	// NearestVersions, when set, returns for a configuration the lookup of
+	// the versions pinned nearest to a file (patterns.Env.VersionsFor).
+	NearestVersions func(cfg workspace.Config) func(path string) (patterns.Versions, bool)
 	// Log receives the server's own log lines (stderr for stdio servers).
 	Log io.Writer
 	// Version is reported in serverInfo.

@@ -18,6 +18,10 @@ type Env struct {
 	// nothing is resolved): the CLI makes one per run, the language server
 	// one per workspace (workspace.NewProject).
 	Project rewrite.ProjectIndex
+	// VersionsFor, when set, gives the versions pinned nearest to a file
+	// (a requirements file of its own package or repository); false: none
+	// there, Versions applies.
+	VersionsFor func(path string) (Versions, bool)
 }
 
 // Pass carries one rule's run over one file.

@@ -45,6 +45,13 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	if env == nil {
 		env = &Env{Versions: DefaultVersions}
 	}
+	if env.VersionsFor != nil {
+		if v, ok := env.VersionsFor(f.Src.Path); ok {
+			own := *env
+			own.Versions = v
+			env = &own
+		}
+	}
 	m := f.Model()
 	m.SetProject(env.Project)
 	facts := newFacts(m)

@@ -55,6 +55,15 @@ func TestPinnedVersions(t *testing.T) {
 	if v.Torch != (Version{1, 13}) || v.XGBoost != (Version{1, 99}) {
 		t.Errorf("got %+v", v)
 	}
+	// conda environment files: `- pytorch=1.8.1`, a build string after a
+	// second `=`, pip's list inside; poetry's `torch = "^1.13"`.
+	v = PinnedVersions("dependencies:\n  - pytorch=1.8.1\n  - py-xgboost=1.5.1=py39_0\n  - torchvision=0.9\n")
+	if v.Torch != (Version{1, 8}) || v.XGBoost != (Version{1, 5}) {
+		t.Errorf("conda: got %+v", v)
+	}
+	if v := PinnedVersions("[tool.poetry.dependencies]\ntorch = \"^1.13\"\npytorch-lightning = \"1.5\"\n"); v.Torch != (Version{1, 13}) {
+		t.Errorf("poetry: got %+v", v)
+	}
 	if d := PinnedVersions(""); d != DefaultVersions {
 		t.Errorf("defaults: %+v", d)
 	}

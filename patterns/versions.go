@@ -46,25 +46,28 @@ type Versions struct {
 var DefaultVersions = Versions{Torch: Version{2, 4}, XGBoost: Version{2, 0}}
 
 // PinnedVersions reads `torch==X` / `xgboost==X` (also ~=, <=, <) pins from
-// requirements-style text and returns defaults for what is not pinned. An
-// upper bound `<X` reads as the version below it.
+// requirements-style text, and conda's `- pytorch=X` / `- xgboost=X=build`
+// from an environment file, and returns defaults for what is not pinned.
+// An upper bound `<X` reads as the version below it.
 func PinnedVersions(requirements string) Versions {
 	v := DefaultVersions
 	for _, line := range strings.Split(requirements, "\n") {
 		line = strings.TrimSpace(strings.SplitN(line, "#", 2)[0])
+		line = strings.TrimSpace(strings.TrimPrefix(line, "- ")) // a YAML list item
 		line = strings.Trim(line, `"',`)
 		for _, lib := range []struct {
 			name string
 			dst  *Version
-		}{{"torch", &v.Torch}, {"xgboost", &v.XGBoost}} {
+		}{{"torch", &v.Torch}, {"pytorch", &v.Torch}, {"xgboost", &v.XGBoost}, {"py-xgboost", &v.XGBoost}} {
 			rest, ok := strings.CutPrefix(strings.ToLower(line), lib.name)
 			if !ok {
 				continue
 			}
 			rest = strings.TrimSpace(rest)
-			for _, op := range []string{"==", "~=", "<=", "<"} {
+			for _, op := range []string{"==", "~=", "<=", "<", "="} {
 				if pin, ok := strings.CutPrefix(rest, op); ok {
-					if pv, ok := ParseVersion(strings.TrimSpace(strings.SplitN(pin, ",", 2)[0])); ok {
+					pin = strings.SplitN(strings.SplitN(pin, ",", 2)[0], "=", 2)[0] // conda: =1.5.1=py38_0
+					if pv, ok := ParseVersion(strings.Trim(pin, ` "'^~`)); ok {
 						if op == "<" {
 							pv = below(pv)
 						}

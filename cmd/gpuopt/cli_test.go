@@ -335,3 +335,36 @@ if __name__ == "__main__":
 		t.Errorf("a second fix still changes files:\n%s", out)
 	}
 }
+
+// Each file runs the versions pinned nearest to it: a repository checked
+// from its parent directory, a file checked from a sub-folder, and a conda
+// environment file all pin XGBoost 1.5 (no `device` parameter before 2.0,
+// so XGB005 has nothing to say there), while a sibling repository without
+// pins gets today's versions.
+func TestVersionsPinnedNearestToEachFile(t *testing.T) {
+	dir := t.TempDir()
+	src := "import xgboost as xgb\nclf = xgb.XGBClassifier(n_estimators=5)\n"
+	write(t, filepath.Join(dir, "old", "requirements.txt"), "xgboost==1.5.2\n")
+	write(t, filepath.Join(dir, "old", "training", "fit.py"), src)
+	write(t, filepath.Join(dir, "conda", "environment.yaml"), "name: ps\ndependencies:\n  - python=3.9\n  - xgboost=1.5.1=py39_0\n")
+	write(t, filepath.Join(dir, "conda", "src", "fit.py"), src)
+	write(t, filepath.Join(dir, "new", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "new", "fit.py"), src)
+	for _, args := range [][]string{
+		{"check", "--target-gpu", "h100", "--output-format", "concise", "."},
+		{"check", "--target-gpu", "h100", "--output-format", "concise", "fit.py"},
+	} {
+		wd := dir
+		if args[len(args)-1] == "fit.py" {
+			wd = filepath.Join(dir, "old", "training")
+		}
+		out, _, _ := run(t, wd, "", args...)
+		if strings.Contains(out, filepath.Join("old", "training", "fit.py")+":") || strings.Contains(out, filepath.Join("conda", "src", "fit.py")+":") ||
+			wd != dir && strings.Contains(out, "XGB005") {
+			t.Errorf("in %s, %v: a file under a 1.5 pin got XGBoost 2 advice:\n%s", wd, args, out)
+		}
+		if wd == dir && !strings.Contains(out, filepath.Join("new", "fit.py")+":2:7: XGB005") {
+			t.Errorf("the unpinned repository must keep XGB005:\n%s", out)
+		}
+	}
+}

@@ -19,7 +19,9 @@ func buildEnv(cfg workspace.Config, targetFlag string, paths []string) (*pattern
 		return nil, err
 	}
 	// The project index resolves what files import from their siblings.
-	return &patterns.Env{Versions: v, GPU: gpu, CPUCount: runtime.NumCPU(), Project: workspace.NewProject(paths...)}, nil
+	env := &patterns.Env{Versions: v, GPU: gpu, CPUCount: runtime.NumCPU(), Project: workspace.NewProject(paths...)}
+	env.VersionsFor = newNearestPins(cfg).For // each file's own requirements first
+	return env, nil
 }
 
 // resolveGPU is replaced by the hardware profile (hw.go) when it lands.

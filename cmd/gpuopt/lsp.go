@@ -50,6 +50,9 @@ shutdown or closes the stream.`,
 					}
 					return buildVersions(cfg, paths)
 				},
+				NearestVersions: func(cfg workspace.Config) func(string) (patterns.Versions, bool) {
+					return newNearestPins(cfg).For
+				},
 				Log: cmd.ErrOrStderr(),
 			})
 			if code := srv.Serve(ctx, lsp.StdioConn(os.Stdin, os.Stdout)); code != 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -127,24 +128,46 @@ func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, err
 			dir = filepath.Dir(dir)
 		}
 	}
-	var reqs strings.Builder
+	reqs := ""
 	if dir != "" {
-		for _, name := range []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml", "setup.cfg", "setup.py"} {
-			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
-				text := string(b)
-				if name == "setup.py" {
-					text = patterns.QuotedRequirements(text)
-				}
-				reqs.WriteString(text)
-				reqs.WriteByte('\n')
-			}
-		}
+		reqs, _ = pinText(dir)
 	}
-	v := patterns.PinnedVersions(reqs.String())
+	v := patterns.PinnedVersions(reqs)
+	return v, applyTargetVersions(&v, cfg)
+}
+
+// pinFiles are the files whose pins say which library versions a project
+// runs, in the order their text is read.
+var pinFiles = []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml"}
+
+// pinText returns the pin files of dir as one requirements-style text
+// (setup.py's quoted install_requires one per line), and whether dir has
+// any of them.
+func pinText(dir string) (string, bool) {
+	var reqs strings.Builder
+	found := false
+	for _, name := range pinFiles {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		found = true
+		text := string(b)
+		if name == "setup.py" {
+			text = patterns.QuotedRequirements(text)
+		}
+		reqs.WriteString(text)
+		reqs.WriteByte('\n')
+	}
+	return reqs.String(), found
+}
+
+// applyTargetVersions lets [tool.gpuopt] target-versions override pins.
+func applyTargetVersions(v *patterns.Versions, cfg workspace.Config) error {
 	for lib, ver := range cfg.TargetVersions {
 		pv, ok := patterns.ParseVersion(ver)
 		if !ok {
-			return v, fmt.Errorf("[tool.gpuopt] target-versions: %s = %q is not a version", lib, ver)
+			return fmt.Errorf("[tool.gpuopt] target-versions: %s = %q is not a version", lib, ver)
 		}
 		switch strings.ToLower(lib) {
 		case "torch", "pytorch":
@@ -152,10 +175,67 @@ func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, err
 		case "xgboost":
 			v.XGBoost = pv
 		default:
-			return v, fmt.Errorf("[tool.gpuopt] target-versions: unknown library %q (torch, xgboost)", lib)
+			return fmt.Errorf("[tool.gpuopt] target-versions: unknown library %q (torch, xgboost)", lib)
 		}
 	}
-	return v, nil
+	return nil
+}
+
+// nearestPins finds, for each file, the pins of the nearest directory at
+// or above it that has pin files, up to the repository's root (the
+// directory holding .git) at most maxPinLevels up: a file of a
+// sub-project, or of a repository checked from its parent directory, runs
+// the versions its own requirements name. Directories are read once.
+type nearestPins struct {
+	cfg   workspace.Config
+	mu    sync.Mutex
+	byDir map[string]*dirPins
+}
+
+type dirPins struct {
+	v     patterns.Versions
+	found bool
+}
+
+const maxPinLevels = 8
+
+func newNearestPins(cfg workspace.Config) *nearestPins {
+	return &nearestPins{cfg: cfg, byDir: map[string]*dirPins{}}
+}
+
+// For implements patterns.Env.VersionsFor.
+func (n *nearestPins) For(path string) (patterns.Versions, bool) {
+	if path == "" || path == "-" {
+		return patterns.Versions{}, false
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return patterns.Versions{}, false
+	}
+	d := n.dir(filepath.Dir(abs), 0)
+	return d.v, d.found
+}
+
+func (n *nearestPins) dir(dir string, level int) *dirPins {
+	n.mu.Lock()
+	d, ok := n.byDir[dir]
+	n.mu.Unlock()
+	if ok {
+		return d
+	}
+	d = &dirPins{}
+	if text, found := pinText(dir); found {
+		d.v = patterns.PinnedVersions(text)
+		d.found = applyTargetVersions(&d.v, n.cfg) == nil
+	} else if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil && level < maxPinLevels {
+		if parent := filepath.Dir(dir); parent != dir {
+			d = n.dir(parent, level+1)
+		}
+	}
+	n.mu.Lock()
+	n.byDir[dir] = d
+	n.mu.Unlock()
+	return d
 }
 
 // input is one file to analyse: from disk or from stdin.
