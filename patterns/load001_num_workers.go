@@ -388,19 +388,18 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 	}
 	for _, o := range origins {
 		e := o.Expr
-		if e == nil {
+		if e == nil && o.Def == nil {
 			return false
 		}
 		switch {
-		case e.Is("list", "list_comprehension", "tuple"):
-		case e.Type == "call":
-			fn := e.ChildByField("function")
-			b := p.Model.Binding(fn)
-			if fn.Type != "identifier" || b == nil || b.Kind != rewrite.ClassBinding {
+		case e != nil && e.Is("list", "list_comprehension", "tuple"):
+		case o.Def != nil || e.Type == "call":
+			m, cls := datasetClass(p, o) // of this file or a sibling module
+			if cls == nil {
 				return false
 			}
-			get := rewrite.MethodOf(b.Stmt, "__getitem__")
-			if get == nil || !cheapBody(p, get) {
+			get := rewrite.MethodOf(cls, "__getitem__")
+			if get == nil || !cheapBody(m, get) {
 				return false
 			}
 		default:
@@ -490,11 +489,11 @@ func datasetClass(p *Pass, o rewrite.Origin) (*rewrite.Model, *rewrite.Node) {
 		return nil, nil
 	}
 	fn := e.ChildByField("function")
+	if d := p.Model.ImportedDef(fn); d != nil && d.Class { // NCFData, data_utils.NCFData
+		return p.Model.DefinitionOf(d)
+	}
 	if fn.Type != "identifier" {
 		return nil, nil
-	}
-	if d := p.Model.ImportedDef(fn); d != nil && d.Class {
-		return p.Model.DefinitionOf(d)
 	}
 	b := p.Model.Binding(fn)
 	if b == nil || b.Kind != rewrite.ClassBinding {
@@ -503,10 +502,11 @@ func datasetClass(p *Pass, o rewrite.Origin) (*rewrite.Model, *rewrite.Node) {
 	return p.Model, b.Stmt
 }
 
-// cheapBody reports a function body whose only calls are cheapItemCalls.
-func cheapBody(p *Pass, def *rewrite.Node) bool {
-	for _, c := range p.File.OfTypeIn(def, "call") {
-		if !cheapItemCalls[p.Model.CalleeName(c)] {
+// cheapBody reports a function body (of m's module) whose only calls are
+// cheapItemCalls.
+func cheapBody(m *rewrite.Model, def *rewrite.Node) bool {
+	for _, c := range m.File.OfTypeIn(def, "call") {
+		if !cheapItemCalls[m.CalleeName(c)] {
 			return false
 		}
 	}

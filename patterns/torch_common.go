@@ -324,21 +324,9 @@ func containsAutocast(s string) bool {
 // `torch.use_deterministic_algorithms(...)`, a `deterministic=` keyword
 // (Lightning's Trainer), or CUBLAS_WORKSPACE_CONFIG.
 func determinismRequested(p *Pass) bool {
-	if p.File.Spells("use_deterministic_algorithms") {
-		return true
-	}
-	for _, id := range p.File.Identifiers("deterministic") {
-		// `x.deterministic` or `deterministic=...`, not a variable so named
-		if id.Field == "attribute" && id.Parent.Type == "attribute" || id.Field == "name" && id.Parent.Type == "keyword_argument" {
-			return true
-		}
-	}
-	for _, n := range p.File.OfType("string") {
-		if strings.Contains(n.Text(), "CUBLAS_WORKSPACE_CONFIG") {
-			return true
-		}
-	}
-	return false
+	// Here, or in a project module this one imports (`utils.same_seeds`
+	// setting cudnn.deterministic, called before training).
+	return p.Model.RequestsDeterminism() || p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Deterministic })
 }
 
 // mentionsQualified reports whether the file may mention any of the

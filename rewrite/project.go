@@ -1,6 +1,9 @@
 package rewrite
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The project index: what the sibling modules of a file define at top
 // level, so that `from model import Net` tells the rules that Net is an
@@ -63,6 +66,9 @@ type ProjectDef struct {
 	From string
 	// Star are, on the module's own entry, the modules it star-imports.
 	Star []string
+	// Deterministic: on the module's own entry, the module asks for
+	// deterministic kernels (Model.RequestsDeterminism).
+	Deterministic bool
 }
 
 // ModuleKey is the key of a module's own entry in its summary: no Python
@@ -185,7 +191,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 // keyed by name. It keeps no node: the file may be released afterwards.
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
-	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom}}
+	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Deterministic: m.RequestsDeterminism()}}
 	for name, bs := range m.Module.Bindings {
 		if len(bs) != 1 {
 			continue
@@ -522,4 +528,24 @@ func (m *Model) callees(n *Node) []string {
 		}
 	}
 	return out
+}
+
+// ImportsProjectModule reports whether a project module this module imports
+// (`import utils`, `from utils import same_seeds`, a star import) has a
+// summary entry for which pred holds.
+func (m *Model) ImportsProjectModule(pred func(module *ProjectDef) bool) bool {
+	if m.project == nil {
+		return false
+	}
+	for _, q := range append(slices.Clip(m.imported), m.starFrom...) {
+		for _, mod := range []string{q, q[:max(strings.LastIndexByte(q, '.'), 0)]} {
+			if mod == "" {
+				continue
+			}
+			if d := m.project.Def(m.File.Src.Path, mod, ModuleKey); d != nil && pred(d) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -599,3 +599,25 @@ func (m *Model) aliasMove(ident *Node, bs []*Binding, site *Node) (kind DeviceKi
 	}
 	return kind, move, n > 0
 }
+
+// RequestsDeterminism reports whether the module asks for deterministic
+// kernels: torch.use_deterministic_algorithms, `<x>.deterministic = ...`
+// (cudnn) or a deterministic= keyword, or CUBLAS_WORKSPACE_CONFIG.
+func (m *Model) RequestsDeterminism() bool {
+	f := m.File
+	if f.Spells("use_deterministic_algorithms") {
+		return true
+	}
+	for _, id := range f.Identifiers("deterministic") {
+		// `x.deterministic` or `deterministic=...`, not a variable so named
+		if id.Field == "attribute" && id.Parent.Type == "attribute" || id.Field == "name" && id.Parent.Type == "keyword_argument" {
+			return true
+		}
+	}
+	for _, n := range f.OfType("string") {
+		if strings.Contains(n.Text(), "CUBLAS_WORKSPACE_CONFIG") {
+			return true
+		}
+	}
+	return false
+}
