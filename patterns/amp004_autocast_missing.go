@@ -685,10 +685,18 @@ func bceCalls(p *Pass, stmt *rewrite.Node) []*rewrite.Node {
 			return true
 		}
 		fn := n.ChildByField("function")
-		if fn.Type == "identifier" {
-			if v := p.Model.ValueOf(fn); v != nil && v.Type == "call" {
+		var values []*rewrite.Node
+		switch fn.Type {
+		case "identifier":
+			values = []*rewrite.Node{p.Model.ValueOf(fn)}
+		case "attribute": // self.loss = nn.BCELoss() in __init__
+			values = p.Model.SelfAttrValues(fn)
+		}
+		for _, v := range values {
+			if v = unchainModuleMethods(v); v != nil && v.Type == "call" {
 				if q := p.Model.CalleeName(v); q == "torch.nn.BCELoss" || q == "torch.nn.modules.loss.BCELoss" {
 					out = append(out, n)
+					break
 				}
 			}
 		}
