@@ -556,6 +556,15 @@ func loaderSites(p *Pass) []loaderSite {
 					}
 					continue
 				}
+				// `self.loader = DataLoader(...)` in a method: the loader's
+				// uses are the reads of self.loader in the class's methods.
+				if reads := m.SelfAttrReads(left); len(reads) > 0 {
+					out = append(out, loaderSite{Call: call, Binding: &rewrite.Binding{
+						Name: left.Text(), Kind: rewrite.AssignBinding, Ident: left, Stmt: rewrite.Statement(call),
+						Scope: m.ScopeOf(stmt), Value: call, Uses: reads,
+					}})
+					continue
+				}
 			}
 			out = append(out, returnedFrom(m, nil, call)...)
 		}

@@ -550,6 +550,32 @@ func (m *Model) SelfAttrValues(expr *Node) []*Node {
 	return out
 }
 
+// SelfAttrReads returns, for `self.x` assigned in a method, the reads of
+// `self.x` in every method of the same class (the attribute nodes, not
+// the assignments' targets); nil when attr is not such an attribute.
+func (m *Model) SelfAttrReads(attr *Node) []*Node {
+	if attr == nil || attr.Type != "attribute" {
+		return nil
+	}
+	cls := m.selfClass(attr.ChildByField("object"))
+	if cls == nil {
+		return nil
+	}
+	name := attr.ChildByField("attribute").Text()
+	var out []*Node
+	for _, id := range m.identsIn(name, cls) {
+		a := id.Parent
+		if a == nil || a.Type != "attribute" || id.Field != "attribute" || m.selfClass(a.ChildByField("object")) != cls {
+			continue
+		}
+		if par := a.Parent; par != nil && (par.Type == "assignment" && par.ChildByField("left") == a || par.Is("pattern_list", "tuple_pattern")) {
+			continue // assigned, not read
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // CallSites returns the calls of def in this file: by its name where the
 // name resolves to def, and `self.name(...)` in its class for a method.
 func (m *Model) CallSites(def *Node) []*Node {
