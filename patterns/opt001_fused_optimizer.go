@@ -146,6 +146,9 @@ func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
 	switch params.Type {
 	case "identifier":
 		if v := p.Model.ValueOf(params); v != nil {
+			if v.Type == "list" && len(v.NamedChildren()) == 0 {
+				return appendedParamsModel(p, params, depth)
+			}
 			return paramsModel(p, v, depth+1)
 		}
 		// Assigned on several branches (`param_optimizer = list(model.head
@@ -191,6 +194,10 @@ func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
 			return paramsModel(p, params.ChildByField("function").ChildByField("object"), depth+1)
 		}
 		switch q := p.Model.CalleeName(params); {
+		case q == "filter": // filter(lambda p: p.requires_grad, model.parameters())
+			if pos := rewrite.PositionalArgs(params); len(pos) == 2 {
+				return paramsModel(p, pos[1], depth+1)
+			}
 		case q == "list" || q == "itertools.chain":
 			for _, a := range rewrite.PositionalArgs(params) {
 				if r := paramsModel(p, a, depth+1); r != nil {
@@ -205,6 +212,31 @@ func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
 		}
 	}
 	return nil
+}
+
+// appendedParamsModel follows a list created empty and filled in a loop
+// (`filtered = []`; `for p in filter(..., model.parameters()):
+// filtered.append(p)`) to the model the loop draws from.
+func appendedParamsModel(p *Pass, list *rewrite.Node, depth int) *rewrite.Node {
+	scope := p.Model.VarScope(list)
+	var root *rewrite.Node
+	for _, call := range p.File.MethodCalls("append") {
+		obj := call.ChildByField("function").ChildByField("object")
+		args := rewrite.PositionalArgs(call)
+		if obj.Type != "identifier" || obj.Text() != list.Text() || p.Model.VarScope(obj) != scope || len(args) != 1 || args[0].Type != "identifier" {
+			continue
+		}
+		loop := call.Ancestor("for_statement")
+		if loop == nil || loop.ChildByField("left").Text() != args[0].Text() {
+			return nil
+		}
+		r := paramsModel(p, loop.ChildByField("right"), depth+1)
+		if r == nil || root != nil && r.Text() != root.Text() {
+			return nil
+		}
+		root = r
+	}
+	return root
 }
 
 // movedLater says where the model named by root at the optimizer's call
