@@ -65,8 +65,15 @@ func checkCompileModel(p *Pass) {
 			continue
 		}
 		seen = append(seen, value)
-		fix := compileFix(p, value, target)
-		p.Report(value, compileMsg, fix)
+		fix, msg := compileFix(p, value, target), compileMsg
+		if savesOrLoadsState(p, target) {
+			// torch.compile's module prefixes every key with _orig_mod.: a
+			// checkpoint saved before no longer loads, one saved after
+			// does not load into the plain model.
+			fix = nil
+			msg += "; this file saves or loads its state_dict, whose keys a compiled module prefixes with `_orig_mod.`: compile after loading the weights and save the original module's state_dict (model._orig_mod)"
+		}
+		p.Report(value, msg, fix)
 	}
 	reportHandedModels(p, seen)
 }
@@ -81,6 +88,19 @@ func compileFix(p *Pass, value *rewrite.Node, target string) *rewrite.Fix {
 		return nil
 	}
 	return Fix(rewrite.Hint, "Compile the model with torch.compile", e)
+}
+
+// savesOrLoadsState reports a `name.state_dict()` or
+// `name.load_state_dict(...)` call on the model's name in this file.
+func savesOrLoadsState(p *Pass, name string) bool {
+	for _, m := range []string{"state_dict", "load_state_dict"} {
+		for _, call := range p.File.MethodCalls(m) {
+			if r := rewrite.RootIdent(call.ChildByField("function").ChildByField("object")); r != nil && r.Text() == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 const compileMsg = "this model is trained without torch.compile: it can fuse kernels, but measure it (a small MLP ran 0.84× on an H100, after 6.4 s of compilation)"
@@ -223,7 +243,7 @@ func callArguments(call *rewrite.Node) []*rewrite.Node {
 // model for something else (a model re-created to load the saved weights
 // and predict) and loses to one before it.
 func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, name string) {
-	bestByUse, bestLate := false, false
+	bestByUse, bestLate, bestSelf := false, false, false
 	for _, o := range p.Model.Origins(fn) {
 		e := o.Expr
 		if e == nil {
@@ -250,13 +270,27 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, n
 		if isLossOrLayer(p, e, left.Text()) {
 			continue // a loss or a single torch.nn layer: nothing to fuse across
 		}
+		// `model = model.train()` / `.cuda()` / `.apply(init)` rebinds the
+		// model built elsewhere: compiling there would wrap it again on
+		// every pass of a loop. Such a line is the site only when nothing
+		// else builds the model, and never inside a loop.
+		self := false
+		if base := unchainModuleMethods(e); base != nil && base != e && base.Type == "identifier" && base.Text() == left.Text() {
+			if p.Model.InLoop(asg) {
+				continue
+			}
+			self = true
+		}
+		if best != nil && self && !bestSelf {
+			continue
+		}
 		// Several constructions (one per branch): the last one in the file,
 		// the main path's in most scripts.
 		// A construction known to build a model beats one only the
 		// name's use says is a model (`model = torch.load(f)`).
 		late := trainedAt >= 0 && e.Start > trainedAt && asg.Ancestor("function_definition", "class_definition") == nil
-		if best == nil || bestLate && !late || bestLate == late && (bestByUse && !byUse || bestByUse == byUse && e.Start > best.Start) {
-			best, name, bestByUse, bestLate = e, left.Text(), byUse, late
+		if best == nil || bestSelf && !self || bestLate && !late || bestLate == late && (bestByUse && !byUse || bestByUse == byUse && e.Start > best.Start) {
+			best, name, bestByUse, bestLate, bestSelf = e, left.Text(), byUse, late, self
 		}
 	}
 	return best, name

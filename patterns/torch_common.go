@@ -713,7 +713,7 @@ func importedIterates(p *Pass, call *rewrite.Node, name string, pos int) (hot, p
 // model that return the module itself (`Net().to(device).eval()`).
 var moduleSelfMethods = map[string]bool{
 	"to": true, "cuda": true, "cpu": true, "float": true, "half": true, "bfloat16": true, "double": true,
-	"train": true, "eval": true, "requires_grad_": true, "to_empty": true,
+	"train": true, "eval": true, "requires_grad_": true, "to_empty": true, "apply": true, // Module.apply(fn) returns the module
 }
 
 // unchainModuleMethods strips the moduleSelfMethods calls chained onto e

@@ -276,6 +276,14 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 		if !own {
 			return
 		}
+		for _, b := range bs {
+			// Rebound in the body before the copy (`points =
+			// torch.Tensor(points.numpy())` after an augmentation): no
+			// longer the pinned batch.
+			if b.Stmt != nil && b.Stmt != loop && loop.Contains(b.Stmt) && b.Stmt.End <= call.Start && b.Stmt != aliases[obj.Text()] && b.Stmt != aliasStmt(aliases[obj.Text()]) {
+				return
+			}
+		}
 		if moved == obj && !sourceDoneAfter(p, obj, call, loop) || moved != obj && readAfter(p, moved, call, loop) {
 			return
 		}
@@ -294,6 +302,14 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 		}
 		p.Report(call, msg, Fix(safety, "Pass non_blocking=True", e))
 	})
+}
+
+// aliasStmt is the statement of an alias assignment (nil for nil).
+func aliasStmt(asg *rewrite.Node) *rewrite.Node {
+	if asg == nil {
+		return nil
+	}
+	return asg.Parent
 }
 
 // batchAliases returns the names the loop body's own statements assign

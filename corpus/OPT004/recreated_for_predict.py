@@ -1,6 +1,8 @@
 # PyTorch's quickstart: the model is trained, saved, then built again to
 # load the weights and predict. The finding (and the compile) belong to the
-# model that is trained, not to the one built afterwards.
+# model that is trained, not to the one built afterwards. Its state_dict is
+# saved and loaded into a plain model, which a compiled module's prefixed
+# keys (_orig_mod.) would break: the finding offers no compile line.
 import torch
 from torch import nn
 
