@@ -228,6 +228,12 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 			fix = nil
 			msg += "; the loop hands outputs to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
 		}
+		if slices.ContainsFunc(p.Model.LoopBodyNodes(loops[0]), func(n *rewrite.Node) bool { return n.Type == "expression_statement" && len(bceCalls(p, n)) > 0 }) {
+			// The bf16 outputs reach a binary cross-entropy, inside the
+			// wrap or after it: either raises.
+			fix = nil
+			msg += "; but the loop computes BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
+		}
 		fix = small.gate(fix, &msg)
 		fix = narrowNetwork(p, stmts).gate(fix, &msg)
 		fix = oldTorchGate(p, fix, &msg)
@@ -673,11 +679,23 @@ func autocastEdits(p *Pass, site *rewrite.Node, stmts []*rewrite.Node, dtype str
 
 // bceCalls returns the binary cross-entropy calls of a statement: autocast
 // raises on them (use BCEWithLogits, or compute them in fp32).
-func bceCalls(p *Pass, stmt *rewrite.Node) []*rewrite.Node {
+func bceCalls(p *Pass, stmt *rewrite.Node) []*rewrite.Node { return bceCallsIn(p, stmt, 0) }
+
+// bceCallsIn is bceCalls that also looks one level into the functions of
+// this file the statement calls (a VAE's loss_function(recon, x, mu,
+// logvar) computing F.binary_cross_entropy): the call of such a helper
+// counts as a binary cross-entropy call.
+func bceCallsIn(p *Pass, stmt *rewrite.Node, depth int) []*rewrite.Node {
 	var out []*rewrite.Node
 	stmt.Walk(func(n *rewrite.Node) bool {
 		if n.Type != "call" {
 			return true
+		}
+		if def := p.Model.CalledDef(n); depth == 0 && def != nil && def.Type == "function_definition" && def.ChildByField("name").Text() != "__init__" {
+			if body := def.ChildByField("body"); body != nil && len(bceCallsIn(p, body, depth+1)) > 0 {
+				out = append(out, n)
+				return true
+			}
 		}
 		switch q := p.Model.CalleeName(n); q {
 		case "torch.nn.functional.binary_cross_entropy", "torch.binary_cross_entropy":

@@ -8,14 +8,22 @@ import (
 	"github.com/gpuopt/gpuopt/rewrite"
 )
 
-// narrowWidth is the widest layer (output channels of a convolution,
-// output features of a linear layer) of a network AMP004 calls narrow.
-// Such a network's step is a string of tiny kernels bound by their
-// launches, where autocast's casts add kernels and bf16 speeds up nothing:
-// corpus/examples/mnist_cnn.py (convolutions of 32 and 64 channels, linear
-// layers of 128 and 10) ran 0.73× with autocast against its other fixes
-// alone on an H100 (.notes/effect-h100-run7-ablation.jsonl).
+// narrowWidth is the widest convolution (output channels) of a network
+// AMP004 calls narrow, and the widest model dimension of a narrow
+// attention layer. Such a network's step is a string of tiny kernels bound
+// by their launches, where autocast's casts add kernels and bf16 speeds up
+// nothing: corpus/examples/mnist_cnn.py (convolutions of 32 and 64
+// channels, linear layers of 128 and 10) ran 0.73× with autocast against
+// its other fixes alone on an H100 (.notes/effect-h100-run7-ablation.jsonl),
+// a CIFAR CNN of 16-64 channels 0.72-0.79×, transformer encoders of width
+// 32 and 80 (feed-forward 128 and 256) 0.75-0.87× (.notes/amp004-narrow-h100.txt).
 const narrowWidth = 128
+
+// narrowLinearMACs is the largest linear layer (in × out features) of a
+// narrow network: MLPs of 1024×1024 layers ran 0.78-0.86× with autocast
+// at batch 64 to 4096 on an H100, a 784-30-784 autoencoder 0.72-0.91×;
+// 2048×2048 layers gained 2.06× at batch 4096 (.notes/amp004-narrow-h100.txt).
+const narrowLinearMACs = 1024 * 1024
 
 // narrowGate is what AMP004 knows of the network a step calls: the widest
 // layer of a class of this file whose every layer width is known, when it
@@ -32,7 +40,7 @@ func (g narrowGate) gate(fix *rewrite.Fix, msg *string) *rewrite.Fix {
 	}
 	*msg += "; but every layer of " + g.class + " is narrow (at most " + strconv.Itoa(g.width) +
 		" channels or features): its step is bound by kernel launches, where autocast's casts cost more than half precision saves" +
-		" (an MNIST CNN of 64 channels ran 0.73× with it on an H100), so measure before keeping it"
+		" (an MNIST CNN of 64 channels ran 0.73× with it on an H100, MLPs of 1024-wide layers 0.78-0.86×), so measure before keeping it"
 	if fix != nil {
 		fix.Applicability = rewrite.Hint
 	}
@@ -56,13 +64,13 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 			if !fn.Is("identifier", "attribute") || lossCall(n) || !p.Model.IsModule(fn) {
 				return true // a loss module is no network
 			}
-			class := networkClass(p, fn)
+			class, name := networkClass(p, fn)
 			if class == nil {
 				ok = false
 				return false
 			}
 			w, known := widestLayer(p, class, nil)
-			if !known || w > narrowWidth {
+			if !known {
 				ok = false
 				return false
 			}
@@ -70,7 +78,7 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 				g.width = w
 			}
 			if g.class == "" {
-				g.class = class.ChildByField("name").Text()
+				g.class = name
 			}
 			return true
 		})
@@ -81,31 +89,41 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 	return g
 }
 
-// networkClass returns the class of this file a model expression is an
+// networkClass returns what builds the network a model expression is an
 // instance of (through `.to(...)`-style chains), when every origin of the
-// expression says the same; nil otherwise.
-func networkClass(p *Pass, model *rewrite.Node) *rewrite.Node {
+// expression says the same: a class of this file, or a torch.nn container
+// or layer built in place (`model = nn.Sequential(nn.Linear(2, 100), ...)`),
+// with the name the message gives it; nil otherwise.
+func networkClass(p *Pass, model *rewrite.Node) (*rewrite.Node, string) {
 	var class *rewrite.Node
+	name := ""
 	for _, o := range p.Model.Origins(model) {
 		e := o.Expr
-		if e == nil || o.Index >= 0 || o.Annotation {
-			return nil
+		if e == nil || o.Index >= 0 || o.Annotation || o.Model != nil {
+			return nil, ""
 		}
 		e = unchainModuleMethods(e)
 		if e == nil || e.Type != "call" {
-			return nil
+			return nil, ""
 		}
 		fn := e.ChildByField("function")
+		if q := p.Model.CalleeName(e); strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".functional.") {
+			if class != nil && class != e {
+				return nil, ""
+			}
+			class, name = e, q[strings.LastIndexByte(q, '.')+1:]
+			continue
+		}
 		if fn == nil || fn.Type != "identifier" {
-			return nil
+			return nil, ""
 		}
 		b := p.Model.Binding(fn)
 		if b == nil || b.Kind != rewrite.ClassBinding || class != nil && class != b.Stmt {
-			return nil
+			return nil, ""
 		}
-		class = b.Stmt
+		class, name = b.Stmt, b.Stmt.ChildByField("name").Text()
 	}
-	return class
+	return class, name
 }
 
 // layerWidthArg is where each layer constructor takes its output width.
@@ -145,8 +163,33 @@ func widestLayer(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width int, k
 			return true
 		}
 		q := p.Model.CalleeName(n)
+		if q == "torch.nn.Linear" {
+			// Narrow when in × out is small; the output alone when the
+			// input width is not shown.
+			out, ok := intBound(p, rewrite.Arg(n, 1, "out_features"), 0)
+			in, inOK := intBound(p, rewrite.Arg(n, 0, "in_features"), 0)
+			if !ok || !(inOK && in*out <= narrowLinearMACs || out <= narrowWidth) {
+				known = false
+				return false
+			}
+			layers++
+			width = max(width, out)
+			if inOK {
+				width = max(width, in)
+			}
+			return true
+		}
 		if a, ok := layerWidthArg[q]; ok {
 			w, ok := intBound(p, rewrite.Arg(n, a.pos, a.keyword), 0)
+			if !ok || w > narrowWidth {
+				known = false
+				return false
+			}
+			layers++
+			width = max(width, w)
+			return true
+		}
+		if w, ok, attention := attentionWidth(p, n, q); attention {
 			if !ok {
 				known = false
 				return false
@@ -186,14 +229,56 @@ func widestLayer(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width int, k
 			}
 		case !strings.HasPrefix(q, "torch.") && !strings.Contains(q, "."):
 			// builtins: super, range, len, int, ...
+		case q == "torch.nn.TransformerEncoder" || q == "torch.nn.TransformerDecoder":
+			// A stack of the layer passed first: built here (walked as an
+			// argument) or named (followed to its value).
+			layer := rewrite.Arg(n, 0, "encoder_layer")
+			if q == "torch.nn.TransformerDecoder" {
+				layer = rewrite.Arg(n, 0, "decoder_layer")
+			}
+			if layer != nil && layer.Type == "identifier" {
+				v := p.Model.ValueOf(layer)
+				if v == nil || v.Type != "call" {
+					known = false
+					return false
+				}
+				w, ok, attention := attentionWidth(p, v, p.Model.CalleeName(v))
+				if !attention || !ok {
+					known = false
+					return false
+				}
+				layers++
+				width = max(width, w)
+			}
 		case !strings.HasPrefix(q, "torch."),
-			strings.HasPrefix(q, "torch.nn.Transformer"), q == "torch.nn.MultiheadAttention",
+			strings.HasPrefix(q, "torch.nn.Transformer"),
 			q == "torch.nn.LSTM", q == "torch.nn.GRU", q == "torch.nn.RNN":
 			known = false
 		}
 		return known
 	})
 	return width, known && layers > 0
+}
+
+// attentionWidth measures an attention layer: nn.MultiheadAttention of
+// embed_dim, nn.TransformerEncoderLayer / DecoderLayer of d_model and
+// dim_feedforward (2048 when not given). ok: narrow (a model dimension of
+// narrowWidth or less and a feed-forward of 4 × narrowWidth or less, as
+// measured); attention: q is such a layer.
+func attentionWidth(p *Pass, call *rewrite.Node, q string) (width int, ok, attention bool) {
+	switch q {
+	case "torch.nn.MultiheadAttention":
+		d, known := intBound(p, rewrite.Arg(call, 0, "embed_dim"), 0)
+		return d, known && d <= narrowWidth, true
+	case "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerDecoderLayer":
+		d, known := intBound(p, rewrite.Arg(call, 0, "d_model"), 0)
+		ff, ffKnown := 2048, true
+		if a := rewrite.Arg(call, 2, "dim_feedforward"); a != nil {
+			ff, ffKnown = intBound(p, a, 0)
+		}
+		return max(d, ff), known && ffKnown && d <= narrowWidth && ff <= 4*narrowWidth, true
+	}
+	return 0, false, false
 }
 
 // enclosingClass returns the class whose body defines the method def.

@@ -10,7 +10,7 @@ from torch import nn
 class Net(nn.Module):
   def __init__(self):
     super().__init__()
-    self.fc = nn.Linear(1024, 1024)  # wide enough for autocast to pay
+    self.fc = nn.Linear(4096, 4096)  # wide enough for autocast to pay
 
   def forward(self, x):
     return F.log_softmax(self.fc(x), dim=1)

@@ -44,7 +44,7 @@ def visualize_model(model, loader, device, num_images=6):
 
 if __name__ == "__main__":
     dev = torch.device("cuda")
-    net = nn.Sequential(nn.Flatten(), nn.Linear(3 * 224 * 224, 2)).to(dev)
+    net = nn.Sequential(nn.Flatten(), nn.Linear(3 * 224 * 224, 1000)).to(dev)
     opt = torch.optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
     loaders = {"train": [], "val": []}
     train_model(net, loaders, nn.CrossEntropyLoss(), opt, dev)

@@ -5,11 +5,11 @@
 import torch
 from torch import nn
 
-model = nn.Linear(8, 2).cuda()
+model = nn.Linear(4096, 4096).cuda()
 optimizer = torch.optim.AdamW(model.parameters())
 for epoch in range(3):
     for step in range(10):
-        x = torch.randn(4, 8, device="cuda")
+        x = torch.randn(4, 4096, device="cuda")
         out = model(x)  # want: AMP004
         loss = out.pow(2).mean()
         optimizer.zero_grad()
