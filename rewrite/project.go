@@ -69,6 +69,9 @@ type ProjectDef struct {
 	// Deterministic: on the module's own entry, the module asks for
 	// deterministic kernels (Model.RequestsDeterminism).
 	Deterministic bool
+	// Autocast: on the module's own entry, the module spells autocast
+	// (mixed precision is chosen there).
+	Autocast bool
 }
 
 // ModuleKey is the key of a module's own entry in its summary: no Python
@@ -191,7 +194,8 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 // keyed by name. It keeps no node: the file may be released afterwards.
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
-	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Deterministic: m.RequestsDeterminism()}}
+	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Deterministic: m.RequestsDeterminism(),
+		Autocast: f.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "autocast") })}}
 	for name, bs := range m.Module.Bindings {
 		if len(bs) != 1 {
 			continue
@@ -537,10 +541,18 @@ func (m *Model) ImportsProjectModule(pred func(module *ProjectDef) bool) bool {
 	if m.project == nil {
 		return false
 	}
-	for _, q := range append(slices.Clip(m.imported), m.starFrom...) {
+	mods := append(slices.Clip(m.imported), m.starFrom...)
+	for _, bs := range m.Module.Bindings {
+		for _, b := range bs {
+			if b.Kind == ImportBinding && b.Relative != "" {
+				mods = append(mods, b.Relative) // from .engine import train_one_epoch
+			}
+		}
+	}
+	for _, q := range mods {
 		for _, mod := range []string{q, q[:max(strings.LastIndexByte(q, '.'), 0)]} {
 			if mod == "" {
-				continue
+				mod = "." // from . import config
 			}
 			if d := m.project.Def(m.File.Src.Path, mod, ModuleKey); d != nil && pred(d) {
 				return true
