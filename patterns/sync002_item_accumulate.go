@@ -178,7 +178,12 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 					if st == nil || !sync2IsAccumulation(st) {
 						needed = true
 					}
+				case "cpu", "numpy": // preds.append(out.cpu().numpy())
+					needed = true
 				}
+			}
+			if !needed && sync2SyncsInside(m, n) {
+				needed = true // the model's forward reads .item() per token
 			}
 			if mentions(n) {
 				q := m.CalleeName(n)
@@ -395,4 +400,49 @@ func everyFewSteps(m *rewrite.Model, loop, n *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// sync2SyncsInside reports a call of a function or model of this file
+// whose body (the class's forward for a model) synchronises: .item(),
+// .tolist(), .cpu() or .numpy() on every call.
+func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
+	def := m.CalledDef(call)
+	if def != nil && def.Type == "class_definition" {
+		def = nil // building an instance, not running it
+	}
+	if fn := call.ChildByField("function"); def == nil && fn != nil && fn.Type == "identifier" {
+		for _, v := range m.Origins(fn) {
+			e := unchainModuleMethods(v.Expr) // Tagger().cuda()
+			if e == nil || v.Model != nil || e.Type != "call" {
+				continue
+			}
+			root := rewrite.RootIdent(e.ChildByField("function"))
+			if root == nil {
+				continue
+			}
+			if b := m.Binding(root); b != nil && b.Kind == rewrite.ClassBinding {
+				def = rewrite.MethodOf(b.Stmt, "forward")
+				break
+			}
+		}
+	}
+	if def == nil || def.Type != "function_definition" {
+		return false
+	}
+	syncs := false
+	def.Walk(func(n *rewrite.Node) bool {
+		if syncs || n != def && rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if n.Type == "call" {
+			if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" {
+				switch fn.ChildByField("attribute").Text() {
+				case "item", "tolist", "cpu", "numpy":
+					syncs = true
+				}
+			}
+		}
+		return !syncs
+	})
+	return syncs
 }

@@ -58,3 +58,34 @@ host = 0.0
 for x, y in loader:
     model(x)
     host += np.float32(1.5).item() if False else 0.0
+
+# Another per-step sync stays in the loop (the predictions copied to NumPy
+# every step): accumulating on the device would save nothing.
+with_preds = 0.0
+preds = []
+for x, y in loader:
+    out = model(x)
+    loss = criterion(out, y)
+    with_preds += loss.item()
+    preds.append(out.argmax(1).cpu().numpy())
+print(with_preds, len(preds))
+
+
+# The model's own forward reads .item() per token (BERT-NER's masking loop):
+# every step syncs there already.
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 4)
+
+    def forward(self, x, mask):
+        kept = [row for row, m in zip(x, mask) if m.item() == 1]
+        return self.fc(torch.stack(kept))
+
+
+tagger = Tagger().cuda()
+tagged = 0.0
+for x, y in loader:
+    loss = criterion(tagger(x, torch.ones(len(x), device="cuda")), y)
+    tagged += loss.item()
+print(tagged)
