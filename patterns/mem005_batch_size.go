@@ -95,8 +95,8 @@ func checkBatchSize(p *Pass) {
 	// it names.
 	for _, gl := range gpuLoaders(p) {
 		bs := rewrite.Arg(gl.Call, 1, "batch_size")
-		if bs == nil {
-			continue
+		if bs == nil || !feedsTraining(p, gl) {
+			continue // an evaluation loader's batch is not the training batch
 		}
 		if bs.Type == "identifier" {
 			bs = p.Model.ValueOf(bs)
@@ -149,4 +149,29 @@ func checkBatchSize(p *Pass) {
 func trimFloat(f float64) string {
 	s := fmt.Sprintf("%.1f", f)
 	return strings.TrimSuffix(s, ".0")
+}
+
+// feedsTraining reports a loader that a training loop iterates: not one
+// named for evaluation (testloader, valid_dl), and, where the loops it
+// feeds are known, one of them trains.
+func feedsTraining(p *Pass, gl gpuLoader) bool {
+	if gl.Binding == nil {
+		return true
+	}
+	if evalName.MatchString(gl.Binding.Name) {
+		return false
+	}
+	if gl.Binding.Ident == nil {
+		return true // built in a helper of another module: its loops are there
+	}
+	_, _, loops := loaderFeeds(p, gl.Binding)
+	if len(loops) == 0 {
+		return true
+	}
+	for _, l := range loops {
+		if p.Model.Loop(l).Trains() {
+			return true
+		}
+	}
+	return false
 }

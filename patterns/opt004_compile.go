@@ -90,6 +90,24 @@ func compileFix(p *Pass, value *rewrite.Node, target string) *rewrite.Fix {
 	return Fix(rewrite.Hint, "Compile the model with torch.compile", e)
 }
 
+// passesItself reports a call that takes name as an argument (by
+// position or keyword): what it returns is the model handed in.
+func passesItself(call *rewrite.Node, name string) bool {
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return false
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Type == "keyword_argument" {
+			a = a.ChildByField("value")
+		}
+		if a != nil && a.Type == "identifier" && a.Text() == name {
+			return true
+		}
+	}
+	return false
+}
+
 // savesOrLoadsState reports a `name.state_dict()` or
 // `name.load_state_dict(...)` call on the model's name in this file.
 func savesOrLoadsState(p *Pass, name string) bool {
@@ -274,6 +292,9 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, n
 		// model built elsewhere: compiling there would wrap it again on
 		// every pass of a loop. Such a line is the site only when nothing
 		// else builds the model, and never inside a loop.
+		if passesItself(e, left.Text()) {
+			continue // `model = train_and_test(model, ...)`: handed back, not built
+		}
 		self := false
 		if base := unchainModuleMethods(e); base != nil && base != e && base.Type == "identifier" && base.Text() == left.Text() {
 			if p.Model.InLoop(asg) {
