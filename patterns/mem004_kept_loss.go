@@ -1,6 +1,10 @@
 package patterns
 
-import "github.com/gpuopt/gpuopt/rewrite"
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
 
 // KeptLoss is MEM004.
 var KeptLoss = &Rule{
@@ -43,13 +47,13 @@ func checkKeptLoss(p *Pass) {
 			default:
 				return
 			}
-			if kept == nil || kept.Type != "identifier" || !receivers[kept.Text()] {
+			if kept == nil || !(kept.Type == "identifier" || lossAttribute(kept)) || !receivers[kept.Text()] {
 				return
 			}
 			if p.Model.EnclosingLoops(n)[0] != loop && !sameStepLoop(p, n, loop) {
 				return
 			}
-			if !assignedIn(p, kept, loop) || !keptAcrossSteps(p, container, loop, n) {
+			if !assignedIn(p, rewrite.RootIdent(kept), loop) || !keptAcrossSteps(p, container, loop, n) {
 				return
 			}
 			p.Report(kept, "`"+kept.Text()+"` still holds its autograd graph: keeping it across steps keeps every step's graph in memory; keep "+kept.Text()+".detach()",
@@ -78,7 +82,7 @@ func sameStepLoop(p *Pass, n, loop *rewrite.Node) bool {
 func backwardReceivers(p *Pass, loop *rewrite.Node) map[string]bool {
 	out := map[string]bool{}
 	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
-		if x := backwardReceiver(n); x != nil && x.Type == "identifier" {
+		if x := backwardReceiver(n); x != nil && (x.Type == "identifier" || lossAttribute(x)) {
 			if rewrite.KeywordArg(n, "retain_graph") != nil || rewrite.KeywordArg(n, "create_graph") != nil || len(rewrite.PositionalArgs(n)) > 1 || rewrite.HasSplat(n) {
 				out[x.Text()] = false
 				return
@@ -91,8 +95,15 @@ func backwardReceivers(p *Pass, loop *rewrite.Node) map[string]bool {
 	return out
 }
 
-// backwardReceiver returns X for a call `X.backward(...)` or
-// `S.scale(X).backward(...)`, nil otherwise.
+// lossAttribute reports `out.loss` of a name: the loss a Hugging Face
+// model's output carries.
+func lossAttribute(n *rewrite.Node) bool {
+	return n.Type == "attribute" && n.ChildByField("object").Type == "identifier" && n.ChildByField("attribute").Text() == "loss"
+}
+
+// backwardReceiver returns X for a call `X.backward(...)`,
+// `S.scale(X).backward(...)` or Accelerate's `accelerator.backward(X)`,
+// nil otherwise.
 func backwardReceiver(call *rewrite.Node) *rewrite.Node {
 	if call.Type != "call" {
 		return nil
@@ -100,6 +111,9 @@ func backwardReceiver(call *rewrite.Node) *rewrite.Node {
 	fn := call.ChildByField("function")
 	if fn == nil || fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "backward" {
 		return nil
+	}
+	if a := rewrite.PositionalArgs(call); len(a) == 1 && fn.ChildByField("object").Type == "identifier" && strings.Contains(strings.ToLower(fn.ChildByField("object").Text()), "accelerator") {
+		return a[0]
 	}
 	x := fn.ChildByField("object")
 	if x.Type == "call" {
@@ -120,6 +134,9 @@ func assignedIn(p *Pass, ident, loop *rewrite.Node) bool {
 	bs := p.Model.Bindings(ident)
 	inside := false
 	for _, b := range bs {
+		if b.Stmt != nil && b.Stmt.Start >= loop.End && b.Kind == rewrite.AssignBinding && ident.Start >= loop.Start {
+			continue // bound again after the loop (an evaluation's `output = model(x)`)
+		}
 		if !loop.Contains(b.Stmt) {
 			return false
 		}
@@ -144,6 +161,9 @@ func keptAcrossSteps(p *Pass, container, loop, site *rewrite.Node) bool {
 			switch {
 			case b.Kind == rewrite.AugAssignBinding && b.Stmt.Contains(site):
 				// the `total += loss` being checked
+			case loop.Contains(b.Stmt) && periodicReset(p, b, loop):
+				// `train_loss = 0` every logging_step steps: the graphs of
+				// those steps are kept until then
 			case loop.Contains(b.Stmt):
 				return false
 			default:
@@ -157,4 +177,26 @@ func keptAcrossSteps(p *Pass, container, loop, site *rewrite.Node) bool {
 		return keptAcrossSteps(p, container.ChildByField("value"), loop, site)
 	}
 	return false
+}
+
+// periodicReset reports a binding inside loop that resets a name to a
+// number (`total = 0`, `loss_sum = acc = 0.0`) under an if that runs
+// every few steps.
+func periodicReset(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool {
+	v := b.Value
+	if v == nil && b.Stmt != nil && b.Stmt.Type == "assignment" {
+		v = b.Stmt.ChildByField("right")
+	}
+	for v != nil && v.Type == "assignment" {
+		v = v.ChildByField("right") // a = b = 0
+	}
+	if v == nil || !v.Is("integer", "float") {
+		return false
+	}
+	ifs := b.Stmt.Ancestor("if_statement")
+	if ifs == nil || !loop.Contains(ifs) {
+		return false
+	}
+	body := ifs.ChildByField("consequence")
+	return body != nil && body.Contains(b.Stmt) && everyFewSteps(p.Model, loop, body)
 }
