@@ -29,6 +29,13 @@ func checkFactoryDevice(p *Pass) {
 		if !ok || obj == nil || obj.Type != "call" {
 			continue
 		}
+		// `torch.zeros(...).float().to(dev)`: the dtype conversion stays,
+		// after the factory built on the device.
+		tail := obj
+		if fn := obj.ChildByField("function"); fn.Type == "attribute" && dtypeMethods[fn.ChildByField("attribute").Text()] &&
+			len(obj.ChildByField("arguments").NamedChildren()) == 0 && fn.ChildByField("object").Type == "call" {
+			obj = fn.ChildByField("object")
+		}
 		q := p.Model.CalleeName(obj)
 		if !strings.HasPrefix(q, "torch.") || strings.Count(q, ".") != 1 {
 			continue
@@ -61,7 +68,7 @@ func checkFactoryDevice(p *Pass) {
 			continue
 		}
 		// Nothing but the move (no comment) between the factory and the call's end.
-		if strings.Contains(p.File.Src.Text(obj.End, move.End), "#") {
+		if strings.Contains(p.File.Src.Text(tail.End, move.End), "#") {
 			continue
 		}
 		devText := `"cuda"`
@@ -75,7 +82,7 @@ func checkFactoryDevice(p *Pass) {
 		if !ok {
 			continue
 		}
-		edits := []rewrite.Edit{add, {Start: obj.End, End: move.End}}
+		edits := []rewrite.Edit{add, {Start: tail.End, End: move.End}}
 		app, what := rewrite.Safe, "same values"
 		if random {
 			app, what = rewrite.Unsafe, "the numbers then come from the CUDA generator, not the CPU one"
@@ -86,6 +93,9 @@ func checkFactoryDevice(p *Pass) {
 			Fix(app, "Create it with device="+devText, edits...))
 	}
 }
+
+// dtypeMethods convert a tensor's dtype and keep its device.
+var dtypeMethods = map[string]bool{"float": true, "double": true, "half": true, "bfloat16": true, "long": true, "int": true, "bool": true}
 
 // integerArange reports a torch.arange whose positional arguments are all
 // integer literals: its values are exact on every device.

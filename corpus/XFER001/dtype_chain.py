@@ -1,0 +1,12 @@
+# A dtype conversion between the factory and the move: the factory is built
+# on the device, the conversion stays.
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+batch_size = 8
+pad = torch.zeros(batch_size, 3, 2).float().to(device)  # want: XFER001
+ids = torch.tensor([1, 2, 3]).long().cuda()  # want: XFER001
+noise = torch.randn(batch_size, 16).half().to(device)  # want: XFER001
+# A conversion with an argument, or a method that is not a conversion: left alone.
+kept = torch.zeros(batch_size, 3).to(torch.float16).to(device)
+summed = torch.ones(batch_size, 3).sum(0).to(device)
