@@ -178,8 +178,10 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 					if st == nil || !sync2IsAccumulation(st) {
 						needed = true
 					}
-				case "cpu", "numpy": // preds.append(out.cpu().numpy())
-					needed = true
+				case "cpu", "numpy": // preds.append(out.cpu().numpy()), on every step
+					if n.Ancestor("if_statement") == nil || !loop.Contains(n.Ancestor("if_statement")) {
+						needed = true
+					}
 				}
 			}
 			if !needed && sync2SyncsInside(m, n) {

@@ -280,7 +280,8 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 			// Rebound in the body before the copy (`points =
 			// torch.Tensor(points.numpy())` after an augmentation): no
 			// longer the pinned batch.
-			if b.Stmt != nil && b.Stmt != loop && loop.Contains(b.Stmt) && b.Stmt.End <= call.Start && b.Stmt != aliases[obj.Text()] && b.Stmt != aliasStmt(aliases[obj.Text()]) {
+			if b.Stmt != nil && b.Stmt != loop && loop.Contains(b.Stmt) && b.Stmt.End <= call.Start && b.Stmt != aliases[obj.Text()] && b.Stmt != aliasStmt(aliases[obj.Text()]) &&
+				b.Stmt.Ancestor("block") != nil && b.Stmt.Ancestor("block").Contains(call) { // (not another branch's `images = images.cuda()`)
 				return
 			}
 		}

@@ -12,3 +12,12 @@ for points, target in loader:
     points = torch.Tensor(points)
     points, target = points.float().cuda(), target.cuda()  # want: XFER002
     model(points)
+
+# Moved in one branch or the other: the else branch's copy is still of the
+# pinned batch (ImageNet's validate()).
+for images, target in loader:
+    if torch.cuda.device_count() > 1:
+        images = images.cuda(0, non_blocking=True)
+    else:
+        images = images.to("cuda")  # want: XFER002
+    model(images)
