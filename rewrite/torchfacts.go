@@ -483,12 +483,22 @@ func wrapsItself(b *Binding) bool {
 		return false
 	}
 	fn := v.ChildByField("function")
-	if fn == nil || fn.Type == "attribute" && fn.ChildByField("object").Type == "identifier" && fn.ChildByField("object").Text() == b.Name {
-		return false // model = model.to(...): a method of the model itself
+	if fn != nil && fn.Type == "attribute" && fn.ChildByField("object").Type == "identifier" && fn.ChildByField("object").Text() == b.Name {
+		// model = model.apply(init) / .train() / .float(): the same
+		// module, where it was; model = model.to(...) moves it.
+		return keepsPlace[fn.ChildByField("attribute").Text()]
+	}
+	if fn == nil {
+		return false
 	}
 	pos := PositionalArgs(v)
 	return len(pos) > 0 && pos[0].Type == "identifier" && pos[0].Text() == b.Name
 }
+
+// keepsPlace are the nn.Module methods that return the module itself,
+// its parameters where they were.
+var keepsPlace = map[string]bool{"apply": true, "train": true, "eval": true, "float": true, "half": true,
+	"double": true, "bfloat16": true, "requires_grad_": true}
 
 // gpuTest reports a statement that runs only when an `if` around it tests
 // for a GPU: its condition names CUDA or a GPU (`torch.cuda.is_available()`,
@@ -502,6 +512,17 @@ func gpuTest(stmt *Node) bool {
 		cond := a.ChildByField("condition")
 		if body == nil || cond == nil || !body.Contains(stmt) {
 			return false
+		}
+		// `if not args.use_cpu:`, `if device != "cpu":`: the GPU path.
+		if cond.Type == "not_operator" && strings.Contains(strings.ToLower(cond.ChildByField("argument").Text()), "cpu") {
+			return true
+		}
+		if cond.Type == "comparison_operator" && strings.Contains(cond.Text(), "!=") {
+			for _, c := range cond.NamedChildren() {
+				if v, ok := StringValue(c); ok && v == "cpu" {
+					return true
+				}
+			}
 		}
 		found := false
 		cond.Walk(func(n *Node) bool {
