@@ -64,18 +64,18 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 			if !fn.Is("identifier", "attribute") || lossCall(n) || !p.Model.IsModule(fn) {
 				return true // a loss module is no network
 			}
-			class, name := networkClass(p, fn)
-			if class == nil {
+			classes, name := networkClasses(p, fn)
+			if len(classes) == 0 {
 				ok = false
 				return false
 			}
-			w, known := widestLayer(p, class, nil)
-			if !known {
-				ok = false
-				return false
-			}
-			if w > g.width {
-				g.width = w
+			for _, class := range classes {
+				w, known := widestLayer(p, class, nil)
+				if !known {
+					ok = false
+					return false
+				}
+				g.width = max(g.width, w)
 			}
 			if g.class == "" {
 				g.class = name
@@ -89,13 +89,14 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 	return g
 }
 
-// networkClass returns what builds the network a model expression is an
-// instance of (through `.to(...)`-style chains), when every origin of the
-// expression says the same: a class of this file, or a torch.nn container
-// or layer built in place (`model = nn.Sequential(nn.Linear(2, 100), ...)`),
-// with the name the message gives it; nil otherwise.
-func networkClass(p *Pass, model *rewrite.Node) (*rewrite.Node, string) {
-	var class *rewrite.Node
+// networkClasses returns what builds the networks a model expression may
+// be (through `.to(...)`-style chains), one per origin: classes of this
+// file, or torch.nn containers or layers built in place (`model =
+// nn.Sequential(nn.Linear(2, 100), ...)`, again in a later notebook cell),
+// with the name the message gives them; nil when any origin is something
+// else.
+func networkClasses(p *Pass, model *rewrite.Node) ([]*rewrite.Node, string) {
+	var out []*rewrite.Node
 	name := ""
 	for _, o := range p.Model.Origins(model) {
 		e := o.Expr
@@ -107,23 +108,28 @@ func networkClass(p *Pass, model *rewrite.Node) (*rewrite.Node, string) {
 			return nil, ""
 		}
 		fn := e.ChildByField("function")
+		var class *rewrite.Node
+		n := ""
 		if q := p.Model.CalleeName(e); strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".functional.") {
-			if class != nil && class != e {
+			class, n = e, q[strings.LastIndexByte(q, '.')+1:]
+		} else {
+			if fn == nil || fn.Type != "identifier" {
 				return nil, ""
 			}
-			class, name = e, q[strings.LastIndexByte(q, '.')+1:]
-			continue
+			b := p.Model.Binding(fn)
+			if b == nil || b.Kind != rewrite.ClassBinding {
+				return nil, ""
+			}
+			class, n = b.Stmt, b.Stmt.ChildByField("name").Text()
 		}
-		if fn == nil || fn.Type != "identifier" {
-			return nil, ""
+		if !slices.Contains(out, class) {
+			out = append(out, class)
 		}
-		b := p.Model.Binding(fn)
-		if b == nil || b.Kind != rewrite.ClassBinding || class != nil && class != b.Stmt {
-			return nil, ""
+		if name == "" {
+			name = n
 		}
-		class, name = b.Stmt, b.Stmt.ChildByField("name").Text()
 	}
-	return class, name
+	return out, name
 }
 
 // layerWidthArg is where each layer constructor takes its output width.
@@ -147,14 +153,21 @@ var layerWidthArg = map[string]struct {
 // that may be wide: another library's network, an attention or recurrent
 // layer, a class imported from elsewhere, a callable passed in.
 func widestLayer(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width int, known bool) {
+	width, layers, known := layersOf(p, def, seen)
+	return width, known && layers > 0
+}
+
+// layersOf is widestLayer's walk: the widest layer, how many layers, and
+// whether every one is known (a helper that builds none is known, with 0).
+func layersOf(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width, layers int, known bool) {
 	if slices.Contains(seen, def) {
-		return 0, true
+		return 0, 0, true
 	}
 	if len(seen) > 8 {
-		return 0, false
+		return 0, 0, false
 	}
 	seen = append(seen, def)
-	known, layers := true, 0
+	known = true
 	def.Walk(func(n *rewrite.Node) bool {
 		if !known {
 			return false
@@ -210,13 +223,13 @@ func widestLayer(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width int, k
 				known = false
 				return false
 			}
-			w, ok := widestLayer(p, d, seen)
+			w, n, ok := layersOf(p, d, seen)
 			if !ok {
 				known = false
 				return false
 			}
 			width = max(width, w)
-			layers++
+			layers += n
 			return true
 		}
 		switch {
@@ -257,7 +270,7 @@ func widestLayer(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width int, k
 		}
 		return known
 	})
-	return width, known && layers > 0
+	return width, layers, known
 }
 
 // attentionWidth measures an attention layer: nn.MultiheadAttention of
@@ -325,6 +338,14 @@ func intBound(p *Pass, expr *rewrite.Node, depth int) (int, bool) {
 			return l * r, true
 		case "//":
 			return l, true // at most l for positive r
+		case "**":
+			if r >= 0 && r <= 4 {
+				v := 1
+				for range r {
+					v *= l
+				}
+				return v, true
+			}
 		}
 		return 0, false
 	case "identifier", "attribute":

@@ -141,6 +141,10 @@ func stepsOptimizer(p *Pass, block *rewrite.Node) bool {
 			if p.Model.IsOptimizer(obj) && !strings.Contains(p.Model.CalleeName(p.Model.ValueOf(obj)), "lr_scheduler") {
 				found = true
 			}
+			// A GradScaler steps the optimizer it is given: scaler.step(optimizer).
+			if a := rewrite.PositionalArgs(n); len(a) == 1 && p.Model.IsOptimizer(a[0]) {
+				found = true
+			}
 		}
 		return !found
 	})
@@ -154,6 +158,10 @@ func scalesGrads(block *rewrite.Node) bool {
 	found := false
 	block.Walk(func(n *rewrite.Node) bool {
 		switch n.Type {
+		case "call":
+			if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "step" {
+				return false // scheduler.step(epoch + step / total): no gradient scaled
+			}
 		case "augmented_assignment":
 			if op := n.ChildByField("operator"); op != nil && (op.Text() == "/=" || op.Text() == "*=") {
 				found = true

@@ -179,7 +179,9 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 						needed = true
 					}
 				case "cpu", "numpy": // preds.append(out.cpu().numpy()), on every step
-					if n.Ancestor("if_statement") == nil || !loop.Contains(n.Ancestor("if_statement")) {
+					st := rewrite.Statement(n)
+					unconditional := n.Ancestor("if_statement") == nil || !loop.Contains(n.Ancestor("if_statement"))
+					if unconditional && (st == nil || !sync2IsAccumulation(st)) { // (not correct += ...cpu().sum().item())
 						needed = true
 					}
 				}
