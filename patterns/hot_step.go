@@ -30,7 +30,7 @@ func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node
 		if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
 			nested = true
 		}
-		if n.Type == "call" && holdsHotLoop(p, p.Model.FunctionDef(n), 0) {
+		if n.Type == "call" && (holdsHotLoop(p, p.Model.FunctionDef(n), 0) || importedHotLoop(p, n)) {
 			nested = true
 		}
 		return !nested
@@ -58,6 +58,31 @@ func holdsHotLoop(p *Pass, def *rewrite.Node, depth int) bool {
 			if inner := p.Model.FunctionDef(n); inner != def && holdsHotLoop(p, inner, depth+1) {
 				found = true
 			}
+		}
+		return !found
+	})
+	return found
+}
+
+// importedHotLoop reports a call of a function of another project module
+// (`train_one_epoch(...)` imported from engine.py) whose body runs a hot
+// loop: the loop around the call is then the epoch loop, not the step.
+func importedHotLoop(p *Pass, call *rewrite.Node) bool {
+	d := p.Model.ImportedDef(call.ChildByField("function"))
+	if d == nil || d.Class {
+		return false
+	}
+	fm, def := p.Model.DefinitionOf(d)
+	if def == nil || def.Type != "function_definition" {
+		return false
+	}
+	found := false
+	def.Walk(func(n *rewrite.Node) bool {
+		if found || n != def && rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if rewrite.IsLoop(n) && fm.Loop(n).Hot() {
+			found = true
 		}
 		return !found
 	})

@@ -101,6 +101,20 @@ func (m *Model) inGradContext(n *Node, depth int) bool {
 						}
 					}
 				}
+				// Or that other modules of the project call under one
+				// (`with torch.no_grad(): val_loss = validate(...)` in
+				// main.py): every such call must be.
+				if calls := m.ForeignCallSites(p); len(calls) > 0 {
+					all := true
+					for _, fc := range calls {
+						if !fc.Model.inGradContext(fc.Call, depth+1) {
+							all = false
+						}
+					}
+					if all {
+						return true
+					}
+				}
 			}
 		}
 	}
