@@ -116,6 +116,7 @@ func trainParams(p *Pass, arg *rewrite.Node, groups []*paramGroup) (*paramGroup,
 		parent := use.Parent
 		switch {
 		case parent.Type == "argument_list":
+		case parent.Type == "keyword_argument" && parent.ChildByField("value") == use: // xgb.train(params=params, ...)
 		case parent.Type == "subscript" && parent.Parent.Type == "assignment" && parent.Parent.ChildByField("left") == parent:
 			for _, cand := range groups {
 				if len(cand.Entries) == 1 && cand.Entries[0].Form == subscriptForm && cand.Entries[0].Item.Contains(use) {
