@@ -47,6 +47,12 @@ func checkKeptLoss(p *Pass) {
 			default:
 				return
 			}
+			if kept != nil && kept.Type == "call" && dtypeMethods[callAttr(kept)] && len(kept.ChildByField("arguments").NamedChildren()) == 0 {
+				// total += loss.float(): a cast keeps the graph
+				if obj := kept.ChildByField("function").ChildByField("object"); obj.Type == "identifier" && receivers[obj.Text()] {
+					kept = obj
+				}
+			}
 			if kept == nil || !(kept.Type == "identifier" || lossAttribute(kept)) || !receivers[kept.Text()] {
 				return
 			}

@@ -2,6 +2,7 @@
 # into train_loss (reset every logging_step steps) and backpropagated
 # through Accelerate or directly; `output` is bound again by the evaluation
 # after the loop. The sum keeps logging_step graphs alive: detach it.
+# Below, a loss summed through a cast (loss.float()) keeps its graph too.
 import torch
 
 
@@ -25,3 +26,13 @@ def train(model, train_loader, dev_loader, optimizer, accelerator, fp16_training
     with torch.no_grad():
         for data in dev_loader:
             output = model(input_ids=data[0])
+
+
+def train_cast(model, loader, optimizer):
+    loss_f = 0
+    for x, y in loader:
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss_f += loss.float()  # want: MEM004
+        loss.backward()
+        optimizer.step()
+    return loss_f
