@@ -17,6 +17,11 @@ var DataParallel = &Rule{
 func init() { Register(DataParallel) }
 
 func checkDataParallel(p *Pass) {
+	// An inference script (eval(), no training, no backward): DDP's
+	// advice is for training; there the fix is to drop the wrapper.
+	if !p.Model.IsTrainingScript() && !p.File.Spells("backward") && len(p.File.MethodCalls("eval")) > 0 {
+		return
+	}
 	for _, call := range p.Model.CallsTo("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel") {
 		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
 	}
