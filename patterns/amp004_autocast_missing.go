@@ -649,6 +649,26 @@ func assigns(stmt *rewrite.Node, name string) bool {
 	return false
 }
 
+// bceValue reports an nn.BCELoss instance: built here, or a moved copy of
+// a name that holds one (`criterion = criterion.to(device)`).
+func bceValue(p *Pass, v *rewrite.Node, depth int) bool {
+	v = unchainModuleMethods(v)
+	switch {
+	case v == nil || depth > 3:
+		return false
+	case v.Type == "call":
+		q := p.Model.CalleeName(v)
+		return q == "torch.nn.BCELoss" || q == "torch.nn.modules.loss.BCELoss"
+	case v.Type == "identifier":
+		for _, o := range p.Model.Origins(v) {
+			if o.Model == nil && o.Expr != nil && !o.Expr.Contains(v) && bceValue(p, o.Expr, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // autocastEdits wraps stmts in `with torch.autocast("cuda", dtype=...):`,
 // spelled through the file's torch import. ok is false where a statement
 // computes a binary cross-entropy on probabilities (nn.BCELoss,
@@ -706,17 +726,18 @@ func bceCallsIn(p *Pass, stmt *rewrite.Node, depth int) []*rewrite.Node {
 		var values []*rewrite.Node
 		switch fn.Type {
 		case "identifier":
-			values = []*rewrite.Node{p.Model.ValueOf(fn)}
+			// criterion = nn.BCELoss(), perhaps moved later (criterion =
+			// criterion.to(device)), perhaps passed in.
+			for _, o := range p.Model.Origins(fn) {
+				if o.Model == nil {
+					values = append(values, o.Expr)
+				}
+			}
 		case "attribute": // self.loss = nn.BCELoss() in __init__
 			values = p.Model.SelfAttrValues(fn)
 		}
-		for _, v := range values {
-			if v = unchainModuleMethods(v); v != nil && v.Type == "call" {
-				if q := p.Model.CalleeName(v); q == "torch.nn.BCELoss" || q == "torch.nn.modules.loss.BCELoss" {
-					out = append(out, n)
-					break
-				}
-			}
+		if slices.ContainsFunc(values, func(v *rewrite.Node) bool { return bceValue(p, v, 0) }) {
+			out = append(out, n)
 		}
 		return true
 	})
