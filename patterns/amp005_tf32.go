@@ -1,6 +1,11 @@
 package patterns
 
-import "github.com/gpuopt/gpuopt/rewrite"
+import (
+	"slices"
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
 
 // TF32Matmul is AMP005.
 var TF32Matmul = &Rule{
@@ -38,7 +43,7 @@ func checkTF32(p *Pass) {
 		return // (also in the project module whose step this script calls)
 	}
 	start, end, ok := firstTrainingLoopHeader(p)
-	if !ok || trainsForOtherModules(p, start) {
+	if !ok || trainsForOtherModules(p, start) || convolutionsOnly(p) {
 		return
 	}
 	var fix *rewrite.Fix
@@ -79,4 +84,47 @@ func trainsForOtherModules(p *Pass, at int) bool {
 		}
 	}
 	return false
+}
+
+// matmulLayers are the layers and calls whose work is a matrix multiply,
+// which set_float32_matmul_precision governs.
+var matmulLayers = map[string]bool{
+	"torch.nn.Linear": true, "torch.nn.LazyLinear": true, "torch.nn.Bilinear": true,
+	"torch.nn.LSTM": true, "torch.nn.GRU": true, "torch.nn.RNN": true, "torch.nn.LSTMCell": true, "torch.nn.GRUCell": true,
+	"torch.nn.MultiheadAttention": true, "torch.nn.Transformer": true, "torch.nn.TransformerEncoderLayer": true,
+	"torch.nn.TransformerDecoderLayer": true, "torch.matmul": true, "torch.mm": true, "torch.bmm": true,
+	"torch.einsum": true, "torch.nn.functional.linear": true, "torch.baddbmm": true, "torch.addmm": true,
+}
+
+// convolutionsOnly reports a file whose networks, defined here, are made of
+// convolutions with no matrix multiply anywhere (a DCGAN, a plain U-Net):
+// cuDNN already runs fp32 convolutions in TF32 by default
+// (torch.backends.cudnn.allow_tf32), so the matmul setting has nothing to
+// speed up. Networks from a library or another module are not known, and
+// count as having matmuls.
+func convolutionsOnly(p *Pass) bool {
+	if p.Model.Imports("torchvision.models") || p.Model.Imports("timm") || p.Model.Imports("transformers") ||
+		p.File.Spells("from_pretrained") || len(p.File.OfType("class_definition")) == 0 {
+		return false
+	}
+	convs := false
+	for _, call := range p.File.OfType("call") {
+		q := p.Model.CalleeName(call)
+		if matmulLayers[q] {
+			return false
+		}
+		if strings.HasPrefix(q, "torch.nn.Conv") {
+			convs = true
+		}
+		// A network class imported from the project: its layers are not read.
+		if d := p.Model.ImportedDef(call.ChildByField("function")); d != nil && d.Class && !slices.ContainsFunc(d.Bases, func(b string) bool { return !strings.Contains(b, "Module") }) {
+			return false // (a class with no base, or one of nn.Module's: a network)
+		}
+	}
+	for _, op := range p.File.OfType("binary_operator") {
+		if o := op.ChildByField("operator"); o != nil && o.Text() == "@" {
+			return false
+		}
+	}
+	return convs
 }
