@@ -19,7 +19,7 @@ func reportFewWorkers(p *Pass, gl gpuLoader) {
 	}
 	n, why, edits := workerCount(p, gl.Call)
 	edits = append(edits, rewrite.Edit{Start: gl.Workers.Start, End: gl.Workers.End, New: n})
-	if rewrite.KeywordArg(gl.Call, "prefetch_factor") == nil {
+	if rewrite.KeywordArg(gl.Call, "prefetch_factor") == nil && p.Env.Versions.Torch.AtLeast(1, 7) { // (prefetch_factor: torch >= 1.7)
 		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "prefetch_factor=4")
 		if !ok {
 			return
@@ -80,6 +80,11 @@ func checkLoaderWorkers(p *Pass) {
 			add = append(add, "num_workers="+n)
 		}
 		settings := [][2]string{{"pin_memory", "True"}, {"persistent_workers", "True"}, {"prefetch_factor", "4"}}
+		if !p.Env.Versions.Torch.AtLeast(1, 7) {
+			// persistent_workers and prefetch_factor arrived in torch 1.7:
+			// before, the DataLoader rejects them (TypeError).
+			settings = settings[:1]
+		}
 		// spawn and forkserver start each worker by importing the main
 		// module again: a script that trains when imported (no __main__
 		// guard) would train again in every worker, whose DataLoader then
@@ -274,7 +279,7 @@ func raiseKwargsWorkers(p *Pass) {
 			splat = true
 		}
 	}
-	if !splat {
+	if !splat || !p.Env.Versions.Torch.AtLeast(1, 7) { // (prefetch_factor: torch >= 1.7)
 		return
 	}
 	for _, d := range p.File.OfType("dictionary") {

@@ -16,6 +16,9 @@ var LoaderPersistentWorkers = &Rule{
 func init() { Register(LoaderPersistentWorkers) }
 
 func checkLoaderPersistent(p *Pass) {
+	if !p.Env.Versions.Torch.AtLeast(1, 7) {
+		return // persistent_workers arrived in torch 1.7
+	}
 	for _, gl := range gpuLoaders(p) {
 		if !workersLikely(gl) || !gl.PerEpoch || gl.has(p, "persistent_workers") {
 			continue
