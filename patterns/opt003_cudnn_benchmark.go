@@ -35,6 +35,9 @@ func checkCudnnBenchmark(p *Pass) {
 	if branch == nil && (determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark")) {
 		return
 	}
+	if runByBenchmarkSetter(p) {
+		return // the script that runs this module's training sets it (main.py)
+	}
 	conv := false
 	for _, call := range torchCalls(p) {
 		q := p.Model.CalleeName(call)
@@ -160,6 +163,35 @@ func convTimmModel(name *rewrite.Node) bool {
 	for _, f := range []string{"resnet", "resnext", "efficientnet", "convnext", "regnet", "densenet", "mobilenet", "vgg", "inception", "xception", "dla", "dpn", "senet", "mnasnet"} {
 		if strings.Contains(strings.ToLower(s), f) {
 			return true
+		}
+	}
+	return false
+}
+
+// runByBenchmarkSetter reports a module whose top-level functions or
+// classes are called from other project modules that set
+// cudnn.benchmark (or ask for determinism) themselves: a main.py that
+// turns benchmark on and then runs the GAN classes of this file.
+func runByBenchmarkSetter(p *Pass) bool {
+	for _, st := range p.File.Root.NamedChildren() {
+		def := st
+		if def.Type == "decorated_definition" {
+			def = def.ChildByField("definition")
+		}
+		if def == nil {
+			continue
+		}
+		if def.Type == "class_definition" {
+			def = rewrite.MethodOf(def, "__init__")
+		}
+		if def == nil || def.Type != "function_definition" {
+			continue
+		}
+		for _, fc := range p.Model.ForeignCallSites(def) {
+			f := fc.Model.File
+			if f.Spells("benchmark") && f.Spells("cudnn") || fc.Model.RequestsDeterminism() {
+				return true
+			}
 		}
 	}
 	return false
