@@ -61,6 +61,9 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 				return ok && !rewrite.IsDefOrLambda(n)
 			}
 			fn := n.ChildByField("function")
+			if fn.Type == "attribute" && !p.Model.IsModule(fn) && p.Model.IsModule(fn.ChildByField("object")) {
+				fn = fn.ChildByField("object") // self.policy.evaluate(...): a method of the network
+			}
 			if !fn.Is("identifier", "attribute") || lossCall(n) || !p.Model.IsModule(fn) {
 				return true // a loss module is no network
 			}
@@ -179,14 +182,22 @@ func layersOf(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width, layers i
 		if q == "torch.nn.Linear" {
 			// Narrow when in × out is small; the output alone when the
 			// input width is not shown.
-			out, ok := intBound(p, rewrite.Arg(n, 1, "out_features"), 0)
+			// One side may be a size the code takes at run time (PPO's
+			// state_dim, action_dim): narrow when the other is narrowWidth
+			// or less.
+			out, outOK := intBound(p, rewrite.Arg(n, 1, "out_features"), 0)
 			in, inOK := intBound(p, rewrite.Arg(n, 0, "in_features"), 0)
-			if !ok || !(inOK && in*out <= narrowLinearMACs || out <= narrowWidth) {
+			switch {
+			case inOK && outOK && in*out <= narrowLinearMACs:
+			case outOK && out <= narrowWidth, inOK && in <= narrowWidth:
+			default:
 				known = false
 				return false
 			}
 			layers++
-			width = max(width, out)
+			if outOK {
+				width = max(width, out)
+			}
 			if inOK {
 				width = max(width, in)
 			}
