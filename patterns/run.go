@@ -27,8 +27,12 @@ func Relevant(src []byte) bool {
 			break
 		}
 	}
-	return found && importLine.Match(src)
+	return found && importLine.Match(src) || starImportLine.Match(src)
 }
+
+// starImportLine is a star import (`from utils import *`), which may bring
+// torch and the rest from a project module without naming them here.
+var starImportLine = regexp.MustCompile(`(?m)^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+\*`)
 
 // Run applies the selected rules to f and returns their findings in source
 // order, without the ones suppressed by a comment.

@@ -360,7 +360,7 @@ func (m *Model) qualifiedName(n *Node) string {
 		bs := m.Bindings(n)
 		if len(bs) == 0 {
 			if m.StarImport && !commonBuiltins[n.Text()] {
-				return ""
+				return m.starExternal(n.Text()) // torch through `from utils import *`
 			}
 			return n.Text()
 		}
@@ -405,9 +405,23 @@ func (m *Model) CalleeName(call *Node) string {
 
 // Imports reports whether the module imports the top-level package pkg.
 func (m *Model) Imports(pkg string) bool {
-	for _, q := range m.imported {
-		if q == pkg || len(q) > len(pkg) && q[len(pkg)] == '.' && strings.HasPrefix(q, pkg) {
-			return true
+	in := func(qs []string) bool {
+		for _, q := range qs {
+			if q == pkg || len(q) > len(pkg) && q[len(pkg)] == '.' && strings.HasPrefix(q, pkg) {
+				return true
+			}
+		}
+		return false
+	}
+	if in(m.imported) {
+		return true
+	}
+	// `from utils import *` of a project module that imports pkg.
+	if len(m.starFrom) > 0 && m.project != nil {
+		for _, mod := range m.starFrom {
+			if d := m.project.Def(m.File.Src.Path, mod, ModuleKey); d != nil && in(d.Externals) {
+				return true
+			}
 		}
 	}
 	return false

@@ -66,6 +66,15 @@ type ProjectDef struct {
 	From string
 	// Star are, on the module's own entry, the modules it star-imports.
 	Star []string
+	// Externals are, on the module's own entry, the qualified names of
+	// every import of the module (what a star import of it brings).
+	Externals []string
+	// External is, for a name the module imports from outside the project
+	// (`import torch`, `import torch.nn as nn`, `from torch.optim import
+	// Adam`), the qualified name it stands for ("torch", "torch.nn",
+	// "torch.optim.Adam"): a module that star-imports this one
+	// (`from utils import *`) spells torch through it.
+	External string
 	// Deterministic: on the module's own entry, the module asks for
 	// deterministic kernels (Model.RequestsDeterminism).
 	Deterministic bool
@@ -153,10 +162,29 @@ func (m *Model) moduleAttrDef(attr *Node) *ProjectDef {
 func (m *Model) starDef(name string) *ProjectDef {
 	for i := len(m.starFrom) - 1; i >= 0; i-- {
 		if d := m.project.Def(m.File.Src.Path, m.starFrom[i], name); d != nil {
+			if d.External != "" && d.From == "" || d.Name != name {
+				return nil // an import of that module, not a definition
+			}
 			return d
 		}
 	}
 	return nil
+}
+
+// starExternal returns the qualified name that a name this module does
+// not bind stands for when a star import of a project module brings it
+// from outside the project (`from utils import *` where utils does
+// `import torch`): "torch"; "" otherwise.
+func (m *Model) starExternal(name string) string {
+	if m.project == nil {
+		return ""
+	}
+	for i := len(m.starFrom) - 1; i >= 0; i-- {
+		if d := m.project.Def(m.File.Src.Path, m.starFrom[i], name); d != nil {
+			return d.External
+		}
+	}
+	return ""
 }
 
 // starImportsCUDA reports a star import of a project module that targets
@@ -194,8 +222,8 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 // keyed by name. It keeps no node: the file may be released afterwards.
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
-	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Deterministic: m.RequestsDeterminism(),
-		Autocast: f.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "autocast") })}}
+	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
+		Autocast: callsAutocast(f)}}
 	for name, bs := range m.Module.Bindings {
 		if len(bs) != 1 {
 			continue
@@ -209,8 +237,10 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 					from = b.Relative
 				}
 				if from != "" {
-					out[name] = &ProjectDef{Path: path, Name: name, From: from}
+					out[name] = &ProjectDef{Path: path, Name: name, From: from, External: b.Qualified}
 				}
+			} else if b.Qualified != "" {
+				out[name] = &ProjectDef{Path: path, Name: name, External: b.Qualified}
 			}
 		case ClassBinding:
 			d := &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt),
@@ -557,6 +587,21 @@ func (m *Model) ImportsProjectModule(pred func(module *ProjectDef) bool) bool {
 			if d := m.project.Def(m.File.Src.Path, mod, ModuleKey); d != nil && pred(d) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// callsAutocast reports a call of something named autocast (torch.autocast,
+// torch.cuda.amp.autocast, a project's amp_autocast wrapper): mixed
+// precision used, not merely imported.
+func callsAutocast(f *File) bool {
+	if !f.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "autocast") }) {
+		return false
+	}
+	for _, c := range f.OfType("call") {
+		if fn := c.ChildByField("function"); fn != nil && strings.Contains(strings.ToLower(fn.Text()), "autocast") {
+			return true
 		}
 	}
 	return false

@@ -83,6 +83,9 @@ func (p *Project) local(path, name string, depth int) *rewrite.ProjectDef {
 		if target := p.resolve(path, mod); target != "" && target != path {
 			return p.local(target, orig, depth+1)
 		}
+		if d.External != "" {
+			return &rewrite.ProjectDef{Path: d.Path, Name: d.Name, External: d.External} // from outside the project
+		}
 		return nil
 	}
 	if d == nil && name != rewrite.ModuleKey && defs[rewrite.ModuleKey] != nil {
