@@ -58,7 +58,7 @@ func checkMissingAutocast(p *Pass) {
 			continue
 		}
 		first, stmts := forwardStatements(p, bstmt, call)
-		if first == nil || slices.Contains(reported, first) {
+		if first == nil || slices.Contains(reported, first) || onCPU(p, first) {
 			continue // several backward calls after one forward: one finding
 		}
 		reported = append(reported, first)
@@ -200,7 +200,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
-		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) {
+		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) || onCPU(p, call) {
 			continue // a loss is not a forward pass: it joins one below
 		}
 		if showsFewBatches(p, loops[0]) {
@@ -397,6 +397,14 @@ func nextStatement(stmt *rewrite.Node) *rewrite.Node {
 		}
 	}
 	return nil
+}
+
+// onCPU reports a forward whose model this code keeps on the CPU
+// (`model_0.to("cpu")`, a course notebook's CPU baseline): CUDA autocast
+// does nothing there.
+func onCPU(p *Pass, forward *rewrite.Node) bool {
+	fn := forward.ChildByField("function")
+	return fn != nil && fn.Type == "identifier" && p.Model.ModuleDevice(fn, forward) == rewrite.DeviceOther
 }
 
 // lossModuleCall reports a call of a name bound to an nn loss module

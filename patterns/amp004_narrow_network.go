@@ -99,14 +99,38 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 // with the name the message gives them; nil when any origin is something
 // else.
 func networkClasses(p *Pass, model *rewrite.Node) ([]*rewrite.Node, string) {
+	return networkClassesOf(p, model, 0)
+}
+
+func networkClassesOf(p *Pass, model *rewrite.Node, depth int) ([]*rewrite.Node, string) {
 	var out []*rewrite.Node
 	name := ""
 	for _, o := range p.Model.Origins(model) {
 		e := o.Expr
-		if e == nil || o.Index >= 0 || o.Annotation || o.Model != nil {
+		if o.Annotation {
+			continue // `model: torch.nn.Module` says nothing of the layers
+		}
+		if e == nil || o.Index >= 0 || o.Model != nil {
 			return nil, ""
 		}
 		e = unchainModuleMethods(e)
+		if e != nil && e.Type == "identifier" && e != model && depth < 3 {
+			// A parameter whose call sites pass models by name
+			// (`train_step(model=model_1, ...)`): each of those.
+			classes, n := networkClassesOf(p, e, depth+1)
+			if len(classes) == 0 {
+				return nil, ""
+			}
+			for _, c := range classes {
+				if !slices.Contains(out, c) {
+					out = append(out, c)
+				}
+			}
+			if name == "" {
+				name = n
+			}
+			continue
+		}
 		if e == nil || e.Type != "call" {
 			return nil, ""
 		}
@@ -364,9 +388,13 @@ func intBound(p *Pass, expr *rewrite.Node, depth int) (int, bool) {
 		if len(origins) == 0 {
 			return 0, false
 		}
-		best := 0
+		best, n := 0, 0
 		for _, o := range origins {
-			if o.Expr == nil || o.Annotation || o.Index >= 0 || o.Expr == expr {
+			if o.Annotation {
+				continue // `hidden_units: int`: the call sites' values decide
+			}
+			n++
+			if o.Expr == nil || o.Index >= 0 || o.Expr == expr {
 				return 0, false
 			}
 			v, ok := intBound(p, o.Expr, depth+1)
@@ -375,7 +403,7 @@ func intBound(p *Pass, expr *rewrite.Node, depth int) (int, bool) {
 			}
 			best = max(best, v)
 		}
-		return best, true
+		return best, n > 0
 	}
 	return 0, false
 }

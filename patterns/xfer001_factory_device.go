@@ -45,8 +45,8 @@ func checkFactoryDevice(p *Pass) {
 		if !safeFactories[name] && !random {
 			continue
 		}
-		if rewrite.HasSplat(obj) {
-			continue
+		if hasDictSplat(obj) {
+			continue // **kwargs may already hold device= (`*size` is fine: device= goes after it)
 		}
 		skip := false
 		for _, kw := range []string{"device", "out", "requires_grad", "pin_memory", "generator"} {
@@ -106,4 +106,18 @@ func integerArange(call *rewrite.Node) bool {
 		}
 	}
 	return true
+}
+
+// hasDictSplat reports a `**kwargs` argument in call.
+func hasDictSplat(call *rewrite.Node) bool {
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return false
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Type == "dictionary_splat" {
+			return true
+		}
+	}
+	return false
 }

@@ -10,3 +10,6 @@ noise = torch.randn(batch_size, 16).half().to(device)  # want: XFER001
 # A conversion with an argument, or a method that is not a conversion: left alone.
 kept = torch.zeros(batch_size, 3).to(torch.float16).to(device)
 summed = torch.ones(batch_size, 3).sum(0).to(device)
+# A size passed as *size: device= goes after it.
+size = (3, 32, 32)
+x_i = torch.randn(batch_size, *size).to(device)  # want: XFER001
