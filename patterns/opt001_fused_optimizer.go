@@ -52,7 +52,15 @@ func checkFusedOptimizer(p *Pass) {
 		if root == nil {
 			continue
 		}
-		where := moduleWhere(p, root, call)
+		var where Where
+		if root.Type == "attribute" {
+			where = selfModuleWhere(p, root, call)
+			if !where.CUDA {
+				continue
+			}
+		} else {
+			where = moduleWhere(p, root, call)
+		}
 		prepared := false
 		if !where.CUDA {
 			// Built over CPU parameters that are moved in place afterwards
@@ -112,6 +120,36 @@ func checkFusedOptimizer(p *Pass) {
 		}
 		p.Report(call, msg, Fix(app, "Pass fused=True", e))
 	}
+}
+
+// selfModuleWhere says where a network held on self lives when the
+// optimizer at site is built over its parameters: every assignment of
+// `self.actor` in the class moves it (`self.actor = Actor(...).to(device)`)
+// to CUDA or CUDA-when-available, the one in the optimizer's own method
+// before it.
+func selfModuleWhere(p *Pass, attr, site *rewrite.Node) Where {
+	values := p.Model.SelfAttrValues(attr)
+	if len(values) == 0 {
+		return Where{}
+	}
+	var k rewrite.DeviceKind
+	dev := ""
+	for i, v := range values {
+		if v.Type != "call" || v.Ancestor("function_definition") == site.Ancestor("function_definition") && v.Start > site.Start {
+			return Where{}
+		}
+		vk := p.Model.MoveKind(v)
+		if vk != rewrite.DeviceCUDA && vk != rewrite.DeviceMaybeCUDA && vk != rewrite.DeviceSomething {
+			return Where{}
+		}
+		if d, _, _ := p.Model.MoveTarget(v); d != nil {
+			dev = d.Text()
+		}
+		if i == 0 || vk == rewrite.DeviceMaybeCUDA || vk == rewrite.DeviceSomething {
+			k = vk
+		}
+	}
+	return deviceWhere(p, k, dev)
 }
 
 // mentionsMPS reports an "mps" device string in the file.
@@ -187,7 +225,11 @@ func paramsModel(p *Pass, params *rewrite.Node, depth int) *rewrite.Node {
 		}
 	case "call":
 		if a := callAttr(params); (a == "parameters" || a == "named_parameters") && len(params.ChildByField("arguments").NamedChildren()) == 0 {
-			return rewrite.RootIdent(params.ChildByField("function").ChildByField("object"))
+			obj := params.ChildByField("function").ChildByField("object")
+			if obj.Type == "attribute" && obj.ChildByField("object").Type == "identifier" && obj.ChildByField("object").Text() == "self" {
+				return obj // self.actor.parameters(): the network held on self
+			}
+			return rewrite.RootIdent(obj)
 		}
 		if a := callAttr(params); a == "items" || a == "values" {
 			// {pn: p for pn, p in model.named_parameters()}.items()
