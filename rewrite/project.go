@@ -194,8 +194,22 @@ func (m *Model) starImportsCUDA() bool {
 	if m.project == nil {
 		return false
 	}
-	for _, mod := range m.starFrom {
-		if d := m.project.Def(m.File.Src.Path, mod, ModuleKey); d != nil && d.UsesCUDA {
+	return m.starChainCUDA(m.File.Src.Path, m.starFrom, 0)
+}
+
+// starChainCUDA follows star imports a few modules deep (train.py does
+// `from data import *`, data.py `from conf import *`, conf.py sets the
+// CUDA device).
+func (m *Model) starChainCUDA(from string, mods []string, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, mod := range mods {
+		d := m.project.Def(from, mod, ModuleKey)
+		if d == nil {
+			continue
+		}
+		if d.UsesCUDA || len(d.Star) > 0 && m.starChainCUDA(d.Path, d.Star, depth+1) {
 			return true
 		}
 	}
