@@ -64,6 +64,10 @@ func TestPinnedVersions(t *testing.T) {
 	if v := PinnedVersions("[tool.poetry.dependencies]\ntorch = \"^1.13\"\npytorch-lightning = \"1.5\"\n"); v.Torch != (Version{1, 13}) {
 		t.Errorf("poetry: got %+v", v)
 	}
+	// poetry ranges: the upper bound decides (torch <1.13 has no torch.compile).
+	if v := PinnedVersions("[tool.poetry.dependencies]\ntorch = \">=1.10.1,<1.13\"\nxgboost = { version = \"1.7.6\" }\n"); v.Torch != (Version{1, 12}) || v.XGBoost != (Version{1, 7}) {
+		t.Errorf("poetry ranges: got %+v", v)
+	}
 	if d := PinnedVersions(""); d != DefaultVersions {
 		t.Errorf("defaults: %+v", d)
 	}

@@ -64,6 +64,42 @@ func PinnedVersions(requirements string) Versions {
 				continue
 			}
 			rest = strings.TrimSpace(rest)
+			// poetry: torch = ">=1.10.1,<1.13" (or { version = "..." }):
+			// the quoted spec's clauses, read as requirement pins.
+			if spec, ok := strings.CutPrefix(rest, "="); ok && !strings.HasPrefix(spec, "=") {
+				spec = strings.TrimSpace(spec)
+				if i := strings.Index(spec, "version"); strings.HasPrefix(spec, "{") && i >= 0 {
+					spec = strings.TrimSpace(strings.TrimLeft(spec[i+len("version"):], " ="))
+				}
+				if q := strings.IndexAny(spec, `"'`); q == 0 {
+					e := strings.IndexByte(spec[1:], spec[0])
+					if e < 0 {
+						e = len(spec) - 1 // the line's closing quote was trimmed above
+					}
+					{
+						inner := spec[1 : 1+e]
+						if inner != "" && !strings.HasPrefix(inner, "*") {
+							for _, clause := range strings.Split(inner, ",") {
+								clause = strings.TrimSpace(clause)
+								switch {
+								case strings.HasPrefix(clause, "^"), strings.HasPrefix(clause, "~") && !strings.HasPrefix(clause, "~="):
+									clause = "==" + clause[1:] // caret and tilde: the lower bound
+								case clause != "" && clause[0] >= '0' && clause[0] <= '9':
+									clause = "==" + clause
+								}
+								if cv := PinnedVersions(lib.name + clause); cv != DefaultVersions {
+									if lib.dst == &v.Torch {
+										v.Torch = cv.Torch
+									} else {
+										v.XGBoost = cv.XGBoost
+									}
+								}
+							}
+							break
+						}
+					}
+				}
+			}
 			for _, op := range []string{"==", "~=", "<=", "<", "="} {
 				if pin, ok := strings.CutPrefix(rest, op); ok {
 					pin = strings.SplitN(strings.SplitN(pin, ",", 2)[0], "=", 2)[0] // conda: =1.5.1=py38_0
