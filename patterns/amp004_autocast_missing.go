@@ -83,6 +83,10 @@ func checkMissingAutocast(p *Pass) {
 			fix = nil
 			msg += "; the loop hands tensors to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
 		}
+		if fix != nil && step.Type != "function_definition" && outputsEscape(p, step, stmts) {
+			fix = nil
+			msg += "; the outputs leave the loop (kept in a list or read after it) and would be bf16/fp16 there, which NumPy, plotting and scikit-learn refuse: add .float() where they are kept, then wrap"
+		}
 		if fix == nil && slices.ContainsFunc(stmts, func(st *rewrite.Node) bool { return len(bceCalls(p, st)) > 0 }) {
 			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
 		}
@@ -227,6 +231,10 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if fix != nil && callsNumpy(loops[0]) {
 			fix = nil
 			msg += "; the loop hands outputs to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
+		}
+		if fix != nil && outputsEscape(p, loops[0], stmts) {
+			fix = nil
+			msg += "; the outputs leave the loop (kept in a list or read after it) and would be bf16/fp16 there, which NumPy, plotting and scikit-learn refuse: add .float() where they are kept, then wrap"
 		}
 		if slices.ContainsFunc(p.Model.LoopBodyNodes(loops[0]), func(n *rewrite.Node) bool { return n.Type == "expression_statement" && len(bceCalls(p, n)) > 0 }) {
 			// The bf16 outputs reach a binary cross-entropy, inside the
@@ -619,6 +627,78 @@ func callsMethod(stmt *rewrite.Node, name string) bool {
 func callsNumpy(loop *rewrite.Node) bool {
 	body := loop.ChildByField("body")
 	return body != nil && callsMethod(body, "numpy")
+}
+
+// halfFree are the methods whose result carries no bf16/fp16 tensor out
+// of the autocast block: Python numbers, integer indices, fp32 copies.
+var halfFree = map[string]bool{"item": true, "tolist": true, "float": true, "double": true, "argmax": true, "argmin": true,
+	"long": true, "int": true, "bool": true}
+
+// outputsEscape reports an evaluation step whose wrapped statements assign
+// a name that outlives the loop in half precision: read after the loop, or
+// kept in a container that lives across steps (`preds.append(out)`,
+// `outputs.extend(out.cpu())`), unless converted first (`.float()`,
+// `.item()`, `.argmax()`...).
+func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
+	names := map[string]bool{}
+	for _, st := range stmts {
+		st.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "assignment" {
+				if r := n.ChildByField("right"); r != nil && r.Type == "call" && (lossCall(r) || lossModuleCall(p, r)) {
+					return true // autocast computes losses in fp32
+				}
+				if l := n.ChildByField("left"); l != nil {
+					l.Walk(func(id *rewrite.Node) bool {
+						if id.Type == "identifier" {
+							names[id.Text()] = true
+						}
+						return true
+					})
+				}
+			}
+			return true
+		})
+	}
+	if len(names) == 0 {
+		return false
+	}
+	scope := p.Model.ScopeOf(loop)
+	for name := range names {
+		for _, r := range p.Model.Reads(scope, name, p.File.Root) {
+			if r.Start < loop.End {
+				continue
+			}
+			// y_pred plotted after training: the loop's value reaches the
+			// read (not a later loop's own `outputs = model(x)`).
+			if b := p.Model.ReachingBinding(r, r); b != nil && b.Stmt != nil && loop.Contains(b.Stmt) {
+				return true
+			}
+		}
+	}
+	escapes := false
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
+		if escapes || n.Type != "call" {
+			return
+		}
+		if a := callAttr(n); a != "append" && a != "extend" {
+			return
+		}
+		for _, arg := range rewrite.PositionalArgs(n) {
+			if halfFree[callAttr(arg)] {
+				continue
+			}
+			arg.Walk(func(id *rewrite.Node) bool {
+				if id.Type == "call" && halfFree[callAttr(id)] {
+					return false // out.argmax(1) inside a larger expression
+				}
+				if id.Type == "identifier" && names[id.Text()] {
+					escapes = true
+				}
+				return !escapes
+			})
+		}
+	})
+	return escapes
 }
 
 // receiver is x of a call x.m(...).
