@@ -425,27 +425,41 @@ func lossModuleCall(p *Pass, call *rewrite.Node) bool {
 }
 
 func lossModuleValue(p *Pass, v *rewrite.Node, depth int) bool {
+	qs, known := constructors(p, v, depth)
+	return known && len(qs) > 0 && !slices.ContainsFunc(qs, func(q string) bool {
+		return !strings.HasPrefix(q, "torch.nn.") || !strings.HasSuffix(q, "Loss")
+	})
+}
+
+// constructors returns the callee names of the constructions a value may
+// come from, through moves chained onto it (`.cuda()`, `.to(device)`) and
+// the names and parameters holding it (`criterion = criterion.to(device)`
+// adds nothing of its own: the name's other values decide). known is false
+// when some origin is not a construction of this file.
+func constructors(p *Pass, v *rewrite.Node, depth int) (qs []string, known bool) {
 	v = unchainModuleMethods(v)
 	switch {
 	case v == nil || depth > 3:
-		return false
+		return nil, false
 	case v.Type == "call":
-		q := p.Model.CalleeName(v)
-		return strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss")
+		return []string{p.Model.CalleeName(v)}, true
 	case v.Type != "identifier":
-		return false
+		return nil, false
 	}
-	n := 0
+	known = true
 	for _, o := range p.Model.Origins(v) {
 		if o.Expr != nil && o.Expr.Contains(v) {
-			continue // `evaluateL2 = evaluateL2.cuda()`: the name's other values decide
+			continue
 		}
-		if o.Model != nil || o.Expr == nil || !lossModuleValue(p, o.Expr, depth+1) {
-			return false
+		if o.Model != nil || o.Expr == nil {
+			known = false
+			continue
 		}
-		n++
+		more, ok := constructors(p, o.Expr, depth+1)
+		qs = append(qs, more...)
+		known = known && ok
 	}
-	return n > 0
+	return qs, known
 }
 
 // tensorMethods are methods of a tensor that reshape, convert or move it:
@@ -738,23 +752,10 @@ func assigns(stmt *rewrite.Node, name string) bool {
 }
 
 // bceValue reports an nn.BCELoss instance: built here, or a moved copy of
-// a name that holds one (`criterion = criterion.to(device)`).
+// a name that holds one (`criterion = criterion.to(device)`), on some path.
 func bceValue(p *Pass, v *rewrite.Node, depth int) bool {
-	v = unchainModuleMethods(v)
-	switch {
-	case v == nil || depth > 3:
-		return false
-	case v.Type == "call":
-		q := p.Model.CalleeName(v)
-		return q == "torch.nn.BCELoss" || q == "torch.nn.modules.loss.BCELoss"
-	case v.Type == "identifier":
-		for _, o := range p.Model.Origins(v) {
-			if o.Model == nil && o.Expr != nil && !o.Expr.Contains(v) && bceValue(p, o.Expr, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
+	qs, _ := constructors(p, v, depth)
+	return slices.ContainsFunc(qs, func(q string) bool { return q == "torch.nn.BCELoss" || q == "torch.nn.modules.loss.BCELoss" })
 }
 
 // autocastEdits wraps stmts in `with torch.autocast("cuda", dtype=...):`,
