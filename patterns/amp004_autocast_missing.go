@@ -85,7 +85,7 @@ func checkMissingAutocast(p *Pass) {
 		}
 		if fix != nil && step.Type != "function_definition" && outputsEscape(p, step, stmts) {
 			fix = nil
-			msg += "; the outputs leave the loop (kept in a list or read after it) and would be bf16/fp16 there, which NumPy, plotting and scikit-learn refuse: add .float() where they are kept, then wrap"
+			msg += outputsEscapeNote
 		}
 		if fix == nil && slices.ContainsFunc(stmts, func(st *rewrite.Node) bool { return len(bceCalls(p, st)) > 0 }) {
 			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
@@ -234,7 +234,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		}
 		if fix != nil && outputsEscape(p, loops[0], stmts) {
 			fix = nil
-			msg += "; the outputs leave the loop (kept in a list or read after it) and would be bf16/fp16 there, which NumPy, plotting and scikit-learn refuse: add .float() where they are kept, then wrap"
+			msg += outputsEscapeNote
 		}
 		if slices.ContainsFunc(p.Model.LoopBodyNodes(loops[0]), func(n *rewrite.Node) bool { return n.Type == "expression_statement" && len(bceCalls(p, n)) > 0 }) {
 			// The bf16 outputs reach a binary cross-entropy, inside the
@@ -642,6 +642,9 @@ func callsNumpy(loop *rewrite.Node) bool {
 	body := loop.ChildByField("body")
 	return body != nil && callsMethod(body, "numpy")
 }
+
+// outputsEscapeNote is what AMP004 says where outputsEscape withholds the wrap.
+const outputsEscapeNote = "; the outputs leave the loop (kept in a list or read after it) and would be bf16/fp16 there, which NumPy, plotting and scikit-learn refuse: add .float() where they are kept, then wrap"
 
 // halfFree are the methods whose result carries no bf16/fp16 tensor out
 // of the autocast block: Python numbers, integer indices, fp32 copies.

@@ -45,7 +45,7 @@ func checkFactoryDevice(p *Pass) {
 		if !safeFactories[name] && !random {
 			continue
 		}
-		if hasDictSplat(obj) {
+		if rewrite.HasKwargsSplat(obj) {
 			continue // **kwargs may already hold device= (`*size` is fine: device= goes after it)
 		}
 		skip := false
@@ -106,18 +106,4 @@ func integerArange(call *rewrite.Node) bool {
 		}
 	}
 	return true
-}
-
-// hasDictSplat reports a `**kwargs` argument in call.
-func hasDictSplat(call *rewrite.Node) bool {
-	args := call.ChildByField("arguments")
-	if args == nil {
-		return false
-	}
-	for _, a := range args.NamedChildren() {
-		if a.Type == "dictionary_splat" {
-			return true
-		}
-	}
-	return false
 }

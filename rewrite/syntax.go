@@ -68,6 +68,21 @@ func HasSplat(call *Node) bool {
 	return false
 }
 
+// HasKwargsSplat reports a `**kwargs` argument in call (which may pass any
+// keyword; a `*args` one cannot).
+func HasKwargsSplat(call *Node) bool {
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return false
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Type == "dictionary_splat" {
+			return true
+		}
+	}
+	return false
+}
+
 // Arg returns argument i by position, or the keyword name, or nil.
 func Arg(call *Node, i int, name string) *Node {
 	if v := KeywordValue(call, name); v != nil {
