@@ -469,7 +469,7 @@ var tensorMethods = map[string]bool{
 	"view": true, "reshape": true, "expand": true, "expand_as": true, "permute": true, "transpose": true,
 	"squeeze": true, "unsqueeze": true, "contiguous": true, "detach": true, "clone": true, "size": true,
 	"repeat": true, "flatten": true, "sum": true, "mean": true, "max": true, "min": true, "argmax": true,
-	"softmax": true, "sigmoid": true, "type": true, "masked_fill": true, "float16": true,
+	"softmax": true, "sigmoid": true, "type": true, "masked_fill": true,
 }
 
 // lossInputProducer returns, among stmts (the statements before the

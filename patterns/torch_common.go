@@ -711,10 +711,13 @@ func importedIterates(p *Pass, call *rewrite.Node, name string, pos int) (hot, p
 
 // moduleSelfMethods are the nn.Module methods real code chains onto a
 // model that return the module itself (`Net().to(device).eval()`).
-var moduleSelfMethods = map[string]bool{
-	"to": true, "cuda": true, "cpu": true, "float": true, "half": true, "bfloat16": true, "double": true,
-	"train": true, "eval": true, "requires_grad_": true, "to_empty": true, "apply": true, // Module.apply(fn) returns the module
-}
+var moduleSelfMethods = func() map[string]bool {
+	m := map[string]bool{"to": true, "cuda": true, "cpu": true, "to_empty": true} // the moves
+	for k := range rewrite.ModuleKeepsPlace {
+		m[k] = true
+	}
+	return m
+}()
 
 // unchainModuleMethods strips the moduleSelfMethods calls chained onto e
 // and returns what they were called on: the call that builds the model

@@ -486,7 +486,7 @@ func wrapsItself(b *Binding) bool {
 	if fn != nil && fn.Type == "attribute" && fn.ChildByField("object").Type == "identifier" && fn.ChildByField("object").Text() == b.Name {
 		// model = model.apply(init) / .train() / .float(): the same
 		// module, where it was; model = model.to(...) moves it.
-		return keepsPlace[fn.ChildByField("attribute").Text()]
+		return ModuleKeepsPlace[fn.ChildByField("attribute").Text()]
 	}
 	if fn == nil {
 		return false
@@ -495,9 +495,9 @@ func wrapsItself(b *Binding) bool {
 	return len(pos) > 0 && pos[0].Type == "identifier" && pos[0].Text() == b.Name
 }
 
-// keepsPlace are the nn.Module methods that return the module itself,
-// its parameters where they were.
-var keepsPlace = map[string]bool{"apply": true, "train": true, "eval": true, "float": true, "half": true,
+// ModuleKeepsPlace are the nn.Module methods that return the module
+// itself, its parameters where they were.
+var ModuleKeepsPlace = map[string]bool{"apply": true, "train": true, "eval": true, "float": true, "half": true,
 	"double": true, "bfloat16": true, "requires_grad_": true}
 
 // gpuTest reports a statement that runs only when an `if` around it tests
