@@ -3,6 +3,10 @@ package lsp
 import (
 	"fmt"
 	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -78,13 +82,17 @@ func reportLatencies(b *testing.B, lat []time.Duration) {
 // benchDoc opens the 5,000-line file and returns the position of the
 // "eta": 0.1 digit in the middle of it, the one-character edit site.
 func benchDoc(b *testing.B) (*testClient, string, protocol.Position, protocol.Range) {
+	sp, cp := net.Pipe()
+	return benchDocOn(b, connectClient(b, NewServer(Options{}), sp, cp, true))
+}
+
+// benchDocOn is benchDoc with the client c, connected to a server.
+func benchDocOn(b *testing.B, c *testClient) (*testClient, string, protocol.Position, protocol.Range) {
 	src := trainingFile(5000)
 	lines := strings.Split(src, "\n")
 	if len(lines) < 5000 {
 		b.Fatalf("only %d lines", len(lines))
 	}
-	sp, cp := net.Pipe()
-	c := connectClient(b, NewServer(Options{}), sp, cp, true)
 	c.initialize(nil, "", nil)
 	c.open(testURI, src, 1)
 	p := c.waitDiags(testURI, 1)
@@ -123,8 +131,18 @@ const warmupEdits = 300
 func BenchmarkDidChangeDiagnostics(b *testing.B) {
 	prev := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(prev)
+	if os.Getenv("GOGC") != "" {
+		debug.SetGCPercent(prev) // the user's setting, which TuneRuntime keeps
+	}
 	TuneRuntime() // as gpuopt lsp does
 	c, _, pos, _ := benchDoc(b)
+	measureEdits(b, c, pos)
+}
+
+// measureEdits makes warmupEdits one-character edits at pos, then b.N
+// more, each timed until its diagnostics arrive, and reports the
+// latencies of both.
+func measureEdits(b *testing.B, c *testClient, pos protocol.Position) {
 	v := int32(1)
 	edit := func() time.Duration {
 		v++
@@ -146,6 +164,40 @@ func BenchmarkDidChangeDiagnostics(b *testing.B) {
 	reportLatencies(b, lat)
 	b.ReportMetric(float64(percentile(cold, 0.50).Microseconds())/1000, "cold-p50-ms")
 	b.ReportMetric(float64(percentile(cold, 0.99).Microseconds())/1000, "cold-p99-ms")
+}
+
+// BenchmarkDidChangeProcess is BenchmarkDidChangeDiagnostics against
+// `gpuopt lsp` in a process of its own, as an editor runs it, with the
+// test's GOMAXPROCS (-test.cpu): the test client's decoding of each
+// publish then allocates in its own heap, not the server's. GPUOPT_BIN
+// names a built gpuopt; otherwise the benchmark builds one.
+func BenchmarkDidChangeProcess(b *testing.B) {
+	bin := os.Getenv("GPUOPT_BIN")
+	if bin == "" {
+		bin = filepath.Join(b.TempDir(), "gpuopt")
+		if out, err := exec.Command("go", "build", "-o", bin, "../cmd/gpuopt").CombinedOutput(); err != nil {
+			b.Fatalf("go build: %v\n%s", err, out)
+		}
+	}
+	cmd := exec.Command(bin, "lsp", "--debounce", "0")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("GOMAXPROCS=%d", runtime.GOMAXPROCS(0)))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	c, _, pos, _ := benchDocOn(b, connectClient(b, nil, nil, StdioConn(stdout, stdin), true))
+	measureEdits(b, c, pos)
 }
 
 // BenchmarkCodeAction measures a textDocument/codeAction request on a

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,7 +36,12 @@ type stream struct {
 	rw      io.ReadWriteCloser
 	in      *pushback
 	writeMu sync.Mutex
-	logf    func(format string, args ...any)
+	// body is the buffer notifications are framed in (under writeMu),
+	// kept between writes: a 5,000-line file's diagnostics are a few
+	// hundred KB per keystroke, which would otherwise be allocated and
+	// copied again per publish and bring the collector round sooner.
+	body []byte
+	logf func(format string, args ...any)
 }
 
 func newStream(rw io.ReadWriteCloser, logf func(string, ...any)) *stream {
@@ -269,7 +275,10 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		// notifications whose params jsonrpc2 has just encoded, compact and
 		// valid: frame them as they are instead of encoding them again
 		// (Notification.MarshalJSON re-scans and re-escapes every byte).
-		return s.writeRaw(notificationJSON(n.Method(), n.Params()))
+		s.writeMu.Lock()
+		defer s.writeMu.Unlock()
+		s.body = appendNotification(s.body[:0], n.Method(), n.Params())
+		return s.writeLocked(s.body)
 	}
 	// segmentio's encoder, as jsonrpc2's own stream uses: the standard
 	// library re-scans the (already encoded) params of every message.
@@ -283,8 +292,13 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 // notificationJSON is the JSON-RPC 2.0 notification of method with params
 // (already encoded JSON; omitted when empty), as jsonrpc2 writes it.
 func notificationJSON(method string, params []byte) []byte {
+	return appendNotification(nil, method, params)
+}
+
+// appendNotification appends notificationJSON's bytes to buf.
+func appendNotification(buf []byte, method string, params []byte) []byte {
 	m, _ := json.Marshal(method) // a string always encodes
-	buf := make([]byte, 0, len(params)+len(m)+40)
+	buf = slices.Grow(buf, len(params)+len(m)+40)
 	buf = append(buf, `{"jsonrpc":"2.0","method":`...)
 	buf = append(buf, m...)
 	if len(params) > 0 {
@@ -297,13 +311,22 @@ func notificationJSON(method string, params []byte) []byte {
 func (s *stream) writeRaw(data []byte) (int64, error) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	buf := make([]byte, 0, len(data)+32)
-	buf = append(buf, jsonrpc2.HdrContentLength+": "...)
-	buf = strconv.AppendInt(buf, int64(len(data)), 10)
-	buf = append(buf, "\r\n\r\n"...)
-	buf = append(buf, data...)
-	n, err := s.rw.Write(buf)
-	return int64(n), err
+	return s.writeLocked(data)
+}
+
+// writeLocked writes one message, its header and then its body, under
+// writeMu (so no other message comes between them).
+func (s *stream) writeLocked(data []byte) (int64, error) {
+	var hdr [64]byte
+	h := append(hdr[:0], jsonrpc2.HdrContentLength+": "...)
+	h = strconv.AppendInt(h, int64(len(data)), 10)
+	h = append(h, "\r\n\r\n"...)
+	n, err := s.rw.Write(h)
+	if err != nil {
+		return int64(n), err
+	}
+	m, err := s.rw.Write(data)
+	return int64(n + m), err
 }
 
 // Close implements jsonrpc2.Stream.
