@@ -441,11 +441,21 @@ func severity(fd rewrite.Finding) protocol.DiagnosticSeverity {
 // codeDescription links a diagnostic to its rule's documentation (nil
 // for codes that are not rules).
 func codeDescription(code string) *protocol.CodeDescription {
-	if u := patterns.DocURL(code); u != "" {
-		return &protocol.CodeDescription{Href: protocol.URI(u)}
+	if d, ok := codeDescriptions.Load(code); ok {
+		return d.(*protocol.CodeDescription)
 	}
-	return nil
+	var d *protocol.CodeDescription
+	if u := patterns.DocURL(code); u != "" {
+		d = &protocol.CodeDescription{Href: protocol.URI(u)}
+	}
+	codeDescriptions.Store(code, d)
+	return d
 }
+
+// codeDescriptions caches codeDescription per code: a large file's every
+// keystroke would otherwise build hundreds of equal links. The values are
+// shared, never modified.
+var codeDescriptions sync.Map
 
 func toDiagnostic(src *rewrite.Source, version int32, index int, fd rewrite.Finding) protocol.Diagnostic {
 	data := diagnosticData{Version: version, Index: index}

@@ -89,7 +89,12 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		runIsolated(pass)
 	}
 	kept := out[:0]
-	lines := suppressions{}
+	// Only a file that spells noqa or gpuopt somewhere can silence a
+	// finding; the others skip the per-line lookups.
+	var lines suppressions
+	if containsFoldASCII(f.Src.Bytes, "noqa") || containsFoldASCII(f.Src.Bytes, "gpuopt") {
+		lines = suppressions{}
+	}
 	for _, fd := range out {
 		if fd.Fix != nil && (f.Rejected() || f.InError(fd.Start, fd.End)) {
 			fd.Fix = nil // never rewrite inside a syntax error, nor a file CPython rejects
@@ -199,6 +204,9 @@ type lineSuppression struct {
 // suppressed reports whether a comment on the finding's first or last line
 // silences it.
 func (c suppressions) suppressed(f *rewrite.File, fd rewrite.Finding) bool {
+	if c == nil {
+		return false // no comment in the file names us (see run)
+	}
 	first, last := f.Src.LineOf(fd.Start), f.Src.LineOf(max(fd.Start, fd.End-1))
 	for _, line := range []int{first, last} {
 		ls, ok := c[line]

@@ -75,7 +75,8 @@ func xgbParamGroups(p *Pass) []*paramGroup {
 func findParamGroups(p *Pass) []*paramGroup {
 	m := p.Model
 	var groups []*paramGroup
-	p.File.Root.Walk(func(n *rewrite.Node) bool {
+	// The index, not a walk of the tree: the groups come in source order.
+	for _, n := range p.File.OfTypes("dictionary", "call", "assignment") {
 		switch n.Type {
 		case "dictionary":
 			g := &paramGroup{Container: n}
@@ -136,8 +137,7 @@ func findParamGroups(p *Pass) []*paramGroup {
 				}
 			}
 		}
-		return true
-	})
+	}
 	return groups
 }
 
