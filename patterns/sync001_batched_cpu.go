@@ -69,6 +69,9 @@ func checkBatchedCPU(p *Pass) {
 		if base == nil || !(cpu || tolist) || base.Type == "call" && rewrite.HasSplat(base) {
 			continue
 		}
+		if root := rewrite.RootName(base); root != nil && loaderBatchAt(p, root, arg) {
+			continue // the loader's batch, still on the host: .cpu() copies nothing
+		}
 		const pays = " Pays when the loop does CPU work per step (up to 1.16× measured on an H100); a loop that only moves large outputs can get slower (0.63× measured), and every output stays in GPU memory until the loop ends."
 		if extend && !cpu {
 			continue // x.tolist() may be NumPy's: only a visible .cpu() says tensor
@@ -283,4 +286,19 @@ func sync1ReadInLoop(m *rewrite.Model, acc, loop *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// loaderBatchAt reports a name that, where it is read (site), still holds
+// what a DataLoader yielded: its reaching binding is the target of an
+// enclosing for loop over a loader, not yet rebound by a move such as
+// `label = label.to(device)` further down. A loader's batches are on the
+// host (gpuopt reports datasets that yield CUDA tensors elsewhere), so
+// `.cpu()` there neither copies nor synchronises.
+func loaderBatchAt(p *Pass, ident, site *rewrite.Node) bool {
+	b := p.Model.ReachingBinding(ident, site)
+	if b == nil || b.Stmt == nil || b.Stmt.Type != "for_statement" || !b.Stmt.Contains(site) {
+		return false
+	}
+	left := b.Stmt.ChildByField("left")
+	return left != nil && left.Contains(b.Ident) && p.Model.IsDataLoader(b.Stmt.ChildByField("right"))
 }
