@@ -22,7 +22,7 @@ var CompileModel = &Rule{
 func init() { Register(CompileModel) }
 
 func checkCompileModel(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(2, 0) || p.File.Spells("compile") {
+	if !p.Env.Versions.Torch.AtLeast(2, 0) || p.File.Spells("compile") || doubleBackward(p) {
 		return
 	}
 	if !p.Model.UsesCUDA() {
@@ -376,6 +376,25 @@ func returnsModel(p *Pass, rets []*rewrite.Node) bool {
 		}
 		for _, it := range items {
 			if it.Type == "identifier" && p.Model.IsModule(it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// doubleBackward reports a file that differentiates through a gradient
+// (`create_graph=True`: gradient penalties, R1, path-length and MAML-style
+// updates), which torch.compile's AOTAutograd does not support: the
+// compiled model fails at that backward.
+func doubleBackward(p *Pass) bool {
+	if !p.File.Spells("create_graph") {
+		return false
+	}
+	for _, kw := range p.File.OfType("keyword_argument") {
+		name := kw.ChildByField("name")
+		if name != nil && name.Text() == "create_graph" {
+			if v := kw.ChildByField("value"); v == nil || v.Type != "false" {
 				return true
 			}
 		}
