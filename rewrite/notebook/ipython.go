@@ -185,3 +185,30 @@ func (s *lineState) scan(line string) {
 		s.continuation = false
 	}
 }
+
+// leadingIndent is IPython's leading_indent input transform: when a cell's
+// first line is indented, that indentation is removed from every line that
+// starts with it. It returns the dedented source and, per line, the bytes
+// removed; yes is false when the first line is not indented.
+func leadingIndent(src string) (out string, cut []int, yes bool) {
+	lines := strings.SplitAfter(src, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return src, nil, false
+	}
+	space := indentOf(lines[0])
+	if space == "" || strings.TrimSpace(lines[0]) == "" {
+		return src, nil, false
+	}
+	var sb strings.Builder
+	cut = make([]int, len(lines))
+	for i, l := range lines {
+		if strings.HasPrefix(l, space) {
+			l, cut[i] = l[len(space):], len(space)
+		}
+		sb.WriteString(l)
+	}
+	return sb.String(), cut, true
+}

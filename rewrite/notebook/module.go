@@ -34,6 +34,11 @@ type cellSpan struct {
 	firstLine  int // first module line
 	// cellLineStarts are the cell's own line start offsets.
 	cellLineStarts []int
+	// dedent, for a cell IPython dedents (leadingIndent), holds per cell
+	// line the bytes of indentation the module leaves out; such a cell is
+	// analysed but never rewritten (its fixes would be indented for the
+	// module, not the cell).
+	dedent []int
 }
 
 type moduleLine struct {
@@ -52,11 +57,22 @@ func Build(cells []Cell) *Module {
 			continue
 		}
 		masked := maskCell(c.Source)
-		if err, ok := cellSyntaxError(i, masked); !ok {
+		var dedent []int
+		err, ok := cellSyntaxError(i, masked)
+		if !ok {
+			// A cell whose first line is indented runs in IPython, which
+			// removes that indentation from every line first.
+			if src, cut, yes := leadingIndent(c.Source); yes {
+				if d := maskCell(src); func() bool { _, ok := cellSyntaxError(i, d); return ok }() {
+					masked, dedent, ok = d, cut, true
+				}
+			}
+		}
+		if !ok {
 			m.Broken = append(m.Broken, err)
 			continue
 		}
-		sp := cellSpan{cell: i, start: sb.Len(), firstLine: len(m.lines)}
+		sp := cellSpan{cell: i, start: sb.Len(), firstLine: len(m.lines), dedent: dedent}
 		for _, ml := range masked {
 			m.lines = append(m.lines, moduleLine{span: len(m.spans), masked: ml.masked})
 			m.lineStarts = append(m.lineStarts, sb.Len())
@@ -173,6 +189,9 @@ func (m *Module) locateIn(si, off int) int {
 		col = 0
 	}
 	cellLine := line - sp.firstLine
+	if sp.dedent != nil && !m.lines[line].masked {
+		col += sp.dedent[cellLine]
+	}
 	start := sp.cellLineStarts[cellLine]
 	end := len(src)
 	if cellLine+1 < len(sp.cellLineStarts) {
@@ -256,7 +275,7 @@ func (m *Module) Admit(f *rewrite.File, fx *rewrite.Fix) *rewrite.Fix {
 		if e.Top {
 			e = m.moveTop(f, e)
 		}
-		if e.Start < 0 || e.End > len(m.Src) || e.End < e.Start || m.cellOfEdit(e) < 0 || m.protected(e.Start, e.End) {
+		if e.Start < 0 || e.End > len(m.Src) || e.End < e.Start || m.cellOfEdit(e) < 0 || m.protected(e.Start, e.End) || m.spans[m.cellOfEdit(e)].dedent != nil {
 			return nil
 		}
 		edits = append(edits, e)
@@ -356,7 +375,7 @@ func (m *Module) Apply(edits []rewrite.Edit) ([]Cell, error) {
 			continue
 		}
 		si := m.cellOfEdit(e)
-		if si < 0 || m.protected(e.Start, e.End) {
+		if si < 0 || m.protected(e.Start, e.End) || m.spans[si].dedent != nil {
 			return nil, ErrCrossesCells
 		}
 		cell, s, end := m.spans[si].cell, m.locateIn(si, e.Start), m.locateIn(si, e.End)

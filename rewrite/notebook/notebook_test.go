@@ -357,3 +357,34 @@ func TestRenderMinifiedAndCompact(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadingIndentCell: IPython removes a cell's first-line indentation
+// from its lines before running it (leading_indent), so such a cell is no
+// syntax error. It is analysed dedented, its positions map back to the
+// indented cell, and it is never rewritten.
+func TestLeadingIndentCell(t *testing.T) {
+	cells := []Cell{
+		{Kind: "code", Source: "import torch\n"},
+		{Kind: "code", Source: "    model.fit(X,\n              y)\n    z = torch.zeros(3)\n"},
+		{Kind: "code", Source: "  x = (1,\n"}, // dedented, still broken
+	}
+	m := Build(cells)
+	if len(m.Broken) != 1 || m.Broken[0].Cell != 2 {
+		t.Fatalf("broken cells: %+v", m.Broken)
+	}
+	src := string(m.Src)
+	if !strings.Contains(src, "\nmodel.fit(X,\n          y)\nz = torch.zeros(3)\n") {
+		t.Errorf("module:\n%s", src)
+	}
+	off := strings.Index(src, "torch.zeros")
+	if cell, line, col := m.Position(off); cell != 1 || line != 2 || col != 8 {
+		t.Errorf("torch.zeros at cell %d:%d:%d, want 1:2:8", cell, line, col)
+	}
+	f := m.Parse("t.ipynb")
+	if m.Admit(f, &rewrite.Fix{Edits: []rewrite.Edit{{Start: off, End: off + 5, New: "numpy"}}}) != nil {
+		t.Error("an edit of a dedented cell was admitted")
+	}
+	if _, err := m.Apply([]rewrite.Edit{{Start: off, End: off + 5, New: "numpy"}}); err == nil {
+		t.Error("an edit of a dedented cell was applied")
+	}
+}
