@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuopt/gpuopt/patterns/hardware"
+	"github.com/gpuopt/gpuopt/rewrite"
 )
 
 // targetGPU is what the CLI hands the rules for a configured target.
@@ -70,5 +71,25 @@ func TestGateNamesTheGPUForMessages(t *testing.T) {
 	v := (&Env{GPU: targetGPU(t, "h100")}).Gate(Need{MinCompute: 80})
 	if msg := "bf16 is native on " + v.Assumption; msg != "bf16 is native on NVIDIA H100 80GB (sm_90)" {
 		t.Errorf("%q", msg)
+	}
+}
+
+func TestAssertedTorchMajor(t *testing.T) {
+	for src, want := range map[string]int{
+		"import torch\nassert torch.__version__.split('.')[0] == '1'\n":           1,
+		"import torch\nassert int(torch.__version__.split(\".\")[0]) == 1\n":      1,
+		"import torch\nassert torch.__version__.startswith('2.')\n":               2,
+		"import torch\nassert torch.__version__ >= '1.6'\n":                       -1, // a lower bound
+		"import torch\nif True:\n    assert torch.__version__.startswith('1.')\n": -1, // not at module level
+		"import torch\nprint(torch.__version__.split('.')[0] == '1')\n":           -1,
+	} {
+		f := rewrite.Parse("t.py", []byte(src))
+		got, ok := assertedTorchMajor(f)
+		if !ok {
+			got = -1
+		}
+		if got != want {
+			t.Errorf("%q: major %d, want %d", src, got, want)
+		}
 	}
 }

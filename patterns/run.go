@@ -56,6 +56,12 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 			env = &own
 		}
 	}
+	if major, ok := assertedTorchMajor(f); ok && env.Versions.Torch.Major > major {
+		// The script refuses to run on any other major version.
+		own := *env
+		own.Versions.Torch = below(Version{major + 1, 0})
+		env = &own
+	}
 	m := f.Model()
 	m.SetProject(env.Project)
 	facts := newFacts(m)

@@ -1,10 +1,13 @@
 package patterns
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
 )
 
 // Version is a library's major.minor version; the zero value means unknown.
@@ -136,4 +139,30 @@ func below(v Version) Version {
 		return Version{v.Major, v.Minor - 1}
 	}
 	return Version{v.Major - 1, 99}
+}
+
+// torchMajorAssert matches a script's own check of torch's major version:
+// `assert torch.__version__.split('.')[0] == '1'` (also with int(...) and
+// a number) or `assert torch.__version__.startswith('1.')`.
+var torchMajorAssert = regexp.MustCompile(`torch\.__version__(?:\.split\(\s*['"]\.['"]\s*\)\[0\]\)?\s*==\s*['"]?|\.startswith\(\s*['"])(\d+)`)
+
+// assertedTorchMajor returns the torch major version a module-level
+// assert of the file requires: such a script fails at import on any other,
+// so the features of later releases (fused optimizers, torch.compile,
+// set_float32_matmul_precision on 1.x before 1.12) are not advice for it.
+func assertedTorchMajor(f *rewrite.File) (int, bool) {
+	if !bytes.Contains(f.Src.Bytes, []byte("__version__")) {
+		return 0, false
+	}
+	for _, st := range f.Root.NamedChildren() {
+		if st.Type != "assert_statement" {
+			continue
+		}
+		if m := torchMajorAssert.FindStringSubmatch(st.Text()); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				return n, true
+			}
+		}
+	}
+	return 0, false
 }
