@@ -377,8 +377,14 @@ var cheapItemCalls = map[string]bool{"torch.tensor": true, "torch.as_tensor": tr
 	"torch.LongTensor": true, "torch.FloatTensor": true, "int": true, "float": true, "len": true, "tuple": true,
 	"list": true, "dict": true, "min": true, "max": true}
 
+// inMemoryTensorCalls build a tensor (or a range) a DataLoader can serve
+// as its dataset, items indexed out of memory.
+var inMemoryTensorCalls = map[string]bool{"torch.arange": true, "torch.tensor": true, "torch.as_tensor": true,
+	"torch.from_numpy": true, "torch.LongTensor": true, "torch.FloatTensor": true, "torch.IntTensor": true,
+	"torch.randperm": true, "range": true, "numpy.arange": true, "numpy.array": true}
+
 // inMemoryDataset reports a dataset whose items are already in memory:
-// a list or tuple (pre-tokenized rows), or a class of this file whose
+// a list or tuple (pre-tokenized rows), a tensor or range, or a class of this file whose
 // __getitem__ only indexes what it holds (and wraps it in tensors). Workers
 // would only add start-up and pickling: a GPU engineer leaves
 // num_workers=0 there. (A TensorDataset is reported, with a hint only:
@@ -398,6 +404,9 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 		}
 		switch {
 		case e != nil && e.Is("list", "list_comprehension", "tuple"):
+		case e != nil && e.Type == "call" && inMemoryTensorCalls[p.Model.CalleeName(e)]:
+			// A tensor as the dataset (`DataLoader(torch.arange(n))`): its
+			// items are numbers in memory, shuffled indices for the loop.
 		case o.Def != nil || e.Type == "call":
 			m, cls := datasetClass(p, o) // of this file or a sibling module
 			if cls == nil {

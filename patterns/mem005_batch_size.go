@@ -74,7 +74,9 @@ func checkBatchSize(p *Pass) {
 		}
 		seen[lit] = true
 		n, ok := intLiteral(p, lit)
-		if !ok || n <= 0 || n >= want {
+		if !ok || n <= 1 || n >= want {
+			// A batch of one is a choice, not a default: one graph, scene
+			// or variable-sized sample per step, which no larger batch fits.
 			return
 		}
 		k := float64(want) / float64(n)
