@@ -518,7 +518,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 		if n.Parent != nil && n.Parent.Type == "for_statement" && n.Parent.ChildByField("right") == n {
 			loop := n.Parent
 			li := p.Model.Loop(loop)
-			if li.Trains() || li.ModelForward {
+			if (li.Trains() || li.ModelForward) && !waitsForUser(p, loop) {
 				hot = true
 				loops = append(loops, loop)
 				// A loader built by the function that iterates it is a new
@@ -739,4 +739,28 @@ func rebindAfterEdit(p *Pass, stmt *rewrite.Node, q string, line func(spelled st
 		return rewrite.Edit{}, false
 	}
 	return rewrite.InsertAfterEdit(stmt, line(name))
+}
+
+// waitsForUser reports a loop that stops for the person at the screen
+// every iteration (`cv2.waitKey(0)` after showing a prediction, input(),
+// plt.show()): an interactive viewer, whose pace no loader setting
+// changes.
+func waitsForUser(p *Pass, loop *rewrite.Node) bool {
+	for _, n := range p.Model.LoopBodyNodes(loop) {
+		if n.Type != "call" {
+			continue
+		}
+		switch p.Model.CalleeName(n) {
+		case "input", "matplotlib.pyplot.show", "matplotlib.pyplot.waitforbuttonpress":
+			return true
+		case "cv2.waitKey":
+			// waitKey(0) (or no delay) blocks until a key; waitKey(1)
+			// paces a video window.
+			args := rewrite.PositionalArgs(n)
+			if len(args) == 0 || args[0].Text() == "0" {
+				return true
+			}
+		}
+	}
+	return false
 }
