@@ -543,6 +543,14 @@ func (m *Model) iteratedParams(def *Node) (params, iterated []string) {
 				ids = append(ids, def.File().OfTypeIn(v, "identifier")...)
 			}
 		}
+		// `loop = tqdm(train_dl)`, then `for i, b in enumerate(loop):`,
+		// with `loop` rebound before each of several loops: the binding
+		// that reaches this one.
+		for _, id := range def.File().OfTypeIn(right, "identifier") {
+			if b := m.ReachingBinding(id, loop); b != nil && b.Value != nil && b.Stmt != nil && def.Contains(b.Stmt) {
+				ids = append(ids, def.File().OfTypeIn(b.Value, "identifier")...)
+			}
+		}
 		for _, id := range ids {
 			for _, name := range params {
 				if id.Text() == name && id.Field != "attribute" && !slicesContains(iterated, name) {
