@@ -123,6 +123,16 @@ func (fx *Facts) IsDataLoader(expr *rewrite.Node) bool {
 	if f := fx.What(expr); f.Kind != KindUnknown {
 		return f.Kind == KindLoader
 	}
+	// `with tqdm(loader) as bar:`: the progress bar over a loader.
+	if expr != nil && expr.Type == "identifier" {
+		if bs := fx.m.Bindings(expr); len(bs) == 1 && bs[0].Kind == rewrite.WithBinding {
+			if ap := bs[0].Ident.Ancestor("as_pattern"); ap != nil && len(ap.NamedChildren()) == 2 {
+				if v := ap.NamedChildren()[0]; v.Type == "call" && strings.HasPrefix(fx.m.CalleeName(v), "tqdm") {
+					return fx.IsDataLoader(v)
+				}
+			}
+		}
+	}
 	// Iterated for batches and named like a loader (`self.train_loader`,
 	// an attribute set from a parameter nothing else tells about).
 	if expr != nil && expr.Type == "attribute" {

@@ -551,6 +551,12 @@ func aliasBinding(p *Pass, use *rewrite.Node) *rewrite.Binding {
 		return nil
 	case par.Type == "assignment" && par.ChildByField("right") == use:
 		target = par.ChildByField("left")
+	case par.Type == "as_pattern" && len(par.NamedChildren()) == 2 && par.NamedChildren()[0] == use:
+		// `with tqdm(loader) as bar:`, then `for x, y in bar:`.
+		target = par.ChildByField("alias")
+		if target != nil && target.Type == "as_pattern_target" && len(target.NamedChildren()) == 1 {
+			target = target.NamedChildren()[0]
+		}
 	case par.Type == "argument_list" && par.Parent != nil && (callAttr(par.Parent) == "prepare" || callAttr(par.Parent) == "setup_dataloaders"):
 		call := par.Parent
 		a := call.Parent
