@@ -644,17 +644,33 @@ func callsNumpy(loop *rewrite.Node) bool {
 }
 
 // outputsEscapeNote is what AMP004 says where outputsEscape withholds the wrap.
-const outputsEscapeNote = "; the outputs leave the loop (kept in a list or read after it) and would be bf16/fp16 there, which NumPy, plotting and scikit-learn refuse: add .float() where they are kept, then wrap"
+const outputsEscapeNote = "; the outputs leave the loop (kept in a list, read after it, or logged by wandb, mlflow or TensorBoard) and would be bf16/fp16 there, which NumPy, plotting, scikit-learn and those loggers refuse: add .float() where they are kept or logged, then wrap"
 
 // halfFree are the methods whose result carries no bf16/fp16 tensor out
 // of the autocast block: Python numbers, integer indices, fp32 copies.
 var halfFree = map[string]bool{"item": true, "tolist": true, "float": true, "double": true, "argmax": true, "argmin": true,
 	"long": true, "int": true, "bool": true}
 
+// convertingLogger reports a logging call that turns the tensors it is
+// given into NumPy arrays, which have no bf16: wandb.log, mlflow's log
+// calls, and TensorBoard's histogram, image and embedding writers.
+func convertingLogger(p *Pass, call *rewrite.Node) bool {
+	q := p.Model.CalleeName(call)
+	if strings.HasPrefix(q, "wandb.") || strings.HasPrefix(q, "mlflow.") {
+		return true
+	}
+	switch callAttr(call) {
+	case "add_histogram", "add_image", "add_images", "add_embedding":
+		return true
+	}
+	return false
+}
+
 // outputsEscape reports an evaluation step whose wrapped statements assign
 // a name that outlives the loop in half precision: read after the loop, or
 // kept in a container that lives across steps (`preds.append(out)`,
-// `outputs.extend(out.cpu())`), unless converted first (`.float()`,
+// `outputs.extend(out.cpu())`), or handed to a logger that converts it to
+// NumPy (`wandb.log({"out": out})`), unless converted first (`.float()`,
 // `.item()`, `.argmax()`...).
 func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
 	names := map[string]bool{}
@@ -697,7 +713,7 @@ func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
 		if escapes || n.Type != "call" {
 			return
 		}
-		if a := callAttr(n); a != "append" && a != "extend" {
+		if a := callAttr(n); a != "append" && a != "extend" && !convertingLogger(p, n) {
 			return
 		}
 		for _, arg := range rewrite.PositionalArgs(n) {
