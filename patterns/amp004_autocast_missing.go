@@ -90,6 +90,10 @@ func checkMissingAutocast(p *Pass) {
 		if fix == nil && slices.ContainsFunc(stmts, func(st *rewrite.Node) bool { return len(bceCalls(p, st)) > 0 }) {
 			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
 		}
+		if fix != nil && customKernels(p) {
+			fix = nil
+			msg += customKernelsNote
+		}
 		fix = small.gate(fix, &msg)
 		fix = narrowNetwork(p, stmts).gate(fix, &msg)
 		fix = oldTorchGate(p, fix, &msg)
@@ -241,6 +245,10 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 			// wrap or after it: either raises.
 			fix = nil
 			msg += "; but the loop computes BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
+		}
+		if fix != nil && customKernels(p) {
+			fix = nil
+			msg += customKernelsNote
 		}
 		fix = small.gate(fix, &msg)
 		fix = narrowNetwork(p, stmts).gate(fix, &msg)
@@ -650,6 +658,21 @@ const outputsEscapeNote = "; the outputs leave the loop (kept in a list, read af
 // of the autocast block: Python numbers, integer indices, fp32 copies.
 var halfFree = map[string]bool{"item": true, "tolist": true, "float": true, "double": true, "argmax": true, "argmin": true,
 	"long": true, "int": true, "bool": true}
+
+// customKernelsNote is why AMP004 offers no wrap in a project that
+// compiles CUDA kernels of its own.
+const customKernelsNote = "; but this project compiles CUDA kernels of its own (torch.utils.cpp_extension), which often accept only fp32/fp16 and fail on bf16 inputs: check that they do, then wrap"
+
+// customKernels reports a file that compiles CUDA kernels of its own, or
+// imports (a few project modules deep) one that does: StyleGAN2's fused
+// activation and upfirdn2d ops take fp32 and fp16 only, so wrapping its
+// forward in bf16 autocast fails at the first step.
+func customKernels(p *Pass) bool {
+	return p.Memo("torch.customKernels", func() any {
+		return p.Model.Imports("torch.utils.cpp_extension") ||
+			p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.CustomKernels }, 3)
+	}).(bool)
+}
 
 // convertingLogger reports a logging call that turns the tensors it is
 // given into NumPy arrays, which have no bf16: wandb.log, mlflow's log

@@ -81,6 +81,12 @@ type ProjectDef struct {
 	// Autocast: on the module's own entry, the module spells autocast
 	// (mixed precision is chosen there).
 	Autocast bool
+	// CustomKernels: on the module's own entry, the module imports
+	// torch.utils.cpp_extension (it compiles CUDA kernels of its own).
+	CustomKernels bool
+	// Relatives are, on the module's own entry, the modules and names its
+	// relative imports spell (".fused_act.FusedLeakyReLU").
+	Relatives []string
 }
 
 // ModuleKey is the key of a module's own entry in its summary: no Python
@@ -237,7 +243,9 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f)}}
+		Autocast: callsAutocast(f), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+			return strings.HasPrefix(q, "torch.utils.cpp_extension")
+		}), Relatives: m.relativeImports()}}
 	for name, bs := range m.Module.Bindings {
 		if len(bs) != 1 {
 			continue
@@ -593,23 +601,70 @@ func (m *Model) ImportsProjectModule(pred func(module *ProjectDef) bool) bool {
 	if m.project == nil {
 		return false
 	}
-	mods := append(slices.Clip(m.imported), m.starFrom...)
+	mods := append(append(slices.Clip(m.imported), m.starFrom...), m.relativeImports()...)
+	for _, d := range m.importedModules(m.File.Src.Path, mods) {
+		if pred(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// relativeImports are the module scope's relative imports as spelled
+// (".engine.train_one_epoch" for `from .engine import train_one_epoch`).
+func (m *Model) relativeImports() []string {
+	var out []string
 	for _, bs := range m.Module.Bindings {
 		for _, b := range bs {
 			if b.Kind == ImportBinding && b.Relative != "" {
-				mods = append(mods, b.Relative) // from .engine import train_one_epoch
+				out = append(out, b.Relative)
 			}
 		}
 	}
-	for _, q := range mods {
+	return out
+}
+
+// importedModules resolves imports spelled in the module at path (a
+// module, or a module and a name) to the project modules' own entries.
+func (m *Model) importedModules(path string, imports []string) []*ProjectDef {
+	var out []*ProjectDef
+	for _, q := range imports {
 		for _, mod := range []string{q, q[:max(strings.LastIndexByte(q, '.'), 0)]} {
 			if mod == "" {
 				mod = "." // from . import config
 			}
-			if d := m.project.Def(m.File.Src.Path, mod, ModuleKey); d != nil && pred(d) {
-				return true
+			if d := m.project.Def(path, mod, ModuleKey); d != nil && !slices.Contains(out, d) {
+				out = append(out, d)
 			}
 		}
+	}
+	return out
+}
+
+// ImportsProjectModuleDeep is ImportsProjectModule through the imports of
+// the imported modules too, up to depth modules away (train.py imports
+// model.py, which imports the op package, whose fused_act.py compiles a
+// kernel).
+func (m *Model) ImportsProjectModuleDeep(pred func(module *ProjectDef) bool, depth int) bool {
+	if m.project == nil {
+		return false
+	}
+	level := m.importedModules(m.File.Src.Path, append(append(slices.Clip(m.imported), m.starFrom...), m.relativeImports()...))
+	seen := slices.Clone(level)
+	for d := 0; d < depth && len(level) > 0; d++ {
+		var next []*ProjectDef
+		for _, mod := range level {
+			if pred(mod) {
+				return true
+			}
+			for _, n := range m.importedModules(mod.Path, append(append(slices.Clip(mod.Externals), mod.Star...), mod.Relatives...)) {
+				if !slices.Contains(seen, n) && len(seen) < 64 {
+					seen = append(seen, n)
+					next = append(next, n)
+				}
+			}
+		}
+		level = next
 	}
 	return false
 }

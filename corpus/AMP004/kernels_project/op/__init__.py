@@ -1,0 +1,1 @@
+from .fused_act import FusedLeakyReLU
