@@ -135,3 +135,33 @@ func isTestModule(p *Pass) bool {
 	}
 	return p.Model.Imports("pytest") || p.Model.Imports("unittest")
 }
+
+// inNoCUDABranch reports whether n sits where CUDA is known to be absent:
+// the else branch of `if torch.cuda.is_available():`, or the body of
+// `if not torch.cuda.is_available():` (the CPU fallback of a script that
+// handles both).
+func inNoCUDABranch(p *Pass, n *rewrite.Node) bool {
+	for c := n; c.Parent != nil; c = c.Parent {
+		par := c.Parent
+		if par.Type != "if_statement" {
+			continue
+		}
+		cond := par.ChildByField("condition")
+		if cond == nil {
+			continue
+		}
+		negated := false
+		if cond.Type == "not_operator" {
+			negated, cond = true, cond.ChildByField("argument")
+		}
+		if cond == nil || cond.Type != "call" || p.Model.CalleeName(cond) != "torch.cuda.is_available" {
+			continue
+		}
+		inBody := par.ChildByField("consequence") == c
+		inElse := c.Type == "else_clause"
+		if negated && inBody || !negated && inElse {
+			return true
+		}
+	}
+	return false
+}

@@ -23,6 +23,9 @@ func checkDataParallel(p *Pass) {
 		return
 	}
 	for _, call := range p.Model.CallsTo("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel") {
+		if inNoCUDABranch(p, call) {
+			continue // the CPU fallback: DataParallel there does nothing
+		}
 		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
 	}
 }
