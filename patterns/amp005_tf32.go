@@ -100,30 +100,53 @@ var matmulLayers = map[string]bool{
 // convolutions with no matrix multiply anywhere (a DCGAN, a plain U-Net):
 // cuDNN already runs fp32 convolutions in TF32 by default
 // (torch.backends.cudnn.allow_tf32), so the matmul setting has nothing to
-// speed up. Networks from a library or another module are not known, and
-// count as having matmuls.
+// speed up. Networks of another project module are read from its
+// summary; networks from a library are not known, and count as having
+// matmuls.
 func convolutionsOnly(p *Pass) bool {
 	if p.Model.Imports("torchvision.models") || p.Model.Imports("timm") || p.Model.Imports("transformers") ||
-		p.File.Spells("from_pretrained") || len(p.File.OfType("class_definition")) == 0 {
+		p.File.Spells("from_pretrained") {
 		return false
 	}
+	local := len(p.File.OfType("class_definition")) > 0 // networks defined here
 	convs := false
 	for _, call := range p.File.OfType("call") {
 		q := p.Model.CalleeName(call)
 		if matmulLayers[q] {
 			return false
 		}
-		if strings.HasPrefix(q, "torch.nn.Conv") {
+		if strings.HasPrefix(q, "torch.nn.Conv") && local {
 			convs = true
 		}
-		// A network class imported from the project: its layers are not read.
+		// A network class imported from the project (a class with no
+		// base, or one of nn.Module's): its summary's layers, those of the
+		// blocks it builds included.
 		if d := p.Model.ImportedDef(call.ChildByField("function")); d != nil && d.Class && !slices.ContainsFunc(d.Bases, func(b string) bool { return !strings.Contains(b, "Module") }) {
-			return false // (a class with no base, or one of nn.Module's: a network)
+			if !convOnlyClass(d) {
+				return false
+			}
+			convs = true
 		}
 	}
 	for _, op := range p.File.OfType("binary_operator") {
 		if o := op.ChildByField("operator"); o != nil && o.Text() == "@" {
 			return false
+		}
+	}
+	return convs
+}
+
+// convOnlyClass reports a project network class whose layers (its own and
+// those of the module's blocks it builds) include convolutions and no
+// matrix multiply, nor a model from a library.
+func convOnlyClass(d *rewrite.ProjectDef) bool {
+	convs := false
+	for _, q := range d.Calls {
+		switch {
+		case matmulLayers[q], strings.HasPrefix(q, "torchvision.models"), strings.HasPrefix(q, "timm"), strings.HasPrefix(q, "transformers"):
+			return false
+		case strings.HasPrefix(q, "torch.nn.Conv"):
+			convs = true
 		}
 	}
 	return convs

@@ -1,0 +1,15 @@
+# gpuopt-env: target-gpu=h100
+# This network has a linear layer: TF32 matmuls pay.
+import torch
+
+from network import AttnHead
+
+device = torch.device("cuda")
+head = AttnHead().to(device)
+optimizer = torch.optim.Adam(head.parameters(), fused=True)
+for epoch in range(10):  # want: AMP005
+    x = torch.randn(4, 64, device=device)
+    loss = head(x).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
