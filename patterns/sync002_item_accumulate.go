@@ -180,7 +180,8 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 					}
 				case "cpu", "numpy": // preds.append(out.cpu().numpy()), on every step
 					st := rewrite.Statement(n)
-					unconditional := n.Ancestor("if_statement") == nil || !loop.Contains(n.Ancestor("if_statement"))
+					ifn := n.Ancestor("if_statement")
+					unconditional := ifn == nil || !loop.Contains(ifn) || bothBranchesCopy(ifn)
 					if unconditional && (st == nil || !sync2IsAccumulation(st)) { // (not correct += ...cpu().sum().item())
 						needed = true
 					}
@@ -449,4 +450,38 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 		return !syncs
 	})
 	return syncs
+}
+
+// bothBranchesCopy reports an `if ...: ... else: ...` whose two branches
+// each copy to the host (`.cpu()` or `.numpy()`): `if preds is None: preds =
+// logits.cpu().numpy() else: preds = np.append(preds, logits.cpu()...)`
+// syncs on every step either way.
+func bothBranchesCopy(ifn *rewrite.Node) bool {
+	var branches []*rewrite.Node
+	for _, c := range ifn.Children {
+		switch {
+		case c.Field == "consequence":
+			branches = append(branches, c)
+		case c.Type == "else_clause":
+			branches = append(branches, c)
+		case c.Type == "elif_clause":
+			return false
+		}
+	}
+	if len(branches) != 2 {
+		return false
+	}
+	for _, b := range branches {
+		copies := false
+		b.Walk(func(n *rewrite.Node) bool {
+			if a := callAttr(n); n.Type == "call" && (a == "cpu" || a == "numpy") {
+				copies = true
+			}
+			return !copies
+		})
+		if !copies {
+			return false
+		}
+	}
+	return true
 }
