@@ -324,9 +324,11 @@ func containsAutocast(s string) bool {
 // `torch.use_deterministic_algorithms(...)`, a `deterministic=` keyword
 // (Lightning's Trainer), or CUBLAS_WORKSPACE_CONFIG.
 func determinismRequested(p *Pass) bool {
-	// Here, or in a project module this one imports (`utils.same_seeds`
-	// setting cudnn.deterministic, called before training).
-	return p.Model.RequestsDeterminism() || p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Deterministic })
+	// Here, or in a project module this one imports, also through the
+	// modules that one imports (`from train_func import *`, which does
+	// `from utils import *`, whose seed_everything sets
+	// cudnn.deterministic).
+	return p.Model.RequestsDeterminism() || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Deterministic }, 3)
 }
 
 // mentionsQualified reports whether the file may mention any of the
