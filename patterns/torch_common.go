@@ -328,7 +328,9 @@ func determinismRequested(p *Pass) bool {
 	// modules that one imports (`from train_func import *`, which does
 	// `from utils import *`, whose seed_everything sets
 	// cudnn.deterministic).
-	return p.Model.RequestsDeterminism() || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Deterministic }, 3)
+	return p.Memo("torch.determinism", func() any {
+		return p.Model.RequestsDeterminism() || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Deterministic }, 3)
+	}).(bool)
 }
 
 // mentionsQualified reports whether the file may mention any of the
