@@ -30,7 +30,7 @@ var cudfReaderKeywords = map[string]bool{
 
 func checkCudfReadForXGBoost(p *Pass) {
 	m := p.Model
-	if !m.Imports("xgboost") || cudfPandasInstalled(p) {
+	if !m.Imports("xgboost") || cudfPandasInstalled(p) || xgbChoosesCPU(p) {
 		return
 	}
 	for _, call := range p.File.OfType("call") {
@@ -90,4 +90,29 @@ func cudfReadFix(p *Pass, call *rewrite.Node, reader string, ff *frameFlow) (*re
 	}
 	edits = append(edits, rewrite.Edit{Start: fn.Start, End: fn.End, New: name + "." + reader})
 	return Fix(rewrite.Hint, "Read with cudf."+reader, edits...), ""
+}
+
+// xgbChoosesCPU reports a file whose XGBoost parameters choose the CPU
+// explicitly (`"device": "cpu"`) and name no GPU anywhere (no cuda device,
+// no gpu_hist): its frames are for a CPU training, where a cuDF frame
+// would only add a copy back to the host.
+func xgbChoosesCPU(p *Pass) bool {
+	cpu := false
+	for _, g := range xgbParamGroups(p) {
+		for _, e := range g.Entries {
+			v, ok := rewrite.StringValue(e.Value)
+			if !ok {
+				continue
+			}
+			v = strings.ToLower(v)
+			switch {
+			case e.Key == "device" && strings.HasPrefix(v, "cpu"):
+				cpu = true
+			case e.Key == "device" && (strings.HasPrefix(v, "cuda") || strings.HasPrefix(v, "gpu")),
+				e.Key == "tree_method" && strings.HasPrefix(v, "gpu"):
+				return false
+			}
+		}
+	}
+	return cpu
 }
