@@ -23,8 +23,8 @@ var gradScalerNames = []string{
 
 func checkBF16Autocast(p *Pass) {
 	v := p.Env.Gate(Need{MinCompute: 80})
-	if v.Silent() {
-		return
+	if v.Silent() || !p.Env.Versions.Torch.AtLeast(1, 10) {
+		return // autocast takes a dtype (bf16) from torch 1.10
 	}
 	scalers := p.Model.CallsTo(gradScalerNames...)
 	if len(scalers) != 1 {
@@ -89,5 +89,37 @@ func checkBF16Autocast(p *Pass) {
 	if v.Hint {
 		msg = "fp16 autocast with a GradScaler: on GPUs with compute capability >= 8.0 bf16 needs no loss scaling (" + gpu + ")"
 	}
-	p.Report(scaler, msg, v.Downgrade(Fix(rewrite.Unsafe, "Autocast to bf16 and disable the scaler", edits...)))
+	fix := Fix(rewrite.Unsafe, "Autocast to bf16 and disable the scaler", edits...)
+	if unconvertedNumpy(p) {
+		// fp16 tensors convert to NumPy (float16); bf16 ones do not.
+		msg += "; but this file hands tensors to NumPy (.numpy()) without .float(), which fp16 allows and bf16 refuses (TypeError): convert them first, then switch"
+		fix = nil
+	}
+	p.Report(scaler, msg, v.Downgrade(fix))
+}
+
+// unconvertedNumpy reports a `.numpy()` call in the file whose tensor is
+// not converted to a NumPy dtype first (`.float()`, `.double()`, `.long()`,
+// `.int()`, `.bool()` somewhere in its chain): under fp16 autocast such a
+// tensor may be float16, which NumPy has, and under bf16 bfloat16, which it
+// has not.
+func unconvertedNumpy(p *Pass) bool {
+	for _, call := range p.File.MethodCalls("numpy") {
+		converted := false
+		for e := call.ChildByField("function").ChildByField("object"); e != nil && e.Type == "call"; {
+			fn := e.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" {
+				break
+			}
+			switch fn.ChildByField("attribute").Text() {
+			case "float", "double", "long", "int", "bool", "argmax", "argmin", "item", "tolist":
+				converted = true
+			}
+			e = fn.ChildByField("object")
+		}
+		if !converted {
+			return true
+		}
+	}
+	return false
 }
