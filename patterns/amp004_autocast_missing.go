@@ -32,7 +32,7 @@ func checkMissingAutocast(p *Pass) {
 	// mixed_precision, a Lightning or Hugging Face Trainer's precision flag.
 	// (torch.accelerator, the device API, says nothing about precision; a
 	// class of the file called Trainer is just a class.)
-	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") || p.Model.Imports("apex") ||
+	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") || apexMixedPrecision(p) ||
 		p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") || p.Model.Imports("transformers") && p.File.Spells("Trainer") {
 		return
 	}

@@ -39,7 +39,7 @@ func checkTF32(p *Pass) {
 	// Mixed precision already: under autocast the matmuls and convolutions
 	// run in fp16/bf16 and TF32 has nothing left to speed up. Autocast
 	// through a project's wrapper (YOLOv5's smart_amp_autocast) counts.
-	if mentionsAutocast(p) || p.Model.Imports("apex") || p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Autocast }) {
+	if mentionsAutocast(p) || apexMixedPrecision(p) || p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Autocast }) {
 		return // (also in the project module whose step this script calls)
 	}
 	start, end, ok := firstTrainingLoopHeader(p)

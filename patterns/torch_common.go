@@ -774,3 +774,19 @@ func waitsForUser(p *Pass, loop *rewrite.Node) bool {
 	}
 	return false
 }
+
+// apexMixedPrecision reports a file that trains with NVIDIA apex's mixed
+// precision: it calls apex.amp (amp.initialize, amp.scale_loss) or apex's
+// fp16 utilities. An apex import alone (`try: from apex import amp`,
+// never used) chooses nothing.
+func apexMixedPrecision(p *Pass) bool {
+	if !p.Model.Imports("apex") {
+		return false
+	}
+	for _, call := range p.File.OfType("call") {
+		if q := p.Model.CalleeName(call); strings.HasPrefix(q, "apex.amp.") || strings.HasPrefix(q, "apex.fp16_utils.") {
+			return true
+		}
+	}
+	return false
+}
