@@ -29,11 +29,19 @@ func checkFactoryDevice(p *Pass) {
 		if !ok || obj == nil || obj.Type != "call" {
 			continue
 		}
-		// `torch.zeros(...).float().to(dev)`: the dtype conversion stays,
-		// after the factory built on the device.
+		// `torch.zeros(...).float().to(dev)`, `torch.arange(n).view(-1, 1)
+		// .to(dev)`: the dtype conversions and reshapes stay, after the
+		// factory built on the device.
 		tail := obj
-		if fn := obj.ChildByField("function"); fn.Type == "attribute" && dtypeMethods[fn.ChildByField("attribute").Text()] &&
-			len(obj.ChildByField("arguments").NamedChildren()) == 0 && fn.ChildByField("object").Type == "call" {
+		for {
+			fn := obj.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" || fn.ChildByField("object").Type != "call" {
+				break
+			}
+			attr := fn.ChildByField("attribute").Text()
+			if !(dtypeMethods[attr] && len(obj.ChildByField("arguments").NamedChildren()) == 0) && !shapeMethods[attr] {
+				break
+			}
 			obj = fn.ChildByField("object")
 		}
 		q := p.Model.CalleeName(obj)
@@ -93,6 +101,11 @@ func checkFactoryDevice(p *Pass) {
 			Fix(app, "Create it with device="+devText, edits...))
 	}
 }
+
+// shapeMethods reshape a tensor and keep its device (their arguments are
+// sizes and dimensions).
+var shapeMethods = map[string]bool{"view": true, "reshape": true, "unsqueeze": true, "squeeze": true, "t": true,
+	"transpose": true, "permute": true, "flatten": true, "contiguous": true, "repeat": true, "expand": true}
 
 // dtypeMethods convert a tensor's dtype and keep its device.
 var dtypeMethods = map[string]bool{"float": true, "double": true, "half": true, "bfloat16": true, "long": true, "int": true, "bool": true}

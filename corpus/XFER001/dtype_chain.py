@@ -13,3 +13,6 @@ summed = torch.ones(batch_size, 3).sum(0).to(device)
 # A size passed as *size: device= goes after it.
 size = (3, 32, 32)
 x_i = torch.randn(batch_size, *size).to(device)  # want: XFER001
+# SupCon's mask: a reshape between the factory and the move stays.
+labels_mask = torch.arange(batch_size).view(-1, 1).to(device)  # want: XFER001
+rows = torch.ones(batch_size).unsqueeze(1).float().to(device)  # want: XFER001
