@@ -107,6 +107,11 @@ func checkMissingAutocast(p *Pass) {
 	}
 }
 
+// pythonBuiltins are the builtins a model class calls that build no layer.
+var pythonBuiltins = map[string]bool{"super": true, "len": true, "range": true, "print": true, "isinstance": true,
+	"getattr": true, "setattr": true, "hasattr": true, "int": true, "float": true, "list": true, "tuple": true,
+	"dict": true, "zip": true, "enumerate": true, "min": true, "max": true, "sum": true, "type": true}
+
 // recurrentGate is what AMP004 knows of a small recurrent model: one built
 // from nn.LSTM/GRU/RNN layers and nothing that gains more from autocast
 // (no convolution, attention or Transformer layer), trained at a small
@@ -137,9 +142,9 @@ func (g recurrentGate) gate(fix *rewrite.Fix, msg *string) *rewrite.Fix {
 // size (`batch_size = 20`, `batch_size=20`, the largest if several); the
 // gate applies at 64 or less.
 func smallRecurrent(p *Pass) recurrentGate {
-	if !p.File.SpellsAny([]string{"LSTM", "GRU", "RNN"}) {
-		return recurrentGate{}
-	}
+	// (No shortcut on the file's spelling: the recurrent layer may be
+	// built by a model class of another module, `from models.lstm import
+	// Classifier`.)
 	layer := ""
 	for _, call := range torchCalls(p) {
 		q := p.Model.CalleeName(call)
@@ -161,6 +166,8 @@ func smallRecurrent(p *Pass) recurrentGate {
 				switch {
 				case c == "torch.nn.LSTM" || c == "torch.nn.GRU" || c == "torch.nn.RNN":
 					layer = "nn." + c[len("torch.nn."):]
+				case pythonBuiltins[c]:
+					// super().__init__(), len(x), range(n): no layers
 				case strings.HasPrefix(c, "torch.nn.Conv") || strings.HasPrefix(c, "torch.nn.Transformer") || c == "torch.nn.MultiheadAttention" || !strings.HasPrefix(c, "torch."):
 					return recurrentGate{}
 				}
