@@ -728,8 +728,9 @@ func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
 	scope := p.Model.ScopeOf(loop)
 	for name := range names {
 		for _, r := range p.Model.Reads(scope, name, p.File.Root) {
-			if r.Start < loop.End {
-				continue
+			if r.Start < loop.End || r.Parent != nil && r.Parent.Type == "delete_statement" ||
+				r.Parent != nil && r.Parent.Type == "expression_list" && r.Parent.Parent != nil && r.Parent.Parent.Type == "delete_statement" {
+				continue // `del outputs, loss` after the loop frees them: not a use
 			}
 			// y_pred plotted after training: the loop's value reaches the
 			// read (not a later loop's own `outputs = model(x)`).

@@ -28,3 +28,12 @@ with torch.no_grad():
         out = model(x)  # want: AMP004
         outputs.append(out.cpu())
 features = torch.cat(outputs).numpy()
+
+# SSD's loop frees its outputs after the loop (`del`): not a use in bf16.
+for x, y in data:
+    predicted = model(x)  # want: AMP004
+    loss = nn.functional.cross_entropy(predicted, y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+del predicted, loss
