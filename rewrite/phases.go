@@ -150,6 +150,9 @@ func (m *Model) EvalModeBefore(stmt *Node) *Node {
 				continue
 			}
 			recv, method := methodStatement(s)
+			if target := evalAssignment(s); target != nil {
+				recv, method = target, "eval" // model = Net().eval()
+			}
 			switch method {
 			case "eval":
 				// No R.train() between the eval and stmt (in this block).
@@ -175,6 +178,38 @@ func (m *Model) EvalModeBefore(stmt *Node) *Node {
 
 // methodStatement returns R and "name" for an expression statement
 // `R.name(...)`.
+// evalAssignment returns the name a statement binds to a model put in
+// evaluation mode on the way (`model = Generator(4).eval()`, also followed
+// by `.cuda()` or `.to(device)`), or nil.
+func evalAssignment(s *Node) *Node {
+	if s.Type != "expression_statement" || len(s.NamedChildren()) != 1 {
+		return nil
+	}
+	a := s.NamedChildren()[0]
+	if a.Type != "assignment" {
+		return nil
+	}
+	left := a.ChildByField("left")
+	if left == nil || left.Type != "identifier" {
+		return nil
+	}
+	for e := a.ChildByField("right"); e != nil && e.Type == "call"; {
+		fn := e.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" {
+			return nil
+		}
+		switch fn.ChildByField("attribute").Text() {
+		case "eval":
+			return left
+		case "cuda", "to", "half", "float":
+			e = fn.ChildByField("object")
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
 func methodStatement(s *Node) (*Node, string) {
 	if s.Type != "expression_statement" || len(s.NamedChildren()) != 1 {
 		return nil, ""
