@@ -8,7 +8,9 @@
 //     `gpuopt fix --unsafe-fixes` restricted to the rules the folder names;
 //     without a golden file the fix must leave the file unchanged.
 //   - corpus/<CODE>/<name>.py.hint.golden, where it exists, is the file with
-//     every code action applied, hints included (hint rules' actions).
+//     every code action applied, hints included (hint rules' actions);
+//     without one, the code actions must leave the file as the batch fix
+//     does (no hint offers an edit).
 //   - corpus/<CODE>/<project>/*.py are the modules of one project, each
 //     checked like a case above with the project index of its folder, so
 //     that values crossing modules (a loader built in one, passed to a

@@ -118,6 +118,22 @@ func savesOrLoadsState(p *Pass, name string) bool {
 			}
 		}
 	}
+	// Handed to a checkpoint helper of another module
+	// (`save_model(model, optimizer, opt, epoch, path)` in util.py).
+	for _, call := range p.File.OfType("call") {
+		d := p.Model.ImportedDef(call.ChildByField("function"))
+		if d == nil || !d.SavesState {
+			continue
+		}
+		for _, a := range call.ChildByField("arguments").NamedChildren() {
+			if a.Type == "keyword_argument" {
+				a = a.ChildByField("value")
+			}
+			if a != nil && a.Type == "identifier" && a.Text() == name {
+				return true
+			}
+		}
+	}
 	return false
 }
 

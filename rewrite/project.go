@@ -87,6 +87,9 @@ type ProjectDef struct {
 	// Relatives are, on the module's own entry, the modules and names its
 	// relative imports spell (".fused_act.FusedLeakyReLU").
 	Relatives []string
+	// SavesState: a function that calls `.state_dict()` or
+	// `.load_state_dict()` (a checkpoint helper such as save_model).
+	SavesState bool
 }
 
 // ModuleKey is the key of a module's own entry in its summary: no Python
@@ -276,7 +279,7 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 				}
 			}
 		case DefBinding:
-			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt)}
+			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt), SavesState: savesState(b.Stmt)}
 			d.Params, d.Iterated = m.iteratedParams(b.Stmt)
 			d.Returns = m.returnsOf(b.Stmt)
 			out[name] = d
@@ -518,6 +521,17 @@ func (m *Model) returnedCallees(e *Node) []string {
 }
 
 // trains reports a `.backward()` or `.zero_grad()` call inside def.
+// savesState reports a definition that calls `.state_dict()` or
+// `.load_state_dict()` (a checkpoint helper).
+func savesState(def *Node) bool {
+	for _, id := range def.File().OfTypeIn(def, "identifier") {
+		if (id.Text() == "state_dict" || id.Text() == "load_state_dict") && methodCallOf(id) != nil {
+			return true
+		}
+	}
+	return false
+}
+
 func trains(def *Node) bool {
 	for _, id := range def.File().OfTypeIn(def, "identifier") {
 		if (id.Text() == "backward" || id.Text() == "zero_grad") && methodCallOf(id) != nil {
