@@ -26,7 +26,14 @@ var randomFactories = map[string]bool{"rand": true, "randn": true, "randint": tr
 func checkFactoryDevice(p *Pass) {
 	for _, move := range torchCalls(p) {
 		dev, ok, obj := p.Model.MoveTarget(move)
-		if !ok || obj == nil || obj.Type != "call" {
+		if !ok || obj == nil || !movesOnly(move) {
+			continue
+		}
+		if obj.Type == "identifier" {
+			checkSplitFactory(p, move, dev, obj)
+			continue
+		}
+		if obj.Type != "call" {
 			continue
 		}
 		// `torch.zeros(...).float().to(dev)`, `torch.arange(n).view(-1, 1)
@@ -44,62 +51,158 @@ func checkFactoryDevice(p *Pass) {
 			}
 			obj = fn.ChildByField("object")
 		}
-		q := p.Model.CalleeName(obj)
-		if !strings.HasPrefix(q, "torch.") || strings.Count(q, ".") != 1 {
-			continue
-		}
-		name := q[len("torch."):]
-		random := randomFactories[name]
-		if !safeFactories[name] && !random {
-			continue
-		}
-		if rewrite.HasKwargsSplat(obj) {
-			continue // **kwargs may already hold device= (`*size` is fine: device= goes after it)
-		}
-		skip := false
-		for _, kw := range []string{"device", "out", "requires_grad", "pin_memory", "generator"} {
-			if rewrite.KeywordArg(obj, kw) != nil {
-				skip = true
-			}
-		}
-		if name == "normal" && len(rewrite.PositionalArgs(obj)) < 3 && rewrite.KeywordArg(obj, "size") == nil {
-			skip = true // tensor mean/std: the output follows their device
-		}
-		for _, a := range move.ChildByField("arguments").NamedChildren() {
-			if a.Type == "keyword_argument" {
-				if k := a.ChildByField("name").Text(); k != "device" && k != "non_blocking" {
-					skip = true // dtype=, copy=, memory_format= would be lost
-				}
-			}
-		}
-		if skip {
+		name, ok := movableFactory(p, obj)
+		if !ok {
 			continue
 		}
 		// Nothing but the move (no comment) between the factory and the call's end.
 		if strings.Contains(p.File.Src.Text(tail.End, move.End), "#") {
 			continue
 		}
-		devText := `"cuda"`
-		if dev != nil {
-			devText = dev.Text()
-			if dev.Type == "integer" {
-				devText = `"cuda:` + dev.Text() + `"`
-			}
-		}
+		devText := deviceText(dev)
 		add, ok := rewrite.AppendItem(obj.ChildByField("arguments"), "device="+devText)
 		if !ok {
 			continue
 		}
-		edits := []rewrite.Edit{add, {Start: tail.End, End: move.End}}
-		app, what := rewrite.Safe, "same values"
-		if random {
-			app, what = rewrite.Unsafe, "the numbers then come from the CUDA generator, not the CPU one"
-		} else if name == "arange" && !integerArange(obj) {
-			app, what = rewrite.Unsafe, "a non-integer arange can differ in the last bit: the CPU kernel steps in double, the CUDA one in float"
-		}
+		app, what := factoryApplicability(name, obj)
 		p.Report(move, "torch."+name+"(...) is built on the CPU and then copied to the device: pass device="+devText+" ("+what+")",
-			Fix(app, "Create it with device="+devText, edits...))
+			Fix(app, "Create it with device="+devText, add, rewrite.Edit{Start: tail.End, End: move.End}))
 	}
+}
+
+// checkSplitFactory reports a factory assigned to a name that the next
+// statements move (`x_T = torch.randn(...)`, then `x_T = x_T.to(device)`):
+// the move is the name's only use and sits in the factory's block, and the
+// device means the same where the factory is. The fix creates the tensor
+// on the device and drops the move.
+func checkSplitFactory(p *Pass, move, dev, ident *rewrite.Node) {
+	b := p.Model.ReachingBinding(ident, move)
+	if b == nil || b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" {
+		return
+	}
+	for _, u := range b.Uses {
+		// The move must be the only read that sees this assignment (a
+		// later `x = x.to(dev)` starts a binding of its own).
+		if u != ident && (p.Model.ReachingBinding(u, u) == b || p.Model.ReachingBinding(u, u) == nil) {
+			return
+		}
+	}
+	factory := b.Value
+	name, ok := movableFactory(p, factory)
+	if !ok {
+		return
+	}
+	fst, mst := rewrite.Statement(factory), rewrite.Statement(move)
+	if fst == nil || mst == nil || fst.Parent != mst.Parent || fst.Start >= mst.Start {
+		return // a move in a branch or a loop of its own: not the same run
+	}
+	if dev != nil && (!p.Model.SameMeaningAt(dev, factory) || boundAfter(p, dev, factory)) {
+		return // the device is chosen between the two
+	}
+	if strings.Contains(p.File.Src.Text(ident.End, move.End), "#") {
+		return
+	}
+	devText := deviceText(dev)
+	add, ok := rewrite.AppendItem(factory.ChildByField("arguments"), "device="+devText)
+	if !ok {
+		return
+	}
+	drop := rewrite.Edit{Start: ident.End, End: move.End} // `y = x.to(dev)` -> `y = x`
+	if kids := mst.NamedChildren(); len(kids) > 0 && kids[0].Type == "assignment" && kids[0].ChildByField("right") == move {
+		a := kids[0]
+		if l := a.ChildByField("left"); l != nil && l.Type == "identifier" && l.Text() == ident.Text() {
+			// `x = x.to(dev)` has nothing left to do.
+			if e, ok := rewrite.RemoveStatementEdit(mst); ok {
+				drop = e
+			}
+		}
+	}
+	app, what := factoryApplicability(name, factory)
+	p.Report(factory, "torch."+name+"(...) is built on the CPU and copied to the device at line "+p.LineOf(move)+": pass device="+devText+" here ("+what+")",
+		Fix(app, "Create it with device="+devText, add, drop))
+}
+
+// boundAfter reports an expression that reads a name assigned in its
+// scope at or after site (`dev = ...` between the factory and the move):
+// copied to site, it would read the name before it is set.
+func boundAfter(p *Pass, expr, site *rewrite.Node) bool {
+	after := false
+	expr.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "identifier" && n.Field != "attribute" {
+			for _, b := range p.Model.Bindings(n) {
+				if b.Stmt != nil && b.Scope == p.Model.ScopeOf(site) && b.Stmt.End > site.Start {
+					after = true
+				}
+			}
+		}
+		return !after
+	})
+	return after
+}
+
+// movesOnly reports a move whose keywords are only device= and
+// non_blocking= (dtype=, copy=, memory_format= would be lost by the fix).
+func movesOnly(move *rewrite.Node) bool {
+	for _, a := range move.ChildByField("arguments").NamedChildren() {
+		if a.Type == "keyword_argument" {
+			if k := a.ChildByField("name").Text(); k != "device" && k != "non_blocking" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// movableFactory returns the name of the torch factory call builds
+// (torch.zeros, torch.randn...) when it can take device=: no device, out,
+// requires_grad, pin_memory or generator given, no **kwargs, and for
+// torch.normal a size (tensor means and stds set the device otherwise).
+func movableFactory(p *Pass, call *rewrite.Node) (string, bool) {
+	q := p.Model.CalleeName(call)
+	if !strings.HasPrefix(q, "torch.") || strings.Count(q, ".") != 1 {
+		return "", false
+	}
+	name := q[len("torch."):]
+	if !safeFactories[name] && !randomFactories[name] {
+		return "", false
+	}
+	if rewrite.HasKwargsSplat(call) {
+		return "", false // **kwargs may already hold device= (`*size` is fine: device= goes after it)
+	}
+	for _, kw := range []string{"device", "out", "requires_grad", "pin_memory", "generator"} {
+		if rewrite.KeywordArg(call, kw) != nil {
+			return "", false
+		}
+	}
+	if name == "normal" && len(rewrite.PositionalArgs(call)) < 3 && rewrite.KeywordArg(call, "size") == nil {
+		return "", false
+	}
+	return name, true
+}
+
+// deviceText spells the device a move names for device=: `.cuda()` is
+// "cuda", `.cuda(1)` "cuda:1".
+func deviceText(dev *rewrite.Node) string {
+	switch {
+	case dev == nil:
+		return `"cuda"`
+	case dev.Type == "integer":
+		return `"cuda:` + dev.Text() + `"`
+	}
+	return dev.Text()
+}
+
+// factoryApplicability is the fix's safety for a factory: exact for the
+// deterministic ones, unsafe for random numbers (another generator) and a
+// non-integer arange (float stepping differs in the last bit).
+func factoryApplicability(name string, call *rewrite.Node) (rewrite.Applicability, string) {
+	switch {
+	case randomFactories[name]:
+		return rewrite.Unsafe, "the numbers then come from the CUDA generator, not the CPU one"
+	case name == "arange" && !integerArange(call):
+		return rewrite.Unsafe, "a non-integer arange can differ in the last bit: the CPU kernel steps in double, the CUDA one in float"
+	}
+	return rewrite.Safe, "same values"
 }
 
 // shapeMethods reshape a tensor and keep its device (their arguments are

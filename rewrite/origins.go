@@ -661,8 +661,8 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 	}
 	var last *Binding
 	for _, b := range bs {
-		if b.Stmt == nil || b.Stmt.Start >= site.Start {
-			continue
+		if b.Stmt == nil || b.Stmt.Start >= site.Start || b.Stmt.Contains(site) && b.Stmt.Type != "for_statement" {
+			continue // `x = x.to(dev)` reads the x bound before it
 		}
 		if last == nil || b.Stmt.Start > last.Stmt.Start {
 			last = b
