@@ -68,6 +68,10 @@ func TestPinnedVersions(t *testing.T) {
 	if v := PinnedVersions("[tool.poetry.dependencies]\ntorch = \">=1.10.1,<1.13\"\nxgboost = { version = \"1.7.6\" }\n"); v.Torch != (Version{1, 12}) || v.XGBoost != (Version{1, 7}) {
 		t.Errorf("poetry ranges: got %+v", v)
 	}
+	// A conda channel before the package: `- pytorch::pytorch=1.5.0=<build>`.
+	if v := PinnedVersions("dependencies:\n  - pytorch::pytorch=1.5.0=py3.7_cuda10.2.89_cudnn7.6.5_0\n  - conda-forge::xgboost=1.0.2\n"); v.Torch != (Version{1, 5}) || v.XGBoost != (Version{1, 0}) {
+		t.Errorf("conda channels: got %+v", v)
+	}
 	if d := PinnedVersions(""); d != DefaultVersions {
 		t.Errorf("defaults: %+v", d)
 	}

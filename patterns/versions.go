@@ -58,6 +58,9 @@ func PinnedVersions(requirements string) Versions {
 		line = strings.TrimSpace(strings.SplitN(line, "#", 2)[0])
 		line = strings.TrimSpace(strings.TrimPrefix(line, "- ")) // a YAML list item
 		line = strings.Trim(line, `"',`)
+		if i := strings.Index(line, "::"); i >= 0 {
+			line = line[i+2:] // a conda channel: pytorch::pytorch=1.5.0=py3.7_cuda10.2_0
+		}
 		for _, lib := range []struct {
 			name string
 			dst  *Version

@@ -348,6 +348,9 @@ func TestVersionsPinnedNearestToEachFile(t *testing.T) {
 	write(t, filepath.Join(dir, "old", "training", "fit.py"), src)
 	write(t, filepath.Join(dir, "conda", "environment.yaml"), "name: ps\ndependencies:\n  - python=3.9\n  - xgboost=1.5.1=py39_0\n")
 	write(t, filepath.Join(dir, "conda", "src", "fit.py"), src)
+	// One conda file per stage, named for it, with a channel before the package.
+	write(t, filepath.Join(dir, "staged", "xgboost_environment.yml"), "name: xgb\ndependencies:\n  - conda-forge::xgboost=1.0.2\n")
+	write(t, filepath.Join(dir, "staged", "fit.py"), src)
 	write(t, filepath.Join(dir, "new", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "new", "fit.py"), src)
 	for _, args := range [][]string{
@@ -360,6 +363,7 @@ func TestVersionsPinnedNearestToEachFile(t *testing.T) {
 		}
 		out, _, _ := run(t, wd, "", args...)
 		if strings.Contains(out, filepath.Join("old", "training", "fit.py")+":") || strings.Contains(out, filepath.Join("conda", "src", "fit.py")+":") ||
+			strings.Contains(out, filepath.Join("staged", "fit.py")+":") ||
 			wd != dir && strings.Contains(out, "XGB005") {
 			t.Errorf("in %s, %v: a file under a 1.5 pin got XGBoost 2 advice:\n%s", wd, args, out)
 		}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -146,7 +148,19 @@ var pinFiles = []string{"requirements.txt", "requirements-gpu.txt", "pyproject.t
 func pinText(dir string) (string, bool) {
 	var reqs strings.Builder
 	found := false
-	for _, name := range pinFiles {
+	names := slices.Clone(pinFiles)
+	// Named variants: requirements-dev.txt, pytorch_environment.yml,
+	// environment-gpu.yaml (a project with one conda file per stage).
+	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+		sort.Strings(matches)
+		for _, m := range matches {
+			if name := filepath.Base(m); !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	for _, name := range names {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			continue
