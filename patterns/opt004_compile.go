@@ -58,6 +58,9 @@ func checkCompileModel(p *Pass) {
 		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
+		if p.Model.InGradContext(call) {
+			continue // a target network's forward under no_grad: not trained by this loop
+		}
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
 		value, target := builtModel(p, model, trainedBy(p, loops[0]))
