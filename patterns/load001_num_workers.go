@@ -447,8 +447,9 @@ func tensorDataset(p *Pass, ds *rewrite.Node) bool {
 	return len(origins) > 0
 }
 
-// workerHostileDataset reports a dataset of a class of this file that
-// worker processes cannot serve: its __getitem__ moves samples to a device
+// workerHostileDataset reports a dataset that worker processes cannot
+// serve: a TensorDataset of CUDA tensors, or one of a class whose
+// __getitem__ moves samples to a device
 // (a worker cannot use CUDA, and pin_memory cannot pin CUDA tensors), or
 // its __init__ opens an HDF5 or LMDB handle that forked workers would
 // share.
@@ -457,6 +458,15 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 		return false
 	}
 	for _, o := range p.Model.OriginsAcross(ds) {
+		// A TensorDataset of CUDA tensors: workers cannot use CUDA, and
+		// pin_memory cannot pin device tensors.
+		if e := o.Expr; e != nil && e.Type == "call" && strings.HasSuffix(p.Model.CalleeName(e), ".TensorDataset") {
+			for _, a := range rewrite.PositionalArgs(e) {
+				if tensorOnCUDA(p, a) {
+					return true
+				}
+			}
+		}
 		m, cls := datasetClass(p, o)
 		if cls == nil {
 			continue
@@ -521,6 +531,32 @@ func datasetClass(p *Pass, o rewrite.Origin) (*rewrite.Model, *rewrite.Node) {
 func cheapBody(m *rewrite.Model, def *rewrite.Node) bool {
 	for _, c := range m.File.OfTypeIn(def, "call") {
 		if !cheapItemCalls[m.CalleeName(c)] {
+			return false
+		}
+	}
+	return true
+}
+
+// tensorOnCUDA reports a tensor expression that every assignment it comes
+// from places on a CUDA device (or CUDA when available): moved there
+// (`.to(device)`, `.cuda()`), or built there (`device=device`).
+func tensorOnCUDA(p *Pass, expr *rewrite.Node) bool {
+	origins := p.Model.Origins(expr)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		e := o.Expr
+		if e == nil || e.Type != "call" {
+			return false
+		}
+		k := p.Model.MoveKind(e)
+		if k == rewrite.DeviceUnknown {
+			if d := rewrite.KeywordArg(e, "device"); d != nil {
+				k = p.Model.DeviceOf(d.ChildByField("value"))
+			}
+		}
+		if k != rewrite.DeviceCUDA && k != rewrite.DeviceMaybeCUDA {
 			return false
 		}
 	}
