@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,7 +83,7 @@ var cupyScalarBuiltins = map[string]bool{"len": true, "float": true, "int": true
 
 func checkNumpyOnGPU(p *Pass) {
 	v := p.Env.Gate(Need{})
-	if v.Silent() {
+	if v.Silent() || deliberateHostArrays(p) {
 		return
 	}
 	m := p.Model
@@ -142,6 +143,48 @@ func checkNumpyOnGPU(p *Pass) {
 			p.Report(c, msg, fix)
 		}
 	}
+}
+
+// deliberateHostArrays reports a file whose NumPy arrays stay on the host
+// on purpose: it programs the GPU itself (PyCUDA, Numba's CUDA, cuDF, or
+// CuPy copying the file's NumPy arrays in), so its NumPy arrays are the
+// CPU baseline of a comparison or the host data those libraries copy in
+// (`gpuarray.to_gpu(a)`, `cp.array(A)`); or its name says it is the CPU
+// version (cpu_test.py beside gpu_test.py).
+func deliberateHostArrays(p *Pass) bool {
+	for _, lib := range []string{"pycuda", "numba.cuda", "cudf"} {
+		if p.Model.Imports(lib) {
+			return true
+		}
+	}
+	// A comparison: CuPy copies a NumPy array of the file to the GPU
+	// (`A_dev = cp.array(A)`) that NumPy also computes with on the host
+	// (`C = A @ B`): the host array is the lesson's baseline. (An array
+	// only built to be copied is what this rule reports.)
+	if p.Model.Imports("cupy") {
+		for _, call := range p.Model.CallsTo("cupy.array", "cupy.asarray") {
+			a := rewrite.Arg(call, 0, "obj")
+			if a == nil || a.Type != "identifier" {
+				continue
+			}
+			b := p.Model.ReachingBinding(a, call)
+			if b == nil || b.Value == nil || b.Value.Type != "call" || !strings.HasPrefix(p.Model.CalleeName(b.Value), "numpy.") {
+				continue
+			}
+			for _, u := range b.Uses {
+				if u != a && p.Model.ReachingBinding(u, u) == b {
+					return true // read by host code too
+				}
+			}
+		}
+	}
+	base := strings.ToLower(filepath.Base(p.File.Src.Path))
+	for _, part := range strings.FieldsFunc(strings.TrimSuffix(base, filepath.Ext(base)), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if part == "cpu" {
+			return true
+		}
+	}
+	return false
 }
 
 // groupDigits writes n with thousands separators.

@@ -28,6 +28,12 @@ var assignMagic = regexp.MustCompile(`^[\w.]+(?:\s*,\s*[\w.]+)*\s*=\s*[!%]`)
 // accelerator.
 var loadCudfPandas = regexp.MustCompile(`^%load_ext\s+cudf\.pandas\s*(?:#.*)?$`)
 
+// pythonCellMagic matches the first line of the cell magics that run the
+// rest of the cell as ordinary Python in the notebook's namespace:
+// `%%time` (timing a training cell) and `%%capture` (hiding its output).
+// `%%timeit` is not one: its body runs in a namespace of its own.
+var pythonCellMagic = regexp.MustCompile(`^%%(?:time|capture)(?:[ \t]|$)`)
+
 // CudfPandasPython is the Python a `%load_ext cudf.pandas` line stands
 // for in the analysed module.
 const CudfPandasPython = "import cudf.pandas; cudf.pandas.install()"
@@ -54,10 +60,14 @@ func isIPython(code string) bool {
 var autoMagic = regexp.MustCompile(`^(?:cd|pwd|ls|ll|pip|conda|mkdir|rmdir|rm|cp|mv|cat|load_ext|reload_ext|unload_ext|matplotlib|time|timeit|run|env|who|whos|history|reset|alias|bookmark|prun|sx|system|store|config|autoreload|aimport|mamba|uv)[ \t]+(?:[\w'"~$]|\.\.)`)
 
 // isCellMagic reports whether a cell's source starts (after blank lines)
-// with `%%`, IPython's cell magic.
+// with `%%`, IPython's cell magic, other than one whose body IPython runs
+// as Python code in the notebook's namespace (pythonCellMagic).
 func isCellMagic(src string) bool {
 	for _, line := range strings.SplitAfter(src, "\n") {
 		t := strings.TrimSpace(line)
+		if pythonCellMagic.MatchString(t) {
+			return false // analysed: its first line is masked like a line magic
+		}
 		if t == "" {
 			continue
 		}

@@ -388,3 +388,28 @@ func TestLeadingIndentCell(t *testing.T) {
 		t.Error("an edit of a dedented cell was applied")
 	}
 }
+
+// TestTimedCellsAreAnalysed: IPython runs a %%time or %%capture cell's body
+// as Python in the notebook's namespace, so it is analysed (its magic line
+// masked); a %%timeit body runs apart, and other cell magics are not
+// Python: both are left out.
+func TestTimedCellsAreAnalysed(t *testing.T) {
+	cells := []Cell{
+		{Kind: "code", Source: "%%time\nmodel.fit(X, y)\n"},
+		{Kind: "code", Source: "%%capture out\nbst = train(p)\n"},
+		{Kind: "code", Source: "%%timeit\nz = x @ y\n"},
+		{Kind: "code", Source: "%%bash\nls -l\n"},
+	}
+	m := Build(cells)
+	src := string(m.Src)
+	if !strings.Contains(src, "model.fit(X, y)") || !strings.Contains(src, "bst = train(p)") {
+		t.Errorf("timed cells left out:\n%s", src)
+	}
+	if strings.Contains(src, "x @ y") || strings.Contains(src, "ls -l") || strings.Contains(src, "%%") {
+		t.Errorf("module:\n%s", src)
+	}
+	off := strings.Index(src, "model.fit")
+	if cell, line, col := m.Position(off); cell != 0 || line != 1 || col != 0 {
+		t.Errorf("model.fit at cell %d:%d:%d, want 0:1:0", cell, line, col)
+	}
+}
