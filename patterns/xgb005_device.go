@@ -40,8 +40,17 @@ func checkHistDevice(p *Pass) {
 		p.Report(at, msg, fx)
 	}
 	needsDevice := func(g *paramGroup) bool {
-		return g.get("device") == nil && g.get("gpu_id") == nil && treeMethodIsHist(g) &&
-			(g.get("tree_method") == nil || mustString(g.get("tree_method").Value) != "gpu_hist")
+		if g.get("device") != nil || g.get("gpu_id") != nil || !treeMethodIsHist(g) {
+			return false
+		}
+		// `if no_cuda: p["tree_method"] = "hist" else: p["tree_method"] =
+		// "gpu_hist"`: the hist is the script's chosen CPU path.
+		for _, e := range g.Entries {
+			if e.Key == "tree_method" && mustString(e.Value) == "gpu_hist" {
+				return false
+			}
+		}
+		return true
 	}
 	var done []*rewrite.Node // params reported: one finding per dict
 	for _, tc := range xgbTrainCalls(p) {
