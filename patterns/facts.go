@@ -84,6 +84,10 @@ func newFacts(m *rewrite.Model) *Facts {
 
 // IsModule implements rewrite.Classifier.
 func (fx *Facts) IsModule(expr *rewrite.Node) bool {
+	if expr != nil && expr.Type == "attribute" && expr.ChildByField("attribute").Text() == "forward" {
+		// `model.forward(x)`, called by hand: the model's forward pass.
+		return fx.IsModule(expr.ChildByField("object"))
+	}
 	if expr != nil && expr.Type == "attribute" && !fx.selfAttribute(expr) {
 		return false // `x.to`, `torch.cat`, `nn.Linear`: not a model instance
 	}
