@@ -185,6 +185,8 @@ func smallRecurrent(p *Pass) recurrentGate {
 			value = id.Parent.ChildByField("right")
 		case id.Field == "name" && id.Parent.Type == "keyword_argument":
 			value = id.Parent.ChildByField("value")
+		case id.Field == "attribute" && id.Parent.Field == "left" && id.Parent.Parent.Type == "assignment":
+			value = id.Parent.Parent.ChildByField("right") // args.batch_size = 1
 		}
 		if value == nil || value.Type != "integer" {
 			continue
