@@ -580,10 +580,49 @@ func loaderSites(p *Pass) []loaderSite {
 					continue
 				}
 			}
+			if site, ok := loaderInDict(m, call); ok {
+				out = append(out, site)
+				continue
+			}
 			out = append(out, returnedFrom(m, nil, call)...)
 		}
 		return out
 	}).([]loaderSite)
+}
+
+// loaderInDict follows a loader built as a value of a dict bound to a name
+// (PyTorch's transfer-learning tutorial: `dataloaders = {x: DataLoader(...)
+// for x in ["train", "val"]}`, then `for inputs, labels in
+// dataloaders[phase]:`): the loader's uses are the subscripts of the name.
+func loaderInDict(m *rewrite.Model, call *rewrite.Node) (loaderSite, bool) {
+	pair := call.Parent
+	if pair == nil || pair.Type != "pair" || pair.ChildByField("value") != call || pair.Parent == nil || !pair.Parent.Is("dictionary", "dictionary_comprehension") {
+		return loaderSite{}, false
+	}
+	dict := pair.Parent
+	asg := dict.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != dict {
+		return loaderSite{}, false
+	}
+	left := asg.ChildByField("left")
+	if left == nil || left.Type != "identifier" {
+		return loaderSite{}, false
+	}
+	b := m.TargetBinding(left)
+	if b == nil {
+		return loaderSite{}, false
+	}
+	var subs []*rewrite.Node
+	for _, u := range b.Uses {
+		if u.Parent != nil && u.Parent.Type == "subscript" && u.Parent.ChildByField("value") == u {
+			subs = append(subs, u.Parent)
+		}
+	}
+	if len(subs) == 0 {
+		return loaderSite{}, false
+	}
+	return loaderSite{Call: call, Binding: &rewrite.Binding{Name: b.Name, Kind: rewrite.AssignBinding, Ident: b.Ident, Stmt: b.Stmt,
+		Scope: b.Scope, Value: dict, Uses: subs}}, true
 }
 
 // returnedFrom follows a loader built in a helper (bound to b, or the

@@ -113,18 +113,23 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 			}
 		}
 		for _, u := range bs[0].Uses {
-			if u.Parent != nil && u.Parent.Type == "assert_statement" {
-				continue // `assert dataset` only reads it
-			}
-			call := u.Parent
-			if call != nil && call.Type == "keyword_argument" {
-				call = call.Parent
-			}
-			if call == nil || call.Type != "argument_list" {
+			if !datasetOnlyRead(p, u) {
 				return true
 			}
-			q := p.Model.CalleeName(call.Parent)
-			if q != "len" && q != "print" && q != "torch.utils.data.DataLoader" && q != "torch.utils.data.dataloader.DataLoader" && !datasetReaders[q] {
+		}
+	case ds.Type == "subscript":
+		// `image_datasets[x]` of a dict of datasets built by calls
+		// (`{x: datasets.ImageFolder(...) for x in ["train", "val"]}`).
+		name := ds.ChildByField("value")
+		if name == nil || name.Type != "identifier" {
+			return true
+		}
+		bs := p.Model.Bindings(name)
+		if len(bs) != 1 || bs[0].Value == nil || !bs[0].Value.Is("dictionary", "dictionary_comprehension") {
+			return true
+		}
+		for _, u := range bs[0].Uses {
+			if u.Parent == nil || u.Parent.Type != "subscript" || u.Parent.ChildByField("value") != u || !datasetOnlyRead(p, u.Parent) {
 				return true
 			}
 		}
@@ -141,6 +146,38 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 		}
 	}
 	return false
+}
+
+// datasetOnlyRead reports a use of a dataset that does not change it:
+// `assert dataset`, an argument of len, print, a DataLoader or a sampler,
+// or an attribute read (`dataset.classes`, not a method call nor an
+// assignment to it).
+func datasetOnlyRead(p *Pass, u *rewrite.Node) bool {
+	par := u.Parent
+	switch {
+	case par == nil:
+		return false
+	case par.Type == "assert_statement":
+		return true
+	case par.Type == "attribute" && par.ChildByField("object") == u:
+		up := par.Parent
+		if up != nil && up.Type == "call" && up.ChildByField("function") == par {
+			return false // dataset.set_epoch(e), dataset.shuffle()
+		}
+		if up != nil && up.Is("assignment", "augmented_assignment") && up.ChildByField("left") == par {
+			return false
+		}
+		return true
+	}
+	call := par
+	if call.Type == "keyword_argument" {
+		call = call.Parent
+	}
+	if call == nil || call.Type != "argument_list" {
+		return false
+	}
+	q := p.Model.CalleeName(call.Parent)
+	return q == "len" || q == "print" || q == "torch.utils.data.DataLoader" || q == "torch.utils.data.dataloader.DataLoader" || datasetReaders[q]
 }
 
 // datasetReaders take a dataset without changing it: samplers index it.
