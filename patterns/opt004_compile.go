@@ -381,8 +381,28 @@ func isLossOrLayer(p *Pass, e *rewrite.Node, name string) bool {
 	if q == "" {
 		q = e.ChildByField("function").Text()
 	}
+	if d := p.Model.ImportedDef(e.ChildByField("function")); d != nil && d.Class && singleLayerClass(d) {
+		return true // a linear probe of another module: one nn.Linear
+	}
 	return strings.HasSuffix(q, "Loss") || strings.HasSuffix(q, "Criterion") ||
 		strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer") && !strings.HasSuffix(q, ".Sequential")
+}
+
+// singleLayerClass reports a project network class that builds one
+// torch.nn layer and nothing else but builtins and functional calls
+// (SupContrast's LinearClassifier): compiling it has nothing to fuse.
+func singleLayerClass(d *rewrite.ProjectDef) bool {
+	layers := 0
+	for _, c := range d.Calls {
+		switch {
+		case pythonBuiltins[c], strings.HasPrefix(c, "torch.nn.functional."):
+		case strings.HasPrefix(c, "torch.nn.") && !strings.HasPrefix(c, "torch.nn.init."):
+			layers++
+		default:
+			return false
+		}
+	}
+	return layers == 1
 }
 
 // returnsModel reports a returned name (alone or in a returned tuple)
