@@ -250,7 +250,9 @@ func matrixUseIsSafe(p *Pass, use *rewrite.Node, returned bool) bool {
 	switch {
 	case par.Type == "attribute" && par.ChildByField("object") == use:
 		switch par.ChildByField("attribute").Text() {
-		case "get_label", "num_row", "num_col", "feature_names", "feature_types", "get_weight", "set_label", "set_weight", "set_base_margin":
+		case "get_label", "num_row", "num_col", "feature_names", "feature_types", "get_weight", "set_label", "set_weight", "set_base_margin",
+			"set_info", "set_group", "get_group", "get_base_margin", "get_float_info", "get_uint_info", "set_float_info", "set_uint_info", "num_nonmissing":
+			// Meta information: a QuantileDMatrix is a DMatrix there.
 			return true
 		}
 		return false
