@@ -259,6 +259,10 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 			fix = nil
 			msg += customKernelsNote
 		}
+		if autoregressive(p, loops[0], call) {
+			fix = nil
+			msg += "; but this loop generates step by step from its own outputs: autocast inside it casts every weight again at each step (its cast cache lasts one `with` block), so wrap the whole loop or convert the model with .to(torch.bfloat16), and measure"
+		}
 		fix = small.gate(fix, &msg)
 		fix = narrowNetwork(p, stmts).gate(fix, &msg)
 		fix = oldTorchGate(p, fix, &msg)
@@ -267,6 +271,25 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		}
 		p.Report(call, msg, v.Downgrade(fix))
 	}
+}
+
+// autoregressive reports a forward whose input the loop rebinds after it
+// (`logits = model(idx)` ... `idx = torch.cat([idx, next_id], 1)`): a
+// generation loop, one token or step at a time.
+func autoregressive(p *Pass, loop, call *rewrite.Node) bool {
+	found := false
+	call.ChildByField("arguments").Walk(func(n *rewrite.Node) bool {
+		if found || n.Type != "identifier" || n.Field == "attribute" || n.Field == "name" {
+			return !found
+		}
+		for _, b := range p.Model.Bindings(n) {
+			if b.Stmt != nil && loop.Contains(b.Stmt) && b.Stmt.Start > call.End && b.Kind == rewrite.AssignBinding {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // oldTorchGate drops the fix on a torch older than 1.10, which has no
