@@ -64,6 +64,9 @@ func checkBatchedCPU(p *Pass) {
 			continue
 		}
 		loop := loops[0]
+		if hotInnerLoop(m, loop) {
+			continue // the steps are an inner loop's: this copy runs once per epoch or fold
+		}
 		arg := rewrite.PositionalArgs(call)[0]
 		base, cpu, numpy, tolist, detach := sync1StripConversions(arg)
 		if base == nil || !(cpu || tolist) || base.Type == "call" && rewrite.HasSplat(base) {
@@ -301,4 +304,16 @@ func loaderBatchAt(p *Pass, ident, site *rewrite.Node) bool {
 	}
 	left := b.Stmt.ChildByField("left")
 	return left != nil && left.Contains(b.Ident) && p.Model.IsDataLoader(b.Stmt.ChildByField("right"))
+}
+
+// hotInnerLoop reports a loop whose steps are those of a loop nested in it
+// (`for fold in folds:` around `for x, y in loader:`): what it appends it
+// appends once per pass of the inner loop, not per step.
+func hotInnerLoop(m *rewrite.Model, loop *rewrite.Node) bool {
+	for _, n := range m.LoopBodyNodes(loop) {
+		if rewrite.IsLoop(n) && m.Loop(n).Hot() {
+			return true
+		}
+	}
+	return false
 }
