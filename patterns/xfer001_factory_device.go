@@ -14,14 +14,14 @@ var FactoryDevice = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
-	Names:     []string{"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "tensor", "rand", "randn", "randint", "normal"}, // the torch factories it moves (safeFactories, randomFactories)
+	Names:     []string{"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "tensor", "rand", "randn", "randint", "normal", "randperm"}, // the torch factories it moves (safeFactories, randomFactories)
 	Check:     checkFactoryDevice,
 }
 
 func init() { Register(FactoryDevice) }
 
 var safeFactories = map[string]bool{"zeros": true, "ones": true, "full": true, "empty": true, "arange": true, "eye": true, "linspace": true, "tensor": true}
-var randomFactories = map[string]bool{"rand": true, "randn": true, "randint": true, "normal": true}
+var randomFactories = map[string]bool{"rand": true, "randn": true, "randint": true, "normal": true, "randperm": true}
 
 func checkFactoryDevice(p *Pass) {
 	for _, move := range torchCalls(p) {

@@ -19,3 +19,5 @@ gauss = torch.normal(0.0, 1.0, (n,)).cuda()  # want: XFER001
 
 def make(x, device):
     return torch.empty(x.shape).to(device)  # want: XFER001
+# MoCo's batch shuffle: a random permutation built on the CPU every step.
+idx_shuffle = torch.randperm(256).cuda()  # want: XFER001
