@@ -58,7 +58,7 @@ func checkCompileModel(p *Pass) {
 		if len(loops) == 0 || !p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
-		if p.Model.InGradContext(call) {
+		if underNoGrad(p, call, loops[0]) {
 			continue // a target network's forward under no_grad: not trained by this loop
 		}
 		// Where the model is built: assigned here, or passed in (the
@@ -435,6 +435,33 @@ func doubleBackward(p *Pass) bool {
 		if name != nil && name.Text() == "create_graph" {
 			if v := kw.ChildByField("value"); v == nil || v.Type != "false" {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// underNoGrad reports a call inside a `with torch.no_grad():` (or
+// inference_mode) block of the loop it runs in: the lexical test, cheap
+// enough to ask of every forward (InGradContext also follows callers).
+func underNoGrad(p *Pass, call, loop *rewrite.Node) bool {
+	for a := call.Parent; a != nil && a != loop; a = a.Parent {
+		if a.Type != "with_statement" {
+			continue
+		}
+		for _, item := range p.File.OfTypeIn(a, "with_item") {
+			if item.Parent == nil || item.Parent.Parent != a {
+				continue // a with inside the block
+			}
+			v := item.ChildByField("value")
+			if v != nil && v.Type == "as_pattern" && len(v.NamedChildren()) > 0 {
+				v = v.NamedChildren()[0]
+			}
+			if v != nil && v.Type == "call" {
+				q := p.Model.CalleeName(v)
+				if strings.HasSuffix(q, ".no_grad") || strings.HasSuffix(q, ".inference_mode") {
+					return true
+				}
 			}
 		}
 	}
