@@ -483,8 +483,8 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 					for i, a := range rewrite.PositionalArgs(call) {
 						if a == n && i < len(d.Params) && slices.Contains(d.Iterated, d.Params[i]) {
 							hot = true
-							if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
-								perEpoch = true
+							if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) || slices.Contains(d.EpochIterated, d.Params[i]) {
+								perEpoch = true // (or the function loops over epochs itself)
 							}
 						}
 					}

@@ -41,7 +41,10 @@ type ProjectDef struct {
 	// those it keeps on self (`self.loader = loader`) that a method's for
 	// loop iterates; EpochIterated those iterated once per pass of an
 	// outer loop (the loop is nested in one, or its method is called from
-	// a loop of another method).
+	// a loop of another method). For a function, Iterated and
+	// EpochIterated also count the parameters it hands to another
+	// function of the module that iterates them (`fit` calling
+	// `train_epoch(train_loader, ...)` in its epoch loop).
 	EpochIterated []string
 	// Calls are, for a class, the qualified names of the callables its
 	// body calls (torch.nn.Conv2d for a convolutional model), deduplicated.
@@ -249,6 +252,7 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		Autocast: callsAutocast(f), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
+	defs := map[string]*Node{} // the module's functions, by name
 	for name, bs := range m.Module.Bindings {
 		if len(bs) != 1 {
 			continue
@@ -281,10 +285,13 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 		case DefBinding:
 			d := &ProjectDef{Path: path, Name: name, Trains: trains(b.Stmt), SavesState: savesState(b.Stmt)}
 			d.Params, d.Iterated = m.iteratedParams(b.Stmt)
+			d.EpochIterated = m.nestedIterated(b.Stmt, d.Params)
 			d.Returns = m.returnsOf(b.Stmt)
 			out[name] = d
+			defs[name] = b.Stmt
 		}
 	}
+	m.passedOnIterated(out, defs)
 	// A class that builds another class of the module builds what that
 	// one builds (a U-Net of DoubleConv blocks builds convolutions).
 	for round := 0; round < 3; round++ {
@@ -582,6 +589,79 @@ func (m *Model) iteratedParams(def *Node) (params, iterated []string) {
 		}
 	}
 	return params, iterated
+}
+
+// nestedIterated returns the parameters a for loop of def iterates
+// inside another loop of def: once per pass of the outer one (an epoch).
+func (m *Model) nestedIterated(def *Node, params []string) []string {
+	var out []string
+	for _, loop := range def.File().OfTypeIn(def, "for_statement") {
+		outer := false
+		for a := loop.Parent; a != nil && a != def; a = a.Parent {
+			if IsLoop(a) {
+				outer = true
+				break
+			}
+		}
+		if !outer {
+			continue
+		}
+		if right := loop.ChildByField("right"); right != nil {
+			for _, id := range def.File().OfTypeIn(right, "identifier") {
+				if id.Field != "attribute" && slicesContains(params, id.Text()) && !slicesContains(out, id.Text()) {
+					out = append(out, id.Text())
+				}
+			}
+		}
+	}
+	return out
+}
+
+// passedOnIterated completes the module's functions' Iterated with the
+// parameters they hand to another function of the module that iterates
+// them (`fit(train_loader, ...)` calling `train_epoch(train_loader, ...)`
+// once per epoch), and EpochIterated with those handed on inside a loop.
+func (m *Model) passedOnIterated(out map[string]*ProjectDef, defs map[string]*Node) {
+	for round := 0; round < 3; round++ {
+		changed := false
+		for name, def := range defs {
+			d := out[name]
+			for _, call := range def.File().OfTypeIn(def, "call") {
+				fn := call.ChildByField("function")
+				if fn == nil || fn.Type != "identifier" || fn.Text() == name {
+					continue
+				}
+				callee := out[fn.Text()]
+				if callee == nil || defs[fn.Text()] == nil {
+					continue
+				}
+				inLoop := false
+				for a := call.Parent; a != nil && a != def; a = a.Parent {
+					if IsLoop(a) {
+						inLoop = true
+						break
+					}
+				}
+				for i, a := range PositionalArgs(call) {
+					if a.Type != "identifier" || !slicesContains(d.Params, a.Text()) || i >= len(callee.Params) {
+						continue
+					}
+					p := callee.Params[i]
+					if slicesContains(callee.Iterated, p) && !slicesContains(d.Iterated, a.Text()) {
+						d.Iterated = append(d.Iterated, a.Text())
+						changed = true
+					}
+					if (slicesContains(callee.EpochIterated, p) || inLoop && slicesContains(callee.Iterated, p)) && !slicesContains(d.EpochIterated, a.Text()) {
+						d.EpochIterated = append(d.EpochIterated, a.Text())
+						changed = true
+					}
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
 }
 
 func slicesContains(xs []string, x string) bool {
