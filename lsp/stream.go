@@ -289,13 +289,9 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return s.writeRaw(data)
 }
 
-// notificationJSON is the JSON-RPC 2.0 notification of method with params
-// (already encoded JSON; omitted when empty), as jsonrpc2 writes it.
-func notificationJSON(method string, params []byte) []byte {
-	return appendNotification(nil, method, params)
-}
-
-// appendNotification appends notificationJSON's bytes to buf.
+// appendNotification appends to buf the JSON-RPC 2.0 notification of
+// method with params (already encoded JSON; omitted when empty), as
+// jsonrpc2 writes it.
 func appendNotification(buf []byte, method string, params []byte) []byte {
 	m, _ := json.Marshal(method) // a string always encodes
 	buf = slices.Grow(buf, len(params)+len(m)+40)

@@ -23,7 +23,7 @@ func TestNotificationFramingMatchesJsonrpc2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := notificationJSON(n.Method(), n.Params())
+		got := appendNotification(nil, n.Method(), n.Params())
 		var a, b any
 		if err := stdjson.Unmarshal(want, &a); err != nil {
 			t.Fatal(err)

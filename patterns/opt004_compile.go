@@ -449,15 +449,8 @@ func underNoGrad(p *Pass, call, loop *rewrite.Node) bool {
 		if a.Type != "with_statement" {
 			continue
 		}
-		for _, item := range p.File.OfTypeIn(a, "with_item") {
-			if item.Parent == nil || item.Parent.Parent != a {
-				continue // a with inside the block
-			}
-			v := item.ChildByField("value")
-			if v != nil && v.Type == "as_pattern" && len(v.NamedChildren()) > 0 {
-				v = v.NamedChildren()[0]
-			}
-			if v != nil && v.Type == "call" {
+		for _, v := range rewrite.WithContexts(a) {
+			if v.Type == "call" {
 				q := p.Model.CalleeName(v)
 				if strings.HasSuffix(q, ".no_grad") || strings.HasSuffix(q, ".inference_mode") {
 					return true

@@ -59,15 +59,26 @@ func checkFactoryDevice(p *Pass) {
 		if strings.Contains(p.File.Src.Text(tail.End, move.End), "#") {
 			continue
 		}
-		devText := deviceText(dev)
-		add, ok := rewrite.AppendItem(obj.ChildByField("arguments"), "device="+devText)
-		if !ok {
+		devText, what, fix := onDeviceFix(name, obj, dev, rewrite.Edit{Start: tail.End, End: move.End})
+		if fix == nil {
 			continue
 		}
-		app, what := factoryApplicability(name, obj)
-		p.Report(move, "torch."+name+"(...) is built on the CPU and then copied to the device: pass device="+devText+" ("+what+")",
-			Fix(app, "Create it with device="+devText, add, rewrite.Edit{Start: tail.End, End: move.End}))
+		p.Report(move, "torch."+name+"(...) is built on the CPU and then copied to the device: pass device="+devText+" ("+what+")", fix)
 	}
+}
+
+// onDeviceFix is the fix that builds factory (torch.<name>) with device=
+// the move's device and applies drop, the edit that removes the move; with
+// the device as the fix spells it and what the change does to the values.
+// The fix is nil when device= cannot be added.
+func onDeviceFix(name string, factory, dev *rewrite.Node, drop rewrite.Edit) (devText, what string, fix *rewrite.Fix) {
+	devText = deviceText(dev)
+	add, ok := rewrite.AppendItem(factory.ChildByField("arguments"), "device="+devText)
+	if !ok {
+		return devText, "", nil
+	}
+	app, what := factoryApplicability(name, factory)
+	return devText, what, Fix(app, "Create it with device="+devText, add, drop)
 }
 
 // checkSplitFactory reports a factory assigned to a name that the next
@@ -80,17 +91,20 @@ func checkSplitFactory(p *Pass, move, dev, ident *rewrite.Node) {
 	if b == nil || b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" {
 		return
 	}
-	for _, u := range b.Uses {
-		// The move must be the only read that sees this assignment (a
-		// later `x = x.to(dev)` starts a binding of its own).
-		if u != ident && (p.Model.ReachingBinding(u, u) == b || p.Model.ReachingBinding(u, u) == nil) {
-			return
-		}
-	}
 	factory := b.Value
 	name, ok := movableFactory(p, factory)
 	if !ok {
-		return
+		return // (the cheap test first: most moved names hold no factory's value)
+	}
+	for _, u := range b.Uses {
+		// The move must be the only read that sees this assignment (a
+		// later `x = x.to(dev)` starts a binding of its own).
+		if u == ident {
+			continue
+		}
+		if rb := p.Model.ReachingBinding(u, u); rb == b || rb == nil {
+			return
+		}
 	}
 	fst, mst := rewrite.Statement(factory), rewrite.Statement(move)
 	if fst == nil || mst == nil || fst.Parent != mst.Parent || fst.Start >= mst.Start {
@@ -100,11 +114,6 @@ func checkSplitFactory(p *Pass, move, dev, ident *rewrite.Node) {
 		return // the device is chosen between the two
 	}
 	if strings.Contains(p.File.Src.Text(ident.End, move.End), "#") {
-		return
-	}
-	devText := deviceText(dev)
-	add, ok := rewrite.AppendItem(factory.ChildByField("arguments"), "device="+devText)
-	if !ok {
 		return
 	}
 	drop := rewrite.Edit{Start: ident.End, End: move.End} // `y = x.to(dev)` -> `y = x`
@@ -117,9 +126,11 @@ func checkSplitFactory(p *Pass, move, dev, ident *rewrite.Node) {
 			}
 		}
 	}
-	app, what := factoryApplicability(name, factory)
-	p.Report(factory, "torch."+name+"(...) is built on the CPU and copied to the device at line "+p.LineOf(move)+": pass device="+devText+" here ("+what+")",
-		Fix(app, "Create it with device="+devText, add, drop))
+	devText, what, fix := onDeviceFix(name, factory, dev, drop)
+	if fix == nil {
+		return
+	}
+	p.Report(factory, "torch."+name+"(...) is built on the CPU and copied to the device at line "+p.LineOf(move)+": pass device="+devText+" here ("+what+")", fix)
 }
 
 // boundAfter reports an expression that reads a name assigned in its

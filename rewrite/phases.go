@@ -5,6 +5,28 @@ import "strings"
 // Training phases: where gradients are off (no_grad / inference_mode) and
 // where a model was put in evaluation mode.
 
+// WithContexts returns the context expressions of a with statement's own
+// items (`with torch.no_grad(), open(f) as fh:` gives both calls), not
+// those of with statements in its block.
+func WithContexts(with *Node) []*Node {
+	var out []*Node
+	with.Walk(func(c *Node) bool {
+		if c.Type == "block" {
+			return false
+		}
+		if c.Type == "with_item" {
+			if v := c.ChildByField("value"); v != nil {
+				if v.Type == "as_pattern" && len(v.NamedChildren()) > 0 {
+					v = v.NamedChildren()[0]
+				}
+				out = append(out, v)
+			}
+		}
+		return true
+	})
+	return out
+}
+
 // IsGradModeCall reports whether call is one of torch's grad-mode context
 // managers or decorators: no_grad, inference_mode, set_grad_enabled,
 // enable_grad (under torch. or torch.autograd.).
@@ -48,25 +70,10 @@ func (m *Model) inGradContext(n *Node, depth int) bool {
 	for p := n.Parent; p != nil; p = p.Parent {
 		switch p.Type {
 		case "with_statement":
-			found := false
-			p.Walk(func(c *Node) bool {
-				if c.Type == "block" {
-					return false
+			for _, v := range WithContexts(p) {
+				if m.IsGradModeCall(v) {
+					return true
 				}
-				if c.Type == "with_item" {
-					if v := c.ChildByField("value"); v != nil {
-						if v.Type == "as_pattern" && len(v.NamedChildren()) > 0 {
-							v = v.NamedChildren()[0]
-						}
-						if m.IsGradModeCall(v) {
-							found = true
-						}
-					}
-				}
-				return true
-			})
-			if found {
-				return true
 			}
 		case "function_definition":
 			if dd := p.Parent; dd != nil && dd.Type == "decorated_definition" {

@@ -692,16 +692,7 @@ func (m *Model) callees(n *Node) []string {
 // (`import utils`, `from utils import same_seeds`, a star import) has a
 // summary entry for which pred holds.
 func (m *Model) ImportsProjectModule(pred func(module *ProjectDef) bool) bool {
-	if m.project == nil {
-		return false
-	}
-	mods := append(append(slices.Clip(m.imported), m.starFrom...), m.relativeImports()...)
-	for _, d := range m.importedModules(m.File.Src.Path, mods) {
-		if pred(d) {
-			return true
-		}
-	}
-	return false
+	return m.ImportsProjectModuleDeep(pred, 1)
 }
 
 // relativeImports are the module scope's relative imports as spelled
@@ -750,6 +741,9 @@ func (m *Model) ImportsProjectModuleDeep(pred func(module *ProjectDef) bool, dep
 		for _, mod := range level {
 			if pred(mod) {
 				return true
+			}
+			if d+1 == depth {
+				continue // the last level: its imports are not asked
 			}
 			for _, n := range m.importedModules(mod.Path, append(append(slices.Clip(mod.Externals), mod.Star...), mod.Relatives...)) {
 				if !slices.Contains(seen, n) && len(seen) < 64 {
