@@ -319,7 +319,11 @@ func (m *Module) moveTop(f *rewrite.File, e rewrite.Edit) rewrite.Edit {
 	default:
 		return e
 	}
-	if moved.Start >= e.Start || !importedBy(f, stmt, moved.Start) {
+	// The engine's place wins when it is earlier, unless it is an IPython
+	// line's (the top of a first cell of magics only, which would gain
+	// Python it does not otherwise hold).
+	onMagic := e.Start < len(m.Src) && m.lines[m.lineOf(e.Start)].masked
+	if moved.Start >= e.Start && !onMagic || !importedBy(f, stmt, moved.Start) {
 		return e
 	}
 	return moved
