@@ -16,21 +16,36 @@ import (
 // channels, linear layers of 128 and 10) ran 0.73× with autocast against
 // its other fixes alone on an H100 (.notes/effect-h100-run7-ablation.jsonl),
 // a CIFAR CNN of 16-64 channels 0.72-0.79×, transformer encoders of width
-// 32 and 80 (feed-forward 128 and 256) 0.75-0.87× (.notes/amp004-narrow-h100.txt).
+// 32 and 80 (feed-forward 128 and 256) 0.75-0.87× (.notes/amp004-narrow-h100.txt),
+// temporal convolution networks of 25 and 30 channels 0.73-0.76×, a CIFAR
+// CNN of 64/128 channels 0.90× where one of 128/256 gains 1.10× and a TCN
+// of 256 channels 1.45× (corpus/gpu/amp004_narrow.py,
+// .notes/amp004-narrow-h100-2.txt).
 const narrowWidth = 128
 
 // narrowLinearMACs is the largest linear layer (in × out features) of a
 // narrow network: MLPs of 1024×1024 layers ran 0.78-0.86× with autocast
-// at batch 64 to 4096 on an H100, a 784-30-784 autoencoder 0.72-0.91×;
-// 2048×2048 layers gained 2.06× at batch 4096 (.notes/amp004-narrow-h100.txt).
-const narrowLinearMACs = 1024 * 1024
+// at batch 64 to 4096 on an H100, a 784-30-784 autoencoder 0.72-0.91×,
+// and the Nature DQN CNN, whose 3136×512 layer is its largest, 0.70-0.85×
+// at batch 32 and 256; 2048×2048 layers gained 2.06× at batch 4096
+// (.notes/amp004-narrow-h100.txt, .notes/amp004-narrow-h100-2.txt).
+const narrowLinearMACs = 2 * 1024 * 1024
+
+// narrowLinearSide is the widest side of a linear layer whose other side
+// is read at run time (an environment's observation size, a vocabulary)
+// that AMP004 still calls narrow: MLPs of 256- and 512-wide layers ran
+// 0.62-0.85× with autocast at batch 256 and 4096 on an H100
+// (.notes/amp004-narrow-h100-2.txt).
+const narrowLinearSide = 256
 
 // narrowGate is what AMP004 knows of the network a step calls: the widest
-// layer of a class of this file whose every layer width is known, when it
-// is narrowWidth or less; 0 otherwise (the gate does not apply).
+// layer of the networks it runs, when every layer width is known and the
+// widest is narrowWidth or less; 0 otherwise (the gate does not apply).
+// flags are the command-line flags whose defaults gave widths.
 type narrowGate struct {
 	class string
 	width int
+	flags []string
 }
 
 // gate turns fix into a hint and says why when the network is narrow.
@@ -38,8 +53,11 @@ func (g narrowGate) gate(fix *rewrite.Fix, msg *string) *rewrite.Fix {
 	if g.width == 0 {
 		return fix
 	}
-	*msg += "; but every layer of " + g.class + " is narrow (at most " + strconv.Itoa(g.width) +
-		" channels or features): its step is bound by kernel launches, where autocast's casts cost more than half precision saves" +
+	*msg += "; but every layer of " + g.class + " is narrow (at most " + strconv.Itoa(g.width) + " channels or features"
+	if len(g.flags) > 0 {
+		*msg += " with " + strings.Join(g.flags, ", ") + " at the default"
+	}
+	*msg += "): its step is bound by kernel launches, where autocast's casts cost more than half precision saves" +
 		" (an MNIST CNN of 64 channels ran 0.73× with it on an H100, MLPs of 1024-wide layers 0.78-0.86×), so measure before keeping it"
 	if fix != nil {
 		fix.Applicability = rewrite.Hint
@@ -47,13 +65,133 @@ func (g narrowGate) gate(fix *rewrite.Fix, msg *string) *rewrite.Fix {
 	return fix
 }
 
+// widthFrame is where a network's layer widths are read: the module that
+// holds the code, the class or function being walked (or a torch.nn
+// container built in place), and the call that built or called it, whose
+// arguments are read in the caller's frame. The frame at the top is the
+// step's file with no definition. Reading a parameter through the frame
+// that built the class is what lets `TCN(..., [args.nhid] * args.levels)`
+// give the widths of the convolutions two modules away.
+type widthFrame struct {
+	m      *rewrite.Model
+	def    *rewrite.Node
+	call   *rewrite.Node
+	caller *widthFrame
+	walk   *widthWalk
+}
+
+// widthWalk is what one gate query shares across its frames.
+type widthWalk struct {
+	flags []string // flags whose defaults were read, for the message
+	steps int      // work done, bounded by maxWidthSteps
+}
+
+// smallVocabulary is the largest nn.Embedding table of a network AMP004
+// may still call narrow: a language model's vocabulary is larger, and
+// its output layer (hidden × vocabulary per token) is then a large matrix
+// multiply whatever the hidden width.
+const smallVocabulary = 4096
+
+// atariActions is the number of actions of Atari's full action set, the
+// largest discrete action space of the Gym environments RL examples train
+// on: a Q-network's output layer of `env.action_space.n` units is that
+// wide at most.
+const atariActions = 18
+
+// maxWidthSteps bounds one query's frames and reads: a network too
+// large to read within it is not known to be narrow.
+const maxWidthSteps = 4000
+
+// enter returns the frame of def (a class, function or torch.nn call in
+// m) built or called by call in fr; nil past the depth bound.
+func (fr *widthFrame) enter(m *rewrite.Model, def, call *rewrite.Node) *widthFrame {
+	depth := 0
+	for f := fr; f != nil; f = f.caller {
+		if f.def == def && f.m == m {
+			return nil // recursion
+		}
+		depth++
+	}
+	if depth > 8 {
+		return nil
+	}
+	return &widthFrame{m: m, def: def, call: call, caller: fr, walk: fr.walk}
+}
+
+// initFunc is the function whose parameters the frame's call binds: the
+// class's __init__, or the function itself.
+func (fr *widthFrame) initFunc() *rewrite.Node {
+	if fr.def == nil {
+		return nil
+	}
+	switch fr.def.Type {
+	case "class_definition":
+		return rewrite.MethodOf(fr.def, "__init__")
+	case "function_definition":
+		return fr.def
+	}
+	return nil
+}
+
+// argument returns the expression a parameter of the frame's function
+// takes and the frame to read it in: the call's argument in the caller's
+// frame, else the parameter's default in this one. ok is false when
+// param is not the frame's, or the value is not known.
+func (fr *widthFrame) argument(param *rewrite.Node) (expr *rewrite.Node, in *widthFrame, mine, ok bool) {
+	fn := fr.initFunc()
+	if fn == nil || fr.call == nil || paramOwner(param) != fn {
+		return nil, nil, false, false
+	}
+	if a := rewrite.ArgumentFor(fn, fr.call, param); a != nil {
+		return a, fr.caller, true, true
+	}
+	if args := fr.call.ChildByField("arguments"); args != nil && slices.ContainsFunc(args.NamedChildren(), func(a *rewrite.Node) bool {
+		return a.Is("list_splat", "dictionary_splat")
+	}) {
+		return nil, nil, true, false // `Net(*sizes)`: which argument is which is not shown
+	}
+	if p := param.Parent; p != nil && p.Is("default_parameter", "typed_default_parameter") {
+		if v := p.ChildByField("value"); v != nil {
+			return v, fr, true, true
+		}
+	}
+	return nil, nil, true, false
+}
+
+// paramFrame returns the frame among fr and its callers whose function
+// binds param.
+func (fr *widthFrame) paramFrame(param *rewrite.Node) *widthFrame {
+	for f := fr; f != nil; f = f.caller {
+		if fn := f.initFunc(); fn != nil && f.call != nil && paramOwner(param) == fn {
+			return f
+		}
+	}
+	return nil
+}
+
+// paramOwner returns the function (or lambda) whose parameter list holds
+// the parameter identifier param.
+func paramOwner(param *rewrite.Node) *rewrite.Node {
+	for n := param.Parent; n != nil; n = n.Parent {
+		if n.Type == "parameters" || n.Type == "lambda_parameters" {
+			return n.Parent
+		}
+		if rewrite.IsDefOrLambda(n) || n.Type == "block" {
+			return nil
+		}
+	}
+	return nil
+}
+
 // narrowNetwork returns the gate for the networks the statements call:
-// it applies when each of them is an instance of a class of this file
-// built only from linear and convolutional layers of known width (besides
-// activations, norms, pooling and containers), the widest narrowWidth or
-// less.
+// it applies when every one of them is built, in this file or another
+// module of the project, only from linear, convolutional and small
+// attention layers of known width (besides activations, norms, pooling and
+// containers), the widest narrowWidth or less.
 func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 	var g narrowGate
+	walk := &widthWalk{}
+	top := &widthFrame{m: p.Model, walk: walk}
 	for _, st := range stmts {
 		ok := true
 		st.Walk(func(n *rewrite.Node) bool {
@@ -67,13 +205,13 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 			if !fn.Is("identifier", "attribute") || lossCall(n) || !p.Model.IsModule(fn) {
 				return true // a loss module is no network
 			}
-			classes, name := networkClasses(p, fn)
-			if len(classes) == 0 {
+			nets, name := networksOf(top, fn, 0)
+			if len(nets) == 0 {
 				ok = false
 				return false
 			}
-			for _, class := range classes {
-				w, known := widestLayer(p, class, nil)
+			for _, net := range nets {
+				w, known := widestLayer(net)
 				if !known {
 					ok = false
 					return false
@@ -89,74 +227,162 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 			return narrowGate{}
 		}
 	}
+	for _, f := range walk.flags {
+		if !slices.Contains(g.flags, f) {
+			g.flags = append(g.flags, f)
+		}
+	}
 	return g
 }
 
-// networkClasses returns what builds the networks a model expression may
-// be (through `.to(...)`-style chains), one per origin: classes of this
-// file, or torch.nn containers or layers built in place (`model =
+// networksOf returns the frames of what builds the networks a model
+// expression read in fr may be (through `.to(...)`-style chains), one per
+// origin: classes of this file or of another project module, or
+// torch.nn containers or layers built in place (`model =
 // nn.Sequential(nn.Linear(2, 100), ...)`, again in a later notebook cell),
 // with the name the message gives them; nil when any origin is something
 // else.
-func networkClasses(p *Pass, model *rewrite.Node) ([]*rewrite.Node, string) {
-	return networkClassesOf(p, model, 0)
-}
-
-func networkClassesOf(p *Pass, model *rewrite.Node, depth int) ([]*rewrite.Node, string) {
-	var out []*rewrite.Node
+func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, string) {
+	if depth > 4 {
+		return nil, ""
+	}
+	var out []*widthFrame
 	name := ""
-	for _, o := range p.Model.Origins(model) {
+	add := func(nets []*widthFrame, n string) bool {
+		if len(nets) == 0 {
+			return false
+		}
+		out = append(out, nets...)
+		if name == "" {
+			name = n
+		}
+		return true
+	}
+	if model.Type == "identifier" {
+		if b := fr.m.Binding(model); b != nil && b.Kind == rewrite.ParamBinding {
+			if f := fr.paramFrame(b.Ident); f != nil {
+				// A module handed to the class that wraps it
+				// (`EncoderWithHead(encoder=SimpleNet(...))`): what the
+				// building call passed.
+				a, in, _, ok := f.argument(b.Ident)
+				if !ok || !add(networksOf(in, a, depth+1)) {
+					return nil, ""
+				}
+				return out, name
+			}
+		}
+	}
+	if model.Type == "call" {
+		if !add(networkCall(fr, model)) {
+			return nil, ""
+		}
+		return out, name
+	}
+	for _, o := range fr.m.Origins(model) {
 		e := o.Expr
 		if o.Annotation {
 			continue // `model: torch.nn.Module` says nothing of the layers
+		}
+		if o.Def != nil && o.Call != nil && o.Model == nil {
+			// An instance of a class of another project module.
+			if !add(importedNetwork(fr, o.Def, o.Call)) {
+				return nil, ""
+			}
+			continue
+		}
+		if o.Param != nil && e == nil {
+			if f := fr.paramFrame(o.Param); f != nil {
+				a, in, _, ok := f.argument(o.Param)
+				if !ok || !add(networksOf(in, a, depth+1)) {
+					return nil, ""
+				}
+				continue
+			}
 		}
 		if e == nil || o.Index >= 0 || o.Model != nil {
 			return nil, ""
 		}
 		e = unchainModuleMethods(e)
-		if e != nil && e.Type == "identifier" && e != model && depth < 3 {
+		if wrapsItsOwnName(fr, e, model) {
+			continue // `model = model.to(device)`: the name's other bindings are origins too
+		}
+		if e != nil && e.Type == "identifier" && e != model {
 			// A parameter whose call sites pass models by name
 			// (`train_step(model=model_1, ...)`): each of those.
-			classes, n := networkClassesOf(p, e, depth+1)
-			if len(classes) == 0 {
+			if !add(networksOf(fr, e, depth+1)) {
 				return nil, ""
-			}
-			for _, c := range classes {
-				if !slices.Contains(out, c) {
-					out = append(out, c)
-				}
-			}
-			if name == "" {
-				name = n
 			}
 			continue
 		}
-		if e == nil || e.Type != "call" {
+		if e == nil || e.Type != "call" || !add(networkCall(fr, e)) {
 			return nil, ""
-		}
-		fn := e.ChildByField("function")
-		var class *rewrite.Node
-		n := ""
-		if q := p.Model.CalleeName(e); strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".functional.") {
-			class, n = e, q[strings.LastIndexByte(q, '.')+1:]
-		} else {
-			if fn == nil || fn.Type != "identifier" {
-				return nil, ""
-			}
-			b := p.Model.Binding(fn)
-			if b == nil || b.Kind != rewrite.ClassBinding {
-				return nil, ""
-			}
-			class, n = b.Stmt, b.Stmt.ChildByField("name").Text()
-		}
-		if !slices.Contains(out, class) {
-			out = append(out, class)
-		}
-		if name == "" {
-			name = n
 		}
 	}
 	return out, name
+}
+
+// wrapsItsOwnName reports an origin of the name model that wraps the
+// name's earlier value: `model = model.to(device)` (e unchained to
+// `model`), `model = nn.DataParallel(model)`,
+// `model = nn.SyncBatchNorm.convert_sync_batchnorm(model)`.
+func wrapsItsOwnName(fr *widthFrame, e, model *rewrite.Node) bool {
+	if e == nil || model.Type != "identifier" {
+		return false
+	}
+	if e.Type == "call" && strings.HasPrefix(fr.m.CalleeName(e), "torch.nn.") {
+		if a := rewrite.PositionalArgs(e); len(a) > 0 {
+			e = a[0]
+		}
+	}
+	return e.Type == "identifier" && e.Text() == model.Text()
+}
+
+// networkCall is the frame of a call that builds a network: a torch.nn
+// layer or container, a class of this file, or one imported from the
+// project; nil otherwise.
+func networkCall(fr *widthFrame, call *rewrite.Node) ([]*widthFrame, string) {
+	call = unchainModuleMethods(call)
+	if call == nil || call.Type != "call" {
+		return nil, ""
+	}
+	if q := fr.m.CalleeName(call); strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".functional.") {
+		if f := fr.enter(fr.m, call, nil); f != nil {
+			return []*widthFrame{f}, q[strings.LastIndexByte(q, '.')+1:]
+		}
+		return nil, ""
+	}
+	fn := call.ChildByField("function")
+	if fn == nil {
+		return nil, ""
+	}
+	if fn.Type == "identifier" {
+		if b := fr.m.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
+			if f := fr.enter(fr.m, b.Stmt, call); f != nil {
+				return []*widthFrame{f}, b.Stmt.ChildByField("name").Text()
+			}
+			return nil, ""
+		}
+	}
+	if d := fr.m.ImportedDef(fn); d != nil && d.Class {
+		return importedNetwork(fr, d, call)
+	}
+	return nil, ""
+}
+
+// importedNetwork is the frame of a class of another project module built
+// by call in fr.
+func importedNetwork(fr *widthFrame, d *rewrite.ProjectDef, call *rewrite.Node) ([]*widthFrame, string) {
+	if !d.Class {
+		return nil, ""
+	}
+	fm, node := fr.m.DefinitionOf(d)
+	if node == nil || node.Type != "class_definition" {
+		return nil, ""
+	}
+	if f := fr.enter(fm, node, call); f != nil {
+		return []*widthFrame{f}, d.Name
+	}
+	return nil, ""
 }
 
 // layerWidthArg is where each layer constructor takes its output width.
@@ -173,47 +399,62 @@ var layerWidthArg = map[string]struct {
 	"torch.nn.ConvTranspose3d": {1, "out_channels"},
 }
 
-// widestLayer returns the widest linear or convolutional layer a class or
-// function of this file builds, itself or through the classes and
-// functions of the file it calls. known is false when a layer's width is
-// not a number this file shows, or when the code builds anything else
-// that may be wide: another library's network, an attention or recurrent
-// layer, a class imported from elsewhere, a callable passed in.
-func widestLayer(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width int, known bool) {
-	width, layers, known := layersOf(p, def, seen)
+// widestLayer returns the widest linear or convolutional layer the
+// frame's class, function or torch.nn call builds, itself or through the
+// classes and functions it calls (of its module or imported from the
+// project) and the networks its building call hands it. known is false
+// when a layer's width is not a number the code shows, or when the code
+// builds anything else that may be wide: another library's network, an
+// attention or recurrent layer, a callable passed in.
+func widestLayer(fr *widthFrame) (width int, known bool) {
+	width, layers, known := layersOf(fr)
 	return width, known && layers > 0
 }
 
 // layersOf is widestLayer's walk: the widest layer, how many layers, and
 // whether every one is known (a helper that builds none is known, with 0).
-func layersOf(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width, layers int, known bool) {
-	if slices.Contains(seen, def) {
-		return 0, 0, true
-	}
-	if len(seen) > 8 {
-		return 0, 0, false
-	}
-	seen = append(seen, def)
+func layersOf(fr *widthFrame) (width, layers int, known bool) {
 	known = true
-	def.Walk(func(n *rewrite.Node) bool {
+	m := fr.m
+	visit := func(sub *widthFrame) bool {
+		if sub == nil {
+			known = false
+			return false
+		}
+		w, n, ok := layersOf(sub)
+		if !ok {
+			known = false
+			return false
+		}
+		width = max(width, w)
+		layers += n
+		return true
+	}
+	fr.def.Walk(func(n *rewrite.Node) bool {
 		if !known {
 			return false
+		}
+		if fr.walk.steps++; fr.walk.steps > maxWidthSteps {
+			known = false
+			return false
+		}
+		if n.Type == "parameters" {
+			return false // defaults (`std=np.sqrt(2)`) build no layer
 		}
 		if n.Type != "call" {
 			return true
 		}
-		q := p.Model.CalleeName(n)
+		q := m.CalleeName(n)
 		if q == "torch.nn.Linear" {
-			// Narrow when in × out is small; the output alone when the
-			// input width is not shown.
-			// One side may be a size the code takes at run time (PPO's
-			// state_dim, action_dim): narrow when the other is narrowWidth
-			// or less.
-			out, outOK := intBound(p, rewrite.Arg(n, 1, "out_features"), 0)
-			in, inOK := intBound(p, rewrite.Arg(n, 0, "in_features"), 0)
+			// Narrow when in × out is small; when one side is a size
+			// the code takes at run time (PPO's state_dim, an
+			// environment's observation size), when the other is
+			// narrowLinearSide or less.
+			out, outOK := intBound(fr, rewrite.Arg(n, 1, "out_features"), 0)
+			in, inOK := intBound(fr, rewrite.Arg(n, 0, "in_features"), 0)
 			switch {
 			case inOK && outOK && in*out <= narrowLinearMACs:
-			case outOK && out <= narrowWidth, inOK && in <= narrowWidth:
+			case outOK && out <= narrowLinearSide && !inOK, inOK && in <= narrowLinearSide && !outOK:
 			default:
 				known = false
 				return false
@@ -225,58 +466,81 @@ func layersOf(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width, layers i
 			if inOK {
 				width = max(width, in)
 			}
-			return true
+			return false // its arguments are sizes, read above
 		}
 		if a, ok := layerWidthArg[q]; ok {
-			w, ok := intBound(p, rewrite.Arg(n, a.pos, a.keyword), 0)
+			w, ok := intBound(fr, rewrite.Arg(n, a.pos, a.keyword), 0)
 			if !ok || w > narrowWidth {
 				known = false
 				return false
 			}
 			layers++
 			width = max(width, w)
-			return true
+			return false
 		}
-		if w, ok, attention := attentionWidth(p, n, q); attention {
+		if q == "torch.nn.Embedding" {
+			// A vocabulary: a language model's output layer is as wide
+			// as it, often through a size read at run time, and gains
+			// from bf16 however narrow the rest is.
+			v, ok := intBound(fr, rewrite.Arg(n, 0, "num_embeddings"), 0)
+			if !ok || v > smallVocabulary {
+				known = false
+			}
+			return false
+		}
+		if q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter" {
+			// A weight used by hand (`F.linear(x, self.weight)`): its
+			// shape is the layer's.
+			w, ok := parameterWidth(fr, rewrite.Arg(n, 0, "data"))
 			if !ok {
 				known = false
 				return false
 			}
 			layers++
 			width = max(width, w)
-			return true
+			return false
 		}
-		if d := p.Model.CalledDef(n); d != nil {
-			if d.Type != "function_definition" && d.Type != "class_definition" {
-				known = false
-				return false
-			}
-			if d.Type == "function_definition" && d.ChildByField("name").Text() == "__init__" && d.Parent != nil {
-				d = enclosingClass(d)
-			}
-			if d == nil {
-				known = false
-				return false
-			}
-			w, n, ok := layersOf(p, d, seen)
+		if w, ok, attention := attentionWidth(fr, n, q); attention {
 			if !ok {
 				known = false
 				return false
 			}
+			layers++
 			width = max(width, w)
-			layers += n
-			return true
+			return false
+		}
+		if d := m.CalledDef(n); d != nil {
+			if d.Type == "function_definition" && d.ChildByField("name").Text() == "__init__" {
+				d = enclosingClass(d)
+			}
+			if d == nil || !d.Is("function_definition", "class_definition") {
+				known = false
+				return false
+			}
+			return visit(fr.enter(m, d, n))
+		}
+		fn := n.ChildByField("function")
+		if d := m.ImportedDef(fn); d != nil {
+			// A block or a helper of another project module.
+			fm, node := m.DefinitionOf(d)
+			if node == nil {
+				known = false
+				return false
+			}
+			return visit(fr.enter(fm, node, n))
 		}
 		switch {
 		case q == "":
 			// A call of a name this file does not resolve: a method of a
 			// value (`layers.append`, `x.view`) is harmless, a bare name
-			// (`block(...)`, a parameter) may build anything.
-			if fn := n.ChildByField("function"); fn != nil && fn.Type == "identifier" {
+			// may build anything, unless it is a network the building
+			// call handed over (`self.encoder = encoder`).
+			if fn != nil && fn.Type == "identifier" {
 				known = false
 			}
-		case !strings.HasPrefix(q, "torch.") && !strings.Contains(q, "."):
-			// builtins: super, range, len, int, ...
+		case !strings.HasPrefix(q, "torch.") && !strings.Contains(q, "."),
+			strings.HasPrefix(q, "numpy."), strings.HasPrefix(q, "math."):
+			// builtins (super, range, len, int, ...) and arithmetic
 		case q == "torch.nn.TransformerEncoder" || q == "torch.nn.TransformerDecoder":
 			// A stack of the layer passed first: built here (walked as an
 			// argument) or named (followed to its value).
@@ -285,12 +549,12 @@ func layersOf(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width, layers i
 				layer = rewrite.Arg(n, 0, "decoder_layer")
 			}
 			if layer != nil && layer.Type == "identifier" {
-				v := p.Model.ValueOf(layer)
+				v := m.ValueOf(layer)
 				if v == nil || v.Type != "call" {
 					known = false
 					return false
 				}
-				w, ok, attention := attentionWidth(p, v, p.Model.CalleeName(v))
+				w, ok, attention := attentionWidth(fr, v, m.CalleeName(v))
 				if !attention || !ok {
 					known = false
 					return false
@@ -305,7 +569,144 @@ func layersOf(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width, layers i
 		}
 		return known
 	})
+	if known && fr.def.Type == "call" {
+		// A container or wrapper built in place around networks built
+		// before it (`nn.DataParallel(model)`, `nn.Sequential(backbone,
+		// head)`): theirs.
+		for _, a := range rewrite.PositionalArgs(fr.def) {
+			if !a.Is("identifier", "attribute") {
+				continue
+			}
+			nets, _ := networksOf(fr, a, 0)
+			if len(nets) == 0 {
+				known = false
+				break
+			}
+			for _, net := range nets {
+				if !visit(net) {
+					break
+				}
+			}
+			if !known {
+				break
+			}
+		}
+	}
+	if known && fr.def.Type == "class_definition" {
+		// The networks the building call hands the class: each
+		// parameter its __init__ keeps or runs as a module.
+		for _, param := range moduleParams(m, fr.def) {
+			a, in, _, ok := fr.argument(param)
+			if !ok {
+				known = false
+				break
+			}
+			nets, _ := networksOf(in, a, 0)
+			if len(nets) == 0 {
+				known = false
+				break
+			}
+			for _, net := range nets {
+				if !visit(net) {
+					break
+				}
+			}
+			if !known {
+				break
+			}
+		}
+	}
 	return width, layers, known
+}
+
+// moduleParams returns the parameters of a class's __init__ that it runs
+// as modules: called, kept on self and called through it (`self.encoder =
+// encoder` ... `self.encoder(x)`), or put in a torch.nn container.
+func moduleParams(m *rewrite.Model, class *rewrite.Node) []*rewrite.Node {
+	init := rewrite.MethodOf(class, "__init__")
+	if init == nil {
+		return nil
+	}
+	params := init.ChildByField("parameters")
+	if params == nil {
+		return nil
+	}
+	kept := map[string]*rewrite.Node{} // self attribute -> parameter
+	var out []*rewrite.Node
+	isParam := func(n *rewrite.Node) *rewrite.Node {
+		if n == nil || n.Type != "identifier" {
+			return nil
+		}
+		b := m.Binding(n)
+		if b == nil || b.Kind != rewrite.ParamBinding || b.Stmt != init {
+			return nil
+		}
+		return b.Ident
+	}
+	addParam := func(p *rewrite.Node) {
+		if p != nil && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	init.Walk(func(n *rewrite.Node) bool {
+		switch n.Type {
+		case "assignment":
+			l, r := n.ChildByField("left"), n.ChildByField("right")
+			if p := isParam(r); p != nil && l != nil && l.Type == "attribute" && l.ChildByField("object").Text() == "self" {
+				kept[l.ChildByField("attribute").Text()] = p
+			}
+		case "call":
+			if p := isParam(n.ChildByField("function")); p != nil {
+				addParam(p)
+			}
+			if q := m.CalleeName(n); strings.HasPrefix(q, "torch.nn.Module") || strings.HasPrefix(q, "torch.nn.Sequential") {
+				for _, a := range rewrite.PositionalArgs(n) {
+					addParam(isParam(a))
+				}
+			}
+		}
+		return true
+	})
+	if len(kept) > 0 {
+		class.Walk(func(n *rewrite.Node) bool {
+			if n.Type != "call" {
+				return true
+			}
+			fn := n.ChildByField("function")
+			if fn != nil && fn.Type == "attribute" && fn.ChildByField("object").Text() == "self" {
+				addParam(kept[fn.ChildByField("attribute").Text()])
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// tensorFactories build a tensor of the shape their positional arguments
+// give.
+var tensorFactories = map[string]bool{"torch.randn": true, "torch.rand": true, "torch.zeros": true, "torch.ones": true,
+	"torch.empty": true, "torch.Tensor": true, "torch.FloatTensor": true}
+
+// parameterWidth measures a weight built by hand, `nn.Parameter(torch.randn(out, in))`:
+// its widest side, when every side is known and their product is no
+// larger than narrowLinearMACs.
+func parameterWidth(fr *widthFrame, data *rewrite.Node) (int, bool) {
+	if data == nil || data.Type != "call" || !tensorFactories[fr.m.CalleeName(data)] {
+		return 0, false
+	}
+	dims := rewrite.PositionalArgs(data)
+	if len(dims) == 0 {
+		return 0, false
+	}
+	widest, size := 0, 1
+	for _, d := range dims {
+		v, ok := intBound(fr, d, 0)
+		if !ok {
+			return 0, false
+		}
+		widest, size = max(widest, v), size*v
+	}
+	return widest, size <= narrowLinearMACs
 }
 
 // attentionWidth measures an attention layer: nn.MultiheadAttention of
@@ -313,16 +714,16 @@ func layersOf(p *Pass, def *rewrite.Node, seen []*rewrite.Node) (width, layers i
 // dim_feedforward (2048 when not given). ok: narrow (a model dimension of
 // narrowWidth or less and a feed-forward of 4 × narrowWidth or less, as
 // measured); attention: q is such a layer.
-func attentionWidth(p *Pass, call *rewrite.Node, q string) (width int, ok, attention bool) {
+func attentionWidth(fr *widthFrame, call *rewrite.Node, q string) (width int, ok, attention bool) {
 	switch q {
 	case "torch.nn.MultiheadAttention":
-		d, known := intBound(p, rewrite.Arg(call, 0, "embed_dim"), 0)
+		d, known := intBound(fr, rewrite.Arg(call, 0, "embed_dim"), 0)
 		return d, known && d <= narrowWidth, true
 	case "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerDecoderLayer":
-		d, known := intBound(p, rewrite.Arg(call, 0, "d_model"), 0)
+		d, known := intBound(fr, rewrite.Arg(call, 0, "d_model"), 0)
 		ff, ffKnown := 2048, true
 		if a := rewrite.Arg(call, 2, "dim_feedforward"); a != nil {
-			ff, ffKnown = intBound(p, a, 0)
+			ff, ffKnown = intBound(fr, a, 0)
 		}
 		return max(d, ff), known && ffKnown && d <= narrowWidth && ff <= 4*narrowWidth, true
 	}
@@ -342,28 +743,84 @@ func enclosingClass(def *rewrite.Node) *rewrite.Node {
 	return nil
 }
 
-// intBound returns the largest value an integer expression takes: a
-// literal, a name or parameter whose every origin (assignments, the
-// arguments of the function's call sites in this file, its default) is
-// one, or a sum or product of such. ok is false when any value is
-// unknown.
-func intBound(p *Pass, expr *rewrite.Node, depth int) (int, bool) {
-	if expr == nil || depth > 4 {
+// intBound returns the largest value an integer expression read in fr
+// takes: a literal; a parameter of the frame's function, through what the
+// building call passed; a name whose every origin (assignments, the
+// arguments of its function's call sites, its default) is one; a
+// command-line flag's default; a sum or product of such. For a list (and
+// an element of one, `sizes[i]`, and `[w] * n`) it is the largest element.
+// ok is false when any value is unknown.
+func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
+	if expr == nil || fr == nil || depth > 12 {
+		return 0, false
+	}
+	if fr.walk.steps++; fr.walk.steps > maxWidthSteps {
 		return 0, false
 	}
 	switch expr.Type {
 	case "integer":
-		return intLiteral(p, expr)
+		return intLiteralText(expr.Text())
 	case "parenthesized_expression":
 		if c := expr.NamedChildren(); len(c) == 1 {
-			return intBound(p, c[0], depth+1)
+			return intBound(fr, c[0], depth+1)
+		}
+		return 0, false
+	case "list", "tuple":
+		best, n := 0, 0
+		for _, c := range expr.NamedChildren() {
+			if c.Type == "comment" {
+				continue
+			}
+			v, ok := intBound(fr, c, depth+1)
+			if !ok {
+				return 0, false
+			}
+			best, n = max(best, v), n+1
+		}
+		return best, n > 0
+	case "subscript":
+		if idx := expr.ChildByField("subscript"); idx != nil && idx.Type == "slice" {
+			return 0, false
+		}
+		return intBound(fr, expr.ChildByField("value"), depth+1)
+	case "conditional_expression":
+		c := expr.NamedChildren()
+		if len(c) != 3 {
+			return 0, false
+		}
+		a, aok := intBound(fr, c[0], depth+1)
+		b, bok := intBound(fr, c[2], depth+1)
+		return max(a, b), aok && bok
+	case "call":
+		if fr.m.CalleeName(expr) == "int" {
+			if a := rewrite.PositionalArgs(expr); len(a) == 1 {
+				return intBound(fr, a[0], depth+1)
+			}
 		}
 		return 0, false
 	case "binary_operator":
-		l, lok := intBound(p, expr.ChildByField("left"), depth+1)
-		r, rok := intBound(p, expr.ChildByField("right"), depth+1)
+		left, right := expr.ChildByField("left"), expr.ChildByField("right")
 		op := expr.ChildByField("operator")
-		if !lok || !rok || op == nil {
+		if op == nil {
+			return 0, false
+		}
+		if left != nil && right != nil && (left.Type == "list" || right.Type == "list") {
+			// `[w] * n` repeats elements; `[a] + [b]` joins lists.
+			switch {
+			case op.Text() == "*" && left.Type == "list":
+				return intBound(fr, left, depth+1)
+			case op.Text() == "*" && right.Type == "list":
+				return intBound(fr, right, depth+1)
+			case op.Text() == "+":
+				l, lok := intBound(fr, left, depth+1)
+				r, rok := intBound(fr, right, depth+1)
+				return max(l, r), lok && rok
+			}
+			return 0, false
+		}
+		l, lok := intBound(fr, left, depth+1)
+		r, rok := intBound(fr, right, depth+1)
+		if !lok || !rok {
 			return 0, false
 		}
 		switch op.Text() {
@@ -384,20 +841,62 @@ func intBound(p *Pass, expr *rewrite.Node, depth int) (int, bool) {
 		}
 		return 0, false
 	case "identifier", "attribute":
-		origins := p.Model.Origins(expr)
+		if expr.Type == "attribute" && expr.ChildByField("attribute").Text() == "n" && strings.HasSuffix(expr.ChildByField("object").Text(), "action_space") {
+			// A Gym environment's discrete action count: at most 18,
+			// Atari's full action set, in the code AMP004 reads.
+			return atariActions, true
+		}
+		if expr.Type == "identifier" {
+			if b := fr.m.Binding(expr); b != nil && b.Kind == rewrite.ParamBinding {
+				if f := fr.paramFrame(b.Ident); f != nil {
+					a, in, _, ok := f.argument(b.Ident)
+					if !ok {
+						return 0, false
+					}
+					return intBound(in, a, depth+1)
+				}
+			}
+		}
+		if v, ok, flag := flagDefault(fr, expr, depth); flag {
+			return v, ok
+		}
+		origins := fr.m.Origins(expr)
 		if len(origins) == 0 {
 			return 0, false
 		}
 		best, n := 0, 0
+		var params []*rewrite.Node
 		for _, o := range origins {
 			if o.Annotation {
 				continue // `hidden_units: int`: the call sites' values decide
 			}
 			n++
-			if o.Expr == nil || o.Index >= 0 || o.Expr == expr {
+			if o.Param != nil && o.Expr == nil {
+				// A parameter of a frame up the chain, no call here
+				// passing it: what the building call passed.
+				f := fr.paramFrame(o.Param)
+				if f == nil || slices.Contains(params, o.Param) {
+					if f == nil {
+						return 0, false
+					}
+					continue
+				}
+				params = append(params, o.Param)
+				a, in, _, ok := f.argument(o.Param)
+				if !ok {
+					return 0, false
+				}
+				v, ok := intBound(in, a, depth+1)
+				if !ok {
+					return 0, false
+				}
+				best = max(best, v)
+				continue
+			}
+			if o.Expr == nil || o.Index >= 0 || o.Expr == expr || o.Model != nil {
 				return 0, false
 			}
-			v, ok := intBound(p, o.Expr, depth+1)
+			v, ok := intBound(fr, o.Expr, depth+1)
 			if !ok {
 				return 0, false
 			}
@@ -406,4 +905,71 @@ func intBound(p *Pass, expr *rewrite.Node, depth int) (int, bool) {
 		return best, n > 0
 	}
 	return 0, false
+}
+
+// flagDefault reads `args.nhid` where args is what an argparse parser's
+// parse_args() returned in this module: the default of the add_argument
+// call that stores nhid, and the flag's name for the message. flag is
+// false when expr is no such read.
+func flagDefault(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, flag bool) {
+	if expr.Type != "attribute" {
+		return 0, false, false
+	}
+	obj := expr.ChildByField("object")
+	if obj == nil || obj.Type != "identifier" {
+		return 0, false, false
+	}
+	parsed := false
+	for _, o := range fr.m.Origins(obj) {
+		if o.Expr != nil && o.Expr.Type == "call" && o.Model == nil {
+			if f := o.Expr.ChildByField("function"); f != nil && f.Type == "attribute" && f.ChildByField("attribute").Text() == "parse_args" {
+				parsed = true
+				continue
+			}
+		}
+		return 0, false, false
+	}
+	if !parsed {
+		return 0, false, false
+	}
+	dest := expr.ChildByField("attribute").Text()
+	for _, call := range fr.m.File.MethodCalls("add_argument") {
+		if flagDest(call) != dest {
+			continue
+		}
+		def := rewrite.KeywordValue(call, "default")
+		if def == nil {
+			return 0, false, true
+		}
+		v, ok := intBound(&widthFrame{m: fr.m, walk: fr.walk}, def, depth+1)
+		if ok {
+			name := "--" + strings.ReplaceAll(dest, "_", "-")
+			if a := rewrite.PositionalArgs(call); len(a) > 0 {
+				if s, isStr := rewrite.StringValue(a[0]); isStr {
+					name = s
+				}
+			}
+			fr.walk.flags = append(fr.walk.flags, name)
+		}
+		return v, ok, true
+	}
+	return 0, false, true
+}
+
+// intLiteralText parses a decimal integer literal (with underscores).
+func intLiteralText(s string) (int, bool) {
+	v := 0
+	for _, c := range s {
+		switch {
+		case c == '_':
+		case c >= '0' && c <= '9':
+			v = v*10 + int(c-'0')
+			if v > 1<<40 {
+				return 0, false
+			}
+		default:
+			return 0, false
+		}
+	}
+	return v, s != ""
 }
