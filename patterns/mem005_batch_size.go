@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -140,8 +141,17 @@ func checkBatchSize(p *Pass) {
 		if name != "batch_size" && name != "batchsize" {
 			continue
 		}
-		if sc := p.Model.VarScope(left); sc == nil || len(p.Model.Reads(sc, left.Text(), p.File.Root)) == 0 {
-			continue // never read: the batch comes from somewhere else
+		sc := p.Model.VarScope(left)
+		if sc == nil {
+			continue
+		}
+		reads := p.Model.Reads(sc, left.Text(), p.File.Root)
+		if len(reads) == 0 || slices.ContainsFunc(reads, func(r *rewrite.Node) bool { return sizesNetwork(p, r) }) {
+			// Never read (the batch comes from somewhere else), or
+			// handed to a network's constructor, where it sizes hidden
+			// states (`LSTMClassifier(batch_size, ...)`): a larger value
+			// breaks their shapes unless the loader changes too.
+			continue
 		}
 		report(right, "batch size")
 	}
@@ -176,4 +186,27 @@ func feedsTraining(p *Pass, gl gpuLoader) bool {
 		}
 	}
 	return false
+}
+
+// sizesNetwork reports a read that is an argument of a call building a
+// network: a class of this file or of the project whose instances are
+// modules.
+func sizesNetwork(p *Pass, read *rewrite.Node) bool {
+	arg := read
+	if arg.Parent != nil && arg.Parent.Type == "keyword_argument" {
+		arg = arg.Parent
+	}
+	if arg.Parent == nil || arg.Parent.Type != "argument_list" || arg.Parent.Parent == nil {
+		return false
+	}
+	call := arg.Parent.Parent
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "identifier" {
+		return false
+	}
+	if p.Model.IsModuleClass(fn) {
+		return true
+	}
+	d := p.Model.ImportedDef(fn)
+	return d != nil && d.Class && slices.ContainsFunc(d.Bases, func(b string) bool { return strings.HasPrefix(b, "torch.nn.") })
 }

@@ -64,7 +64,7 @@ func checkCompileModel(p *Pass) {
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
 		value, target := builtModel(p, model, trainedBy(p, loops[0]))
-		if value == nil || slices.Contains(seen, value) {
+		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) {
 			continue
 		}
 		seen = append(seen, value)
@@ -457,6 +457,33 @@ func underNoGrad(p *Pass, call, loop *rewrite.Node) bool {
 				}
 			}
 		}
+	}
+	return false
+}
+
+// recurrentNetwork reports a model built around a recurrent layer
+// (nn.LSTM, nn.GRU, nn.RNN), by a class of this file or of the project:
+// its time goes to cuDNN's recurrent kernels, which torch.compile leaves
+// as they are, so there is little for it to fuse.
+func recurrentNetwork(p *Pass, value *rewrite.Node) bool {
+	value = unchainModuleMethods(value)
+	if value == nil || value.Type != "call" {
+		return false
+	}
+	fn := value.ChildByField("function")
+	recurrent := func(q string) bool { return q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN" }
+	if b := p.Model.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
+		found := false
+		b.Stmt.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "call" && recurrent(p.Model.CalleeName(n)) {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	if d := p.Model.ImportedDef(fn); d != nil && d.Class {
+		return slices.ContainsFunc(d.Calls, recurrent)
 	}
 	return false
 }
