@@ -466,7 +466,32 @@ func underNoGrad(p *Pass, call, loop *rewrite.Node) bool {
 // its time goes to cuDNN's recurrent kernels, which torch.compile leaves
 // as they are, so there is little for it to fuse.
 func recurrentNetwork(p *Pass, value *rewrite.Node) bool {
-	value = unchainModuleMethods(value)
+	if a := value.Parent; a != nil && a.Type == "assignment" && a.ChildByField("left").Type == "identifier" {
+		// `if args.model == "Transformer": model = TransformerModel(...)
+		// else: model = RNNModel(...)`: every network the name is bound
+		// to must be recurrent.
+		for _, b := range p.Model.Bindings(a.ChildByField("left")) {
+			if b.Value == nil || b.Value == value || b.Kind != rewrite.AssignBinding {
+				continue
+			}
+			v := unchainModuleMethods(b.Value)
+			if v == nil || v.Type != "call" {
+				continue
+			}
+			if pos := rewrite.PositionalArgs(v); len(pos) > 0 && pos[0].Text() == b.Name {
+				continue // a wrapper of the same model
+			}
+			if !recurrentClass(p, v) {
+				return false
+			}
+		}
+	}
+	return recurrentClass(p, unchainModuleMethods(value))
+}
+
+// recurrentClass reports a call that builds an instance of a network
+// class (of this file or the project) with a recurrent layer.
+func recurrentClass(p *Pass, value *rewrite.Node) bool {
 	if value == nil || value.Type != "call" {
 		return false
 	}

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -331,7 +332,10 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 		if k, move := m.laterMoveStatement(bs, last.Stmt.End, site); k != DeviceUnknown {
 			return k, move
 		}
-		return m.branchMoves(bs, site)
+		if k, move := m.branchMoves(bs, site); k != DeviceUnknown {
+			return k, move
+		}
+		return m.everyBranchMoves(ident.Text(), last.Stmt, site)
 	}
 	kind := DeviceUnknown
 	var move *Node
@@ -584,6 +588,153 @@ func (m *Model) branchMoves(bs []*Binding, site *Node) (DeviceKind, *Node) {
 		return DeviceUnknown, nil
 	}
 	return kind, move
+}
+
+// everyBranchMoves answers ModuleMove for a model placed differently on
+// each branch of an if statement that runs before site (ImageNet and MoCo
+// scripts: `if args.distributed: model.cuda(args.gpu); model = DDP(model)
+// ... elif args.gpu is not None: model = model.cuda(args.gpu) else: raise
+// ...`): each branch moves it, in place or by rebinding, leaves it on
+// the CPU, or leaves by raise or return; the kind is their join, CUDA
+// when available where some branch keeps it on the CPU, unknown unless
+// some branch moves it to CUDA.
+func (m *Model) everyBranchMoves(name string, inner, site *Node) (DeviceKind, *Node) {
+	var ifs *Node
+	for a := inner.Parent; a != nil && !IsScopeNode(a); a = a.Parent {
+		if a.Type == "if_statement" && a.Parent != nil && a.Parent.Contains(site) && !a.Contains(site) {
+			ifs = a
+		}
+	}
+	if ifs == nil || m.ScopeOf(ifs) != m.ScopeOf(site) {
+		return DeviceUnknown, nil
+	}
+	return m.ifMoves(name, ifs, 0)
+}
+
+// ifMoves is everyBranchMoves for one if statement.
+func (m *Model) ifMoves(name string, ifs *Node, depth int) (DeviceKind, *Node) {
+	if depth > 4 {
+		return DeviceUnknown, nil
+	}
+	var blocks []*Node
+	hasElse := false
+	if b := ifs.ChildByField("consequence"); b != nil {
+		blocks = append(blocks, b)
+	}
+	for _, c := range ifs.NamedChildren() {
+		switch c.Type {
+		case "elif_clause":
+			if b := c.ChildByField("consequence"); b != nil {
+				blocks = append(blocks, b)
+			}
+		case "else_clause":
+			hasElse = true
+			if b := c.ChildByField("body"); b != nil {
+				blocks = append(blocks, b)
+			}
+		}
+	}
+	// A branch that leaves the model where it was is the CPU fallback of
+	// a chain that tests the device (`if not use_accel:`, `if
+	// device.type == "cuda":` with no else); in any other chain (`if
+	// small:`) it is a choice gpuopt cannot read.
+	fallback := false
+	for _, c := range append([]*Node{ifs}, ifs.NamedChildren()...) {
+		if c.Is("if_statement", "elif_clause") {
+			if cond := c.ChildByField("condition"); cond != nil && deviceTest.MatchString(cond.Text()) {
+				fallback = true
+			}
+		}
+	}
+	kind, placed := DeviceUnknown, 0
+	if !hasElse {
+		if !fallback {
+			return DeviceUnknown, nil
+		}
+		kind, placed = DeviceOther, 1 // no else: the model stays where it was
+	}
+	var move *Node
+	for _, block := range blocks {
+		k, mv, exits := m.blockMoves(name, block, depth)
+		if exits {
+			continue
+		}
+		if k == DeviceUnknown {
+			if !fallback {
+				return DeviceUnknown, nil
+			}
+			k = DeviceOther // `if not use_accel: print("using CPU")`: left on the CPU
+		}
+		if placed == 0 {
+			kind = k
+		} else {
+			kind = joinDevices(kind, k)
+		}
+		placed++
+		if mv != nil {
+			move = mv
+		}
+	}
+	if move == nil || (kind != DeviceCUDA && kind != DeviceMaybeCUDA) {
+		return DeviceUnknown, nil
+	}
+	return kind, move
+}
+
+// deviceTest matches a condition that chooses a device.
+var deviceTest = regexp.MustCompile(`(?i)cuda|gpu|accel|cpu|device`)
+
+// blockMoves returns where the statements of block leave the module
+// name: the last move of it (`name.cuda(...)`, `name = name.to(dev)`, a
+// nested if whose every branch moves it) that no later rebinding other
+// than a wrapper of it (`name = DDP(name)`) undoes; exits when the block
+// ends in raise or return.
+func (m *Model) blockMoves(name string, block *Node, depth int) (DeviceKind, *Node, bool) {
+	kind := DeviceUnknown
+	var move *Node
+	for _, st := range block.NamedChildren() {
+		switch st.Type {
+		case "raise_statement", "return_statement":
+			return kind, move, true
+		case "if_statement":
+			if k, mv := m.ifMoves(name, st, depth+1); k != DeviceUnknown {
+				kind, move = k, mv
+			}
+		case "expression_statement":
+			c := st.NamedChildren()
+			if len(c) != 1 {
+				continue
+			}
+			e := c[0]
+			if e.Type == "call" {
+				fn := e.ChildByField("function")
+				if fn != nil && fn.Type == "attribute" && fn.ChildByField("object").Type == "identifier" && fn.ChildByField("object").Text() == name {
+					if k := m.MoveKind(e); k != DeviceUnknown {
+						kind, move = k, e
+					}
+				}
+				continue
+			}
+			if e.Type != "assignment" {
+				continue
+			}
+			left, right := e.ChildByField("left"), e.ChildByField("right")
+			if left == nil || right == nil || left.Type != "identifier" || left.Text() != name || right.Type != "call" {
+				continue
+			}
+			if k := m.MoveKind(right); k != DeviceUnknown {
+				kind, move = k, right
+				continue
+			}
+			// `name = DDP(name, ...)`: the wrapper keeps the parameters
+			// where they are; anything else is a new module.
+			pos := PositionalArgs(right)
+			if len(pos) == 0 || pos[0].Type != "identifier" || pos[0].Text() != name {
+				kind, move = DeviceUnknown, nil
+			}
+		}
+	}
+	return kind, move, false
 }
 
 // aliasMove answers ModuleMove for a name that, on every assignment before
