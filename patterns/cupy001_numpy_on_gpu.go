@@ -106,7 +106,7 @@ func checkNumpyOnGPU(p *Pass) {
 	}
 	reported := map[*rewrite.Node]bool{}
 	for _, r := range roots {
-		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) {
+		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) {
 			continue
 		}
 		plan := newCupyPlan(p, byCall)
@@ -143,6 +143,56 @@ func checkNumpyOnGPU(p *Pass) {
 			p.Report(c, msg, fix)
 		}
 	}
+}
+
+// onlyAllocated reports an array built by np.zeros/ones/empty/full and
+// bound to a name that no NumPy work reads: no arithmetic, no NumPy
+// call, no method beyond its shape (a placeholder label array returned
+// for a test set). Building it is all the CPU does; CuPy would not
+// speed that up.
+func onlyAllocated(p *Pass, call *rewrite.Node) bool {
+	switch strings.TrimPrefix(p.Model.CalleeName(call), "numpy.") {
+	case "zeros", "ones", "empty", "full":
+	default:
+		return false
+	}
+	a := call.Parent
+	if a == nil || a.Type != "assignment" || a.ChildByField("right") != call {
+		return false
+	}
+	left := a.ChildByField("left")
+	if left == nil || left.Type != "identifier" {
+		return false
+	}
+	bs := p.Model.Bindings(left)
+	if len(bs) != 1 {
+		return false
+	}
+	for _, use := range bs[0].Uses {
+		par := use.Parent
+		if par == nil {
+			continue
+		}
+		switch par.Type {
+		case "binary_operator", "augmented_assignment", "comparison_operator", "unary_operator":
+			return false
+		case "attribute":
+			switch par.ChildByField("attribute").Text() {
+			case "shape", "dtype", "ndim", "size":
+				continue
+			}
+			return false // a.sum(), a.T, a.dot(b)
+		case "subscript":
+			if par.Parent != nil && par.Parent.Type == "augmented_assignment" {
+				return false // a[i] += x
+			}
+		case "argument_list":
+			if c := par.Parent; c != nil && c.Type == "call" && strings.HasPrefix(p.Model.CalleeName(c), "numpy.") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // deliberateHostArrays reports a file whose NumPy arrays stay on the host

@@ -27,6 +27,7 @@ type Project struct {
 	// path, from one scan of the roots on the first Importers question.
 	importsOnce sync.Once
 	byKey       map[string][]importRef // "module\x00name" -> the imports of name from a module so named
+	pyFiles     []string               // the modules under the roots, from the same scan
 	// free are the caches of parsed modules no model uses now.
 	free []*rewrite.ForeignModels
 }
@@ -178,11 +179,56 @@ func (p *Project) resolve(fromPath, mod string) string {
 			}
 		}
 	}
+	if found == "" && rest != "" && !strings.HasPrefix(mod, ".") && !libraryModule(mod) {
+		found = p.bySuffix(filepath.Join(strings.Split(rest, ".")...), from)
+	}
 	p.mu.Lock()
 	p.found[key] = found
 	p.mu.Unlock()
 	return found
 }
+
+// bySuffix resolves an absolute import that no base directory holds
+// (research code that does `sys.path.append(third_party_dir)` and then
+// `from my_lib.runner import *`): the one module of the project whose path
+// ends in rel.py or rel/__init__.py; "" when none or several do.
+func (p *Project) bySuffix(rel, from string) string {
+	p.importsOnce.Do(p.scanImports)
+	p.mu.Lock()
+	files := p.pyFiles
+	p.mu.Unlock()
+	found := ""
+	for _, suffix := range []string{string(filepath.Separator) + rel + ".py", string(filepath.Separator) + filepath.Join(rel, "__init__.py")} {
+		for _, f := range files {
+			if strings.HasSuffix(f, suffix) && f != from {
+				if found != "" && found != f {
+					return "" // ambiguous
+				}
+				found = f
+			}
+		}
+	}
+	return found
+}
+
+// libraryModule reports an import of a library gpuopt knows is not part
+// of the user's project, which bySuffix need not look for.
+func libraryModule(mod string) bool {
+	top, _, _ := strings.Cut(mod, ".")
+	return knownLibraries[top]
+}
+
+var knownLibraries = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range strings.Fields(`torch torchvision torchaudio torchtext timm transformers accelerate datasets
+		numpy pandas xgboost lightgbm catboost sklearn scipy cupy cudf cuml matplotlib seaborn PIL cv2 tqdm
+		wandb mlflow tensorboard einops apex lightning pytorch_lightning albumentations
+		os sys math random time json re typing collections itertools functools pathlib argparse logging
+		copy pickle glob shutil subprocess warnings dataclasses abc io csv gc datetime enum contextlib`) {
+		m[l] = true
+	}
+	return m
+}()
 
 // summary returns the top-level definitions of the module at path.
 func (p *Project) summary(path string) map[string]*rewrite.ProjectDef {
@@ -263,6 +309,7 @@ type keyedImport struct {
 func (p *Project) scanImports() {
 	byKey := map[string][]importRef{}
 	seen := map[string]bool{}
+	var files []string
 	for _, root := range p.roots {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || len(seen) >= maxScanned {
@@ -281,6 +328,9 @@ func (p *Project) scanImports() {
 				return nil
 			}
 			seen[path] = true
+			if abs, err := filepath.Abs(path); err == nil {
+				files = append(files, abs)
+			}
 			for _, r := range fromImports(path) {
 				byKey[r.key] = append(byKey[r.key], r.importRef)
 			}
@@ -289,6 +339,7 @@ func (p *Project) scanImports() {
 	}
 	p.mu.Lock()
 	p.byKey = byKey
+	p.pyFiles = files
 	p.mu.Unlock()
 }
 
