@@ -37,6 +37,9 @@ func checkTensorAttribute(p *Pass) {
 		if init == nil {
 			continue
 		}
+		if !p.Model.UsesCUDA() && len(p.Model.CallSites(init)) > 0 {
+			continue // built by this file, which never names CUDA: nothing moves it
+		}
 		params := init.ChildByField("parameters").NamedChildren()
 		if len(params) == 0 || params[0].Type != "identifier" {
 			continue
@@ -135,6 +138,10 @@ func bufferSafe(p *Pass, cls, asg *rewrite.Node, name string) bool {
 			return false
 		case par.Type == "attribute" && par.ChildByField("attribute").Text() == "numpy":
 			return false
+		case par.Type == "attribute" && strings.HasPrefix(par.ChildByField("attribute").Text(), "requires_grad"):
+			return false // a learned value (SAC's log_alpha), not a constant
+		case optimizedBy(p, n):
+			return false // handed to an optimizer: a parameter kept by hand
 		}
 	}
 	if len(p.Model.CallsTo("setattr", "delattr", "vars")) > 0 {
@@ -216,6 +223,18 @@ func mayBeModule(p *Pass, expr *rewrite.Node) bool {
 	}
 	for _, h := range []string{"self", "model", "net", "module", "encoder", "decoder", "backbone", "head", "layer", "block"} {
 		if strings.Contains(name, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// optimizedBy reports an expression inside the arguments of a
+// torch.optim optimizer's constructor (`Adam([self.log_alpha], lr=...)`).
+func optimizedBy(p *Pass, n *rewrite.Node) bool {
+	stmt := rewrite.Statement(n)
+	for a := n.Parent; a != nil && a != stmt; a = a.Parent {
+		if a.Type == "call" && strings.HasPrefix(p.Model.CalleeName(a), "torch.optim.") {
 			return true
 		}
 	}
