@@ -2,9 +2,9 @@
 # data is not a DataLoader's batches).
 import torch
 
-X = torch.randn(100, 3)
-Y = torch.randn(100, 1)
-model = torch.nn.Linear(3, 1)
+X = torch.randn(4096, 512)
+Y = torch.randn(4096, 1)
+model = torch.nn.Sequential(torch.nn.Linear(512, 1024), torch.nn.ReLU(), torch.nn.Linear(1024, 1))
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 
 def train():
