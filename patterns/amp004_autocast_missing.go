@@ -155,7 +155,7 @@ func smallRecurrent(p *Pass) recurrentGate {
 			strings.HasPrefix(q, "torchvision.models.") || strings.HasPrefix(q, "transformers."):
 			return recurrentGate{}
 		}
-		if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
+		if fn := call.ChildByField("function"); fn != nil && fn.Is("identifier", "attribute") {
 			// A model class of a sibling module: its layers decide too; one
 			// that calls anything but torch may build anything.
 			d := p.Model.ImportedDef(fn)
@@ -178,7 +178,11 @@ func smallRecurrent(p *Pass) recurrentGate {
 		return recurrentGate{}
 	}
 	batch := 0
-	for _, id := range p.File.Identifiers("batch_size") {
+	var ids []*rewrite.Node
+	for _, name := range []string{"batch_size", "BATCH_SIZE", "batchsize", "batchSize"} {
+		ids = append(ids, p.File.Identifiers(name)...)
+	}
+	for _, id := range ids {
 		var value *rewrite.Node
 		switch {
 		case id.Field == "left" && id.Parent.Type == "assignment":

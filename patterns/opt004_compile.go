@@ -427,18 +427,9 @@ func returnsModel(p *Pass, rets []*rewrite.Node) bool {
 // updates), which torch.compile's AOTAutograd does not support: the
 // compiled model fails at that backward.
 func doubleBackward(p *Pass) bool {
-	if !p.File.Spells("create_graph") {
-		return false
-	}
-	for _, kw := range p.File.OfType("keyword_argument") {
-		name := kw.ChildByField("name")
-		if name != nil && name.Text() == "create_graph" {
-			if v := kw.ChildByField("value"); v == nil || v.Type != "false" {
-				return true
-			}
-		}
-	}
-	return false
+	// Here, or in a project module this one imports (WGAN-GP's Trainer
+	// in training.py computing the gradient penalty).
+	return rewrite.CreatesGraph(p.File) || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.DoubleBackward }, 2)
 }
 
 // underNoGrad reports a call inside a `with torch.no_grad():` (or

@@ -84,6 +84,10 @@ type ProjectDef struct {
 	// Autocast: on the module's own entry, the module spells autocast
 	// (mixed precision is chosen there).
 	Autocast bool
+	// DoubleBackward: on the module's own entry, the module takes
+	// gradients with create_graph (a gradient penalty differentiates
+	// through a backward pass).
+	DoubleBackward bool
 	// CustomKernels: on the module's own entry, the module imports
 	// torch.utils.cpp_extension (it compiles CUDA kernels of its own).
 	CustomKernels bool
@@ -249,7 +253,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), DoubleBackward: CreatesGraph(f), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name
@@ -760,6 +764,24 @@ func (m *Model) ImportsProjectModuleDeep(pred func(module *ProjectDef) bool, dep
 // callsAutocast reports a call of something named autocast (torch.autocast,
 // torch.cuda.amp.autocast, a project's amp_autocast wrapper): mixed
 // precision used, not merely imported.
+// CreatesGraph reports a file that passes create_graph (other than
+// False) to a call: torch.autograd.grad(..., create_graph=True) for a
+// gradient penalty or a second-order method.
+func CreatesGraph(f *File) bool {
+	if !f.Spells("create_graph") {
+		return false
+	}
+	for _, kw := range f.OfType("keyword_argument") {
+		name := kw.ChildByField("name")
+		if name != nil && name.Text() == "create_graph" {
+			if v := kw.ChildByField("value"); v == nil || v.Type != "false" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func callsAutocast(f *File) bool {
 	if !f.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "autocast") }) {
 		return false
