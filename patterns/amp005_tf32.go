@@ -96,36 +96,41 @@ var matmulLayers = map[string]bool{
 	"torch.einsum": true, "torch.nn.functional.linear": true, "torch.baddbmm": true, "torch.addmm": true,
 }
 
-// convolutionsOnly reports a file whose networks, defined here, are made of
-// convolutions with no matrix multiply anywhere (a DCGAN, a plain U-Net):
-// cuDNN already runs fp32 convolutions in TF32 by default
-// (torch.backends.cudnn.allow_tf32), so the matmul setting has nothing to
-// speed up. Networks of another project module are read from its
-// summary; networks from a library are not known, and count as having
-// matmuls.
+// convolutionsOnly reports a file whose networks (defined here, in a
+// project module it imports, or built in place) leave the matmul setting
+// nothing to speed up: their work is cuDNN's (convolutions, nn.LSTM/GRU/
+// RNN) with no linear layer shown larger than narrowLinearMACs (a head),
+// or, with no cuDNN layer, every linear layer is known and tinyMatmulMACs
+// or fewer; no attention, no matmul call. cuDNN already runs fp32 convolutions in TF32 by
+// default (torch.backends.cudnn.allow_tf32): a DCGAN critic, GRU and LSTM
+// classifiers with small heads ran 0.90-1.10× with the setting on an H100
+// (corpus/gpu/amp005_cudnn.py, .notes/amp005-cudnn-h100.txt). Networks
+// from a library are not known, and count as having matmuls.
 func convolutionsOnly(p *Pass) bool {
 	if p.Model.Imports("torchvision.models") || p.Model.Imports("timm") || p.Model.Imports("transformers") ||
 		p.File.Spells("from_pretrained") {
 		return false
 	}
-	local := len(p.File.OfType("class_definition")) > 0 // networks defined here
-	convs := false
+	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
+	var sum matmulSummary
 	for _, call := range p.File.OfType("call") {
 		q := p.Model.CalleeName(call)
-		if matmulLayers[q] {
-			return false
-		}
-		if strings.HasPrefix(q, "torch.nn.Conv") && local {
-			convs = true
+		if sum.layer(top, call, q) {
+			continue
 		}
 		// A network class imported from the project (a class with no
-		// base, or one of nn.Module's): its summary's layers, those of the
-		// blocks it builds included.
-		if d := p.Model.ImportedDef(call.ChildByField("function")); d != nil && d.Class && !slices.ContainsFunc(d.Bases, func(b string) bool { return !strings.Contains(b, "Module") }) {
-			if !convOnlyClass(d) {
+		// base, or one of nn.Module's): its layers, those of the blocks
+		// it builds included.
+		fn := call.ChildByField("function")
+		if d := p.Model.ImportedDef(fn); d != nil && d.Class && !slices.ContainsFunc(d.Bases, func(b string) bool { return !strings.Contains(b, "Module") }) {
+			nets, _ := importedNetwork(top, d, call)
+			if len(nets) == 0 {
 				return false
 			}
-			convs = true
+			sum.network(nets[0])
+		}
+		if sum.large {
+			return false
 		}
 	}
 	for _, op := range p.File.OfType("binary_operator") {
@@ -133,21 +138,105 @@ func convolutionsOnly(p *Pass) bool {
 			return false
 		}
 	}
-	return convs
+	return sum.small()
 }
 
-// convOnlyClass reports a project network class whose layers (its own and
-// those of the module's blocks it builds) include convolutions and no
-// matrix multiply, nor a model from a library.
-func convOnlyClass(d *rewrite.ProjectDef) bool {
-	convs := false
-	for _, q := range d.Calls {
-		switch {
-		case matmulLayers[q], strings.HasPrefix(q, "torchvision.models"), strings.HasPrefix(q, "timm"), strings.HasPrefix(q, "transformers"):
-			return false
-		case strings.HasPrefix(q, "torch.nn.Conv"):
-			convs = true
+// tinyMatmulMACs is the largest linear layer (in × out) of a network with
+// no cuDNN layer that AMP005 leaves alone: a 256-wide MLP's matmuls are a
+// few microseconds whatever their precision.
+const tinyMatmulMACs = 256 * 256
+
+// matmulSummary is what convolutionsOnly learns of the file's layers.
+type matmulSummary struct {
+	cudnn   bool     // a convolution or recurrent layer
+	linear  int      // the largest linear layer's in × out, of those known
+	unknown bool     // a linear layer whose size the code does not show
+	vocab   []string // the vocabulary sizes of the embeddings seen, as spelled
+	layers  int
+	large   bool // a matmul of unknown or large size
+}
+
+// layer records call when it is a layer or a matmul, reporting whether it
+// was one.
+func (s *matmulSummary) layer(fr *widthFrame, call *rewrite.Node, q string) bool {
+	switch {
+	case q == "torch.nn.Linear":
+		in, inOK := intBound(fr, rewrite.Arg(call, 0, "in_features"), 0)
+		out, outOK := intBound(fr, rewrite.Arg(call, 1, "out_features"), 0)
+		if inOK && outOK {
+			s.linear = max(s.linear, in*out)
+		} else {
+			s.unknown = true
 		}
+		if a := rewrite.Arg(call, 1, "out_features"); a != nil && slices.Contains(s.vocab, a.Text()) && !outOK {
+			s.large = true // `nn.Linear(hidden, vocab_size)` beside `nn.Embedding(vocab_size, ...)`
+		}
+		s.layers++
+	case cudnnLayer(q):
+		s.cudnn = true
+		s.layers++
+	case q == "torch.nn.Embedding" || q == "torch.nn.EmbeddingBag":
+		// A vocabulary: a linear layer as wide as it is a language
+		// model's output layer, a large matmul per token.
+		if v := rewrite.Arg(call, 0, "num_embeddings"); v != nil {
+			s.vocab = append(s.vocab, v.Text())
+		}
+	case matmulLayers[q], strings.HasPrefix(q, "torchvision.models"), strings.HasPrefix(q, "timm"), strings.HasPrefix(q, "transformers"):
+		s.large = true
+	default:
+		return false
 	}
-	return convs
+	return true
+}
+
+// network walks a network class of another project module, and the
+// blocks it builds, into the summary.
+func (s *matmulSummary) network(fr *widthFrame) {
+	fr.def.Walk(func(n *rewrite.Node) bool {
+		if s.large || n.Type != "call" {
+			return !s.large
+		}
+		if s.layer(fr, n, fr.m.CalleeName(n)) {
+			return false
+		}
+		if d := fr.m.CalledDef(n); d != nil {
+			if d.Type == "function_definition" && d.ChildByField("name").Text() == "__init__" {
+				d = enclosingClass(d)
+			}
+			if d != nil {
+				if sub := fr.enter(fr.m, d, n); sub != nil {
+					s.network(sub)
+				}
+			}
+			return !s.large
+		}
+		if d := fr.m.ImportedDef(n.ChildByField("function")); d != nil && d.Class {
+			nets, _ := importedNetwork(fr, d, n)
+			if len(nets) == 0 {
+				s.large = true
+				return false
+			}
+			s.network(nets[0])
+		}
+		return !s.large
+	})
+}
+
+// small reports layers whose matmuls the setting cannot speed up.
+func (s *matmulSummary) small() bool {
+	switch {
+	case s.large || s.layers == 0:
+		return false
+	case s.cudnn:
+		// A network of convolutions or recurrent layers: its linear
+		// layers are heads, small unless the code shows otherwise.
+		return s.linear <= narrowLinearMACs
+	}
+	return !s.unknown && s.linear <= tinyMatmulMACs
+}
+
+// cudnnLayer reports a torch.nn layer cuDNN runs: a convolution or a
+// recurrent layer.
+func cudnnLayer(q string) bool {
+	return strings.HasPrefix(q, "torch.nn.Conv") || q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN"
 }

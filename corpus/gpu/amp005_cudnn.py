@@ -1,0 +1,91 @@
+"""AMP005 on networks whose work is convolutions or cuDNN recurrent
+layers, with small linear heads: one training step with
+torch.set_float32_matmul_precision("highest") against "high" (TF32
+matmuls). Prints the median step time of both and the speed-up; the
+rule's gate (patterns/amp005_tf32.go) cites it.
+
+    python corpus/gpu/amp005_cudnn.py
+"""
+import statistics
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+DEV = "cuda"
+
+
+class GRUClassifier(nn.Module):
+    def __init__(self, vocab=128, hidden=100, classes=18):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, hidden)
+        self.gru = nn.GRU(hidden, hidden, 2, batch_first=True)
+        self.fc = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        out, _ = self.gru(self.embed(x))
+        return self.fc(out[:, -1])
+
+
+class TextLSTM(nn.Module):
+    def __init__(self, vocab=20000, dim=300, hidden=256, classes=2):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.lstm = nn.LSTM(dim, hidden, batch_first=True)
+        self.out = nn.Linear(hidden, classes)
+
+    def forward(self, tokens):
+        _, (h, _) = self.lstm(self.embed(tokens))
+        return self.out(h[-1])
+
+
+def dcgan_critic():
+    return nn.Sequential(
+        nn.Conv2d(3, 64, 4, 2, 1), nn.LeakyReLU(0.2), nn.Conv2d(64, 128, 4, 2, 1), nn.LeakyReLU(0.2),
+        nn.Conv2d(128, 256, 4, 2, 1), nn.LeakyReLU(0.2), nn.Flatten(), nn.Linear(256 * 4 * 4, 1))
+
+
+def step_time(model, x, y, loss_fn, steps=40):
+    opt = torch.optim.Adam(model.parameters(), lr=1e-4)
+    times = []
+    for i in range(steps + 10):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        opt.zero_grad(set_to_none=True)
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+        torch.cuda.synchronize()
+        if i >= 10:
+            times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def measure(name, build, x, y, loss_fn):
+    res = {}
+    for prec in ("highest", "high", "highest"):
+        torch.set_float32_matmul_precision(prec)
+        torch.manual_seed(0)
+        t = step_time(build().to(DEV), x, y, loss_fn)
+        res[prec] = min(res.get(prec, t), t)
+    print(f"{name}: highest {res['highest']:.3f} ms, high {res['high']:.3f} ms, speed-up {res['highest'] / res['high']:.2f}x", flush=True)
+
+
+def main():
+    print(torch.__version__, torch.cuda.get_device_name(), "cudnn.allow_tf32", torch.backends.cudnn.allow_tf32)
+    ce = F.cross_entropy
+    for b in (1, 64):
+        x = torch.randint(0, 128, (b, 20), device=DEV)
+        y = torch.randint(0, 18, (b,), device=DEV)
+        measure(f"gru 2x100 + linear 100x18 b{b} seq20", GRUClassifier, x, y, ce)
+    x = torch.randint(0, 20000, (32, 200), device=DEV)
+    y = torch.randint(0, 2, (32,), device=DEV)
+    measure("text lstm 300->256 + linear 256x2 b32 seq200", TextLSTM, x, y, ce)
+    x = torch.randn(64, 3, 32, 32, device=DEV)
+    y = torch.rand(64, 1, device=DEV)
+    measure("dcgan critic 64/128/256 ch + linear 4096x1 b64", dcgan_critic, x, y, F.binary_cross_entropy_with_logits)
+
+
+if __name__ == "__main__":
+    main()
