@@ -289,7 +289,7 @@ func TestFullFormatNotebook(t *testing.T) {
 	out, _, _ := run(t, "../../corpus/AMP005", "", "check", "--show-fixes", "--target-gpu", "", "notebook_cells.ipynb")
 	for _, want := range []string{
 		"notebook_cells.ipynb:cell 4:2:13: OPT001 [*] AdamW over CUDA parameters without fused=True",
-		"1 | model = nn.Linear(8, 2).cuda()\n2 | optimizer = torch.optim.AdamW(model.parameters())\n  |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ OPT001\n",
+		"1 | model = nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 1024)).cuda()\n2 | optimizer = torch.optim.AdamW(model.parameters())\n  |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ OPT001\n",
 		"2 - optimizer = torch.optim.AdamW(model.parameters())\n  + optimizer = torch.optim.AdamW(model.parameters(), fused=True)\n",
 		"notebook_cells.ipynb:cell 6:1:1: AMP005",
 		"ℹ the fix also changes 1 place in other cells\n",
