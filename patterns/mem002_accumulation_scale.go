@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -53,7 +54,7 @@ func checkAccumulationScale(p *Pass) {
 				backs = append(backs, n)
 			}
 		})
-		if !clean || len(backs) == 0 {
+		if !clean || len(backs) == 0 || scaledElsewhere(p, loop, k.Text()) {
 			continue
 		}
 		for _, call := range backs {
@@ -217,4 +218,37 @@ func lossScaled(p *Pass, x, loop *rewrite.Node, k string) bool {
 		}
 	})
 	return scaled
+}
+
+// accumulationChoice matches a commented-out division of the loss by the
+// accumulation steps (`# loss = loss / config.subdivisions`): the author
+// weighed it and chose the sum.
+var accumulationChoice = regexp.MustCompile(`#\s*\w+\s*(?:=\s*\w+\s*/|/=)`)
+
+// scaledElsewhere reports an accumulation that compensates for summing
+// the steps' gradients elsewhere than in the loss: a learning rate
+// divided by the accumulated batch or by k (darknet's convention, YOLOv4:
+// `lr=config.learning_rate / config.batch` with a summed loss), or a
+// division the loop's author wrote and commented out.
+func scaledElsewhere(p *Pass, loop *rewrite.Node, k string) bool {
+	src := p.File.Src
+	for l := src.LineOf(loop.Start); l <= src.LineOf(loop.End); l++ {
+		line := src.LineText(l)
+		if i := strings.IndexByte(line, '#'); i >= 0 && accumulationChoice.MatchString(line[i:]) && strings.Contains(line[i:], strings.TrimSpace(k[strings.LastIndexByte(k, '.')+1:])) {
+			return true
+		}
+	}
+	for _, kw := range p.File.OfType("keyword_argument") {
+		name, v := kw.ChildByField("name"), kw.ChildByField("value")
+		if name == nil || v == nil || name.Text() != "lr" || v.Type != "binary_operator" {
+			continue
+		}
+		if op := v.ChildByField("operator"); op != nil && op.Text() == "/" {
+			den := strings.ToLower(v.ChildByField("right").Text())
+			if strings.Contains(den, "batch") || strings.Contains(v.ChildByField("right").Text(), k) {
+				return true
+			}
+		}
+	}
+	return false
 }
