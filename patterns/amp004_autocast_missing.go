@@ -904,12 +904,31 @@ func bceCallsIn(p *Pass, stmt *rewrite.Node, depth int) []*rewrite.Node {
 		case "attribute": // self.loss = nn.BCELoss() in __init__
 			values = p.Model.SelfAttrValues(fn)
 		}
-		if slices.ContainsFunc(values, func(v *rewrite.Node) bool { return bceValue(p, v, 0) }) {
+		if slices.ContainsFunc(values, func(v *rewrite.Node) bool { return bceValue(p, v, 0) || depth == 0 && bceLossClass(p, v) }) {
 			out = append(out, n)
 		}
 		return true
 	})
 	return out
+}
+
+// bceLossClass reports an instance of a loss class of this file whose
+// methods compute a binary cross-entropy (YOLOv4's Yolo_loss calling
+// F.binary_cross_entropy on sigmoid outputs).
+func bceLossClass(p *Pass, v *rewrite.Node) bool {
+	v = unchainModuleMethods(v)
+	if v == nil || v.Type != "call" {
+		return false
+	}
+	fn := v.ChildByField("function")
+	if fn == nil || fn.Type != "identifier" {
+		return false
+	}
+	b := p.Model.Binding(fn)
+	if b == nil || b.Kind != rewrite.ClassBinding {
+		return false
+	}
+	return len(bceCallsIn(p, b.Stmt, 1)) > 0
 }
 
 // gradScalerEdits writes the GradScaler that fp16 autocast needs, where the
