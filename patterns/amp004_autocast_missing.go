@@ -94,6 +94,10 @@ func checkMissingAutocast(p *Pass) {
 			fix = nil
 			msg += customKernelsNote
 		}
+		if fix != nil && sparseMatmul(p) {
+			fix = nil
+			msg += sparseMatmulNote
+		}
 		fix = small.gate(fix, &msg)
 		fix = narrowNetwork(p, stmts).gate(fix, &msg)
 		fix = oldTorchGate(p, fix, &msg)
@@ -262,6 +266,10 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if fix != nil && customKernels(p) {
 			fix = nil
 			msg += customKernelsNote
+		}
+		if fix != nil && sparseMatmul(p) {
+			fix = nil
+			msg += sparseMatmulNote
 		}
 		if autoregressive(p, loops[0], call) {
 			fix = nil
@@ -698,6 +706,20 @@ var halfFree = map[string]bool{"item": true, "tolist": true, "float": true, "dou
 // customKernelsNote is why AMP004 offers no wrap in a project that
 // compiles CUDA kernels of its own.
 const customKernelsNote = "; but this project compiles CUDA kernels of its own (torch.utils.cpp_extension), which often accept only fp32/fp16 and fail on bf16 inputs: check that they do, then wrap"
+
+// sparseMatmulNote is why AMP004 offers no wrap where a sparse matrix
+// multiplies activations.
+const sparseMatmulNote = "; but this model multiplies by a sparse matrix (torch.spmm), whose CUDA kernel has no bf16 (NotImplementedError under autocast): convert that product's operands to fp32 first, then wrap"
+
+// sparseMatmul reports a file, or a project module it imports a few
+// modules deep, that multiplies by a sparse matrix (a GCN's torch.spmm
+// of the adjacency): under autocast its dense operand is bf16, and the
+// sparse kernels refuse it (DGI, GCNII).
+func sparseMatmul(p *Pass) bool {
+	return p.Memo("torch.sparseMatmul", func() any {
+		return rewrite.SparseMatmul(p.Model) || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.SparseMatmul }, 4)
+	}).(bool)
+}
 
 // customKernels reports a file that compiles CUDA kernels of its own, or
 // imports (a few project modules deep) one that does: StyleGAN2's fused

@@ -67,7 +67,7 @@ func TestTrainingThroughSiblingFunction(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"engine.py": "def train_one_epoch(model, loader, opt):\n    for x, y in loader:\n        opt.zero_grad()\n        loss = model(x, y)\n        loss.backward()\n        opt.step()\n",
-		"main.py":   "import torch\nfrom engine import train_one_epoch\n\nmodel = torch.nn.Linear(4, 4).cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor epoch in range(10):\n    train_one_epoch(model, [], opt)\n",
+		"main.py":   "import torch\nfrom engine import train_one_epoch\n\nmodel = torch.nn.Sequential(torch.nn.Linear(1024, 4096), torch.nn.GELU(), torch.nn.Linear(4096, 1024)).cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor epoch in range(10):\n    train_one_epoch(model, [], opt)\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {

@@ -88,6 +88,10 @@ type ProjectDef struct {
 	// gradients with create_graph (a gradient penalty differentiates
 	// through a backward pass).
 	DoubleBackward bool
+	// SparseMatmul: on the module's own entry, the module multiplies by a
+	// sparse matrix (torch.spmm, torch.sparse.mm): a GCN layer, whose
+	// sparse kernels have no bf16.
+	SparseMatmul bool
 	// CustomKernels: on the module's own entry, the module imports
 	// torch.utils.cpp_extension (it compiles CUDA kernels of its own).
 	CustomKernels bool
@@ -253,7 +257,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), DoubleBackward: CreatesGraph(f), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name
@@ -764,6 +768,21 @@ func (m *Model) ImportsProjectModuleDeep(pred func(module *ProjectDef) bool, dep
 // callsAutocast reports a call of something named autocast (torch.autocast,
 // torch.cuda.amp.autocast, a project's amp_autocast wrapper): mixed
 // precision used, not merely imported.
+// SparseMatmul reports a file that multiplies by a sparse matrix:
+// torch.spmm, torch.sparse.mm, torch.sparse.addmm.
+func SparseMatmul(m *Model) bool {
+	if !m.File.Spells("spmm") && !m.File.Spells("sparse") {
+		return false
+	}
+	for _, c := range m.File.OfType("call") {
+		switch m.CalleeName(c) {
+		case "torch.spmm", "torch.sparse.mm", "torch.sparse.addmm", "torch.smm", "torch.hspmm":
+			return true
+		}
+	}
+	return false
+}
+
 // CreatesGraph reports a file that passes create_graph (other than
 // False) to a call: torch.autograd.grad(..., create_graph=True) for a
 // gradient penalty or a second-order method.
