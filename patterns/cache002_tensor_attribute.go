@@ -63,7 +63,9 @@ func checkTensorAttribute(p *Pass) {
 				continue
 			}
 			if !tensorAttrFactories[p.Model.CalleeName(right)] || rewrite.HasSplat(right) ||
-				rewrite.KeywordArg(right, "requires_grad") != nil {
+				rewrite.KeywordArg(right, "requires_grad") != nil || rewrite.KeywordArg(right, "device") != nil {
+				// Built on a device already (`torch.zeros(1, device=device)`):
+				// it does not stay on the CPU.
 				continue
 			}
 			name := left.ChildByField("attribute").Text()

@@ -68,7 +68,7 @@ func checkHistDevice(p *Pass) {
 		}
 	}
 	for _, n := range p.File.OfType("call") {
-		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) && !splatsKnown(p, n) {
+		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) && !splatsKnown(p, n) || neverUsed(p, n) {
 			continue
 		}
 		g := &paramGroup{}
@@ -106,4 +106,20 @@ func firstKey(dict *rewrite.Node) *rewrite.Node {
 		}
 	}
 	return nil
+}
+
+// neverUsed reports a call whose value is bound to a name nothing reads
+// (`xgb_model = XGBRegressor(**params)` whose only use was commented
+// out): it trains nothing.
+func neverUsed(p *Pass, call *rewrite.Node) bool {
+	a := call.Parent
+	if a == nil || a.Type != "assignment" || a.ChildByField("right") != call {
+		return false
+	}
+	left := a.ChildByField("left")
+	if left == nil || left.Type != "identifier" {
+		return false
+	}
+	sc := p.Model.VarScope(left)
+	return sc != nil && len(p.Model.Reads(sc, left.Text(), p.File.Root)) == 0
 }

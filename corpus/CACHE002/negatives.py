@@ -52,3 +52,10 @@ class Dynamic(nn.Module):
 
     def forward(self, x):
         return x * getattr(self, "k")
+
+
+class OnDevice(nn.Module):
+    # Built on the model's device already: it is not left on the CPU.
+    def __init__(self, device="cpu"):
+        super().__init__()
+        self.reg_loss = torch.zeros((1,), device=device)
