@@ -19,8 +19,8 @@ const (
 var nbCells = map[string]string{
 	cellMD:   "# Training\nThe model and its loop live in different cells.",
 	cellImp:  "%matplotlib inline\nimport torch\nfrom torch import nn",
-	cellMod:  "model = nn.Linear(8, 2).cuda()\noptimizer = torch.optim.AdamW(model.parameters())",
-	cellLoop: "for step in range(10):\n    loss = model(torch.randn(4, 8, device=\"cuda\")).sum()\n    loss.backward()\n    optimizer.step()",
+	cellMod:  "model = nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 1024)).cuda()\noptimizer = torch.optim.AdamW(model.parameters())",
+	cellLoop: "for step in range(10):\n    loss = model(torch.randn(64, 1024, device=\"cuda\")).sum()\n    loss.backward()\n    optimizer.step()",
 }
 
 func openNotebook(c *testClient) {
@@ -142,7 +142,7 @@ func TestNotebookSyncDiagnosticsQuickFixAndHover(t *testing.T) {
 	}, &actions)
 	if len(actions) != 1 || actions[0].Edit == nil || len(actions[0].Edit.Changes) != 2 ||
 		applyTextEdits(t, "import xgboost as xgb\nparams = {\"tree_method\": \"gpu_hist\"}", actions[0].Edit.Changes[cellXGB]) != "import xgboost as xgb\nparams = {\"tree_method\": \"hist\", \"device\": \"cuda\"}" ||
-		applyTextEdits(t, nbCells[cellMod], actions[0].Edit.Changes[cellMod]) != "model = nn.Linear(8, 2).cuda()\noptimizer = torch.optim.AdamW(model.parameters(), fused=True)" {
+		applyTextEdits(t, nbCells[cellMod], actions[0].Edit.Changes[cellMod]) != "model = nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 1024)).cuda()\noptimizer = torch.optim.AdamW(model.parameters(), fused=True)" {
 		t.Errorf("fix-all: %+v", actions)
 	}
 

@@ -120,6 +120,14 @@ func neverUsed(p *Pass, call *rewrite.Node) bool {
 	if left == nil || left.Type != "identifier" {
 		return false
 	}
-	sc := p.Model.VarScope(left)
-	return sc != nil && len(p.Model.Reads(sc, left.Text(), p.File.Root)) == 0
+	bs := p.Model.Bindings(left)
+	if len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		if len(b.Uses) > 0 {
+			return false
+		}
+	}
+	return true
 }

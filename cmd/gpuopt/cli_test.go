@@ -276,7 +276,7 @@ func TestHWWithoutGPU(t *testing.T) {
 
 func TestTargetGPUGatesRules(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "t.py"), "import xgboost as xgb\nclf = xgb.XGBClassifier(n_estimators=5)\n")
+	write(t, filepath.Join(dir, "t.py"), "import xgboost as xgb\nclf = xgb.XGBClassifier(n_estimators=5)\nclf.fit(X, y)\n")
 	out, _, _ := run(t, dir, "", "check", "--output-format", "json", "t.py")
 	if !strings.Contains(out, `"applicability": "hint"`) || !strings.Contains(out, "no GPU detected") {
 		t.Errorf("without a GPU XGB005 must be a hint that says so:\n%s", out)
@@ -343,7 +343,7 @@ if __name__ == "__main__":
 // pins gets today's versions.
 func TestVersionsPinnedNearestToEachFile(t *testing.T) {
 	dir := t.TempDir()
-	src := "import xgboost as xgb\nclf = xgb.XGBClassifier(n_estimators=5)\n"
+	src := "import xgboost as xgb\nclf = xgb.XGBClassifier(n_estimators=5)\nclf.fit(X, y)\n"
 	write(t, filepath.Join(dir, "old", "requirements.txt"), "xgboost==1.5.2\n")
 	write(t, filepath.Join(dir, "old", "training", "fit.py"), src)
 	write(t, filepath.Join(dir, "conda", "environment.yaml"), "name: ps\ndependencies:\n  - python=3.9\n  - xgboost=1.5.1=py39_0\n")
