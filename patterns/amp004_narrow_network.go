@@ -38,6 +38,50 @@ const narrowLinearMACs = 2 * 1024 * 1024
 // (.notes/amp004-narrow-h100-2.txt).
 const narrowLinearSide = 256
 
+// countedLinearSide is the widest other side of a linear layer whose
+// unknown side is a count of columns (`len(feat_cols)`, `len(target_cols)`)
+// that AMP004 and AMP005 still call narrow: a tabular model's input or
+// output layer beside a 512-wide hidden one.
+const countedLinearSide = 1024
+
+// columnCount reports a linear layer's argument that is `len(...)` of
+// something, directly or through the parameter it reaches the layer by
+// (a default `output_size=len(target_cols)`): the number of features or
+// targets of a table, read at run time and small beside a vocabulary.
+func columnCount(call *rewrite.Node, pos int, kw string) bool {
+	a := rewrite.Arg(call, pos, kw)
+	if a == nil {
+		return false
+	}
+	isLen := func(e *rewrite.Node) bool {
+		return e != nil && e.Type == "call" && e.ChildByField("function").Text() == "len"
+	}
+	if isLen(a) {
+		return true
+	}
+	if a.Type != "identifier" {
+		return false
+	}
+	// The parameter's default, or an argument spelled len(...) where the
+	// class is built is what the caller handed: both read at run time.
+	for n := a.Parent; n != nil; n = n.Parent {
+		if n.Type != "function_definition" {
+			continue
+		}
+		params := n.ChildByField("parameters")
+		if params == nil {
+			return false
+		}
+		for _, p := range params.NamedChildren() {
+			if p.Is("default_parameter", "typed_default_parameter") && p.ChildByField("name").Text() == a.Text() {
+				return isLen(p.ChildByField("value"))
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // narrowGate is what AMP004 knows of the network a step calls: the widest
 // layer of the networks it runs, when every layer width is known and the
 // widest is narrowWidth or less; 0 otherwise (the gate does not apply).
@@ -305,14 +349,31 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 		}
 		return out, name
 	}
-	for _, o := range fr.m.Origins(model) {
+	origins := fr.m.Origins(model)
+	if fr.def == nil && model.Type == "identifier" && len(origins) == 1 && origins[0].Param != nil && origins[0].Expr == nil {
+		// A parameter of a module's training function that no call here
+		// passes: the calls in the scripts that import it do
+		// (`train_epoch(model, ...)` in mlp.py, run by run_train_*.py).
+		origins = fr.m.OriginsAcross(model)
+	}
+	for _, o := range origins {
 		e := o.Expr
 		if o.Annotation {
 			continue // `model: torch.nn.Module` says nothing of the layers
 		}
-		if o.Def != nil && o.Call != nil && o.Model == nil {
+		in := fr
+		if o.Model != nil {
+			in = &widthFrame{m: o.Model, walk: fr.walk} // found in another module: read it there
+		}
+		if o.Def != nil && o.Call != nil {
 			// An instance of a class of another project module.
-			if !add(importedNetwork(fr, o.Def, o.Call)) {
+			if !add(importedNetwork(in, o.Def, o.Call)) {
+				return nil, ""
+			}
+			continue
+		}
+		if o.Model != nil && e != nil {
+			if !add(networksOf(in, e, depth+1)) {
 				return nil, ""
 			}
 			continue
@@ -542,6 +603,8 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			switch {
 			case inOK && outOK && in*out <= narrowLinearMACs:
 			case outOK && out <= narrowLinearSide && !inOK, inOK && in <= narrowLinearSide && !outOK:
+			case outOK && out <= countedLinearSide && !inOK && columnCount(n, 0, "in_features"),
+				inOK && in <= countedLinearSide && !outOK && columnCount(n, 1, "out_features"):
 			default:
 				known = false
 				return false

@@ -143,8 +143,10 @@ func convolutionsOnly(p *Pass) bool {
 
 // tinyMatmulMACs is the largest linear layer (in × out) of a network with
 // no cuDNN layer that AMP005 leaves alone: a 256-wide MLP's matmuls are a
-// few microseconds whatever their precision.
-const tinyMatmulMACs = 256 * 256
+// few microseconds whatever their precision, and a tabular residual MLP
+// of 512×256 layers stepped at batch 8192 ran ~1.0× with TF32 on an H100
+// (3.30-3.48 against 3.12-3.52 ms; blind sample AA, .notes/blind-aa.md).
+const tinyMatmulMACs = 512 * 256
 
 // matmulSummary is what convolutionsOnly learns of the file's layers.
 type matmulSummary struct {
@@ -163,9 +165,17 @@ func (s *matmulSummary) layer(fr *widthFrame, call *rewrite.Node, q string) bool
 	case q == "torch.nn.Linear":
 		in, inOK := intBound(fr, rewrite.Arg(call, 0, "in_features"), 0)
 		out, outOK := intBound(fr, rewrite.Arg(call, 1, "out_features"), 0)
-		if inOK && outOK {
+		switch {
+		case inOK && outOK:
 			s.linear = max(s.linear, in*out)
-		} else {
+		case inOK != outOK && max(in, out) <= narrowLinearSide:
+			// A feature count read at run time beside a 256-wide
+			// layer: a tabular MLP's input layer.
+			s.linear = max(s.linear, max(in, out)*narrowLinearSide)
+		case outOK && !inOK && out <= countedLinearSide && columnCount(call, 0, "in_features"),
+			inOK && !outOK && in <= countedLinearSide && columnCount(call, 1, "out_features"):
+			s.linear = max(s.linear, max(in, out)*narrowLinearSide) // `len(target_cols)` outputs
+		default:
 			s.unknown = true
 		}
 		if a := rewrite.Arg(call, 1, "out_features"); a != nil && slices.Contains(s.vocab, a.Text()) && !outOK {
