@@ -99,7 +99,7 @@ func checkMissingAutocast(p *Pass) {
 			msg += sparseMatmulNote
 		}
 		fix = small.gate(fix, &msg)
-		fix = narrowNetwork(p, stmts).gate(fix, &msg)
+		fix = sizeGated(p, stmts, fix, &msg)
 		fix = oldTorchGate(p, fix, &msg)
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
@@ -109,6 +109,24 @@ func checkMissingAutocast(p *Pass) {
 	if trains {
 		checkEvalAutocast(p, v, bf16, small)
 	}
+}
+
+// sizeGated applies what AMP004 knows of the size of the networks the
+// statements run: narrow (a hint saying so), shown large (the fix as it
+// is), or neither (a hint: measure first).
+func sizeGated(p *Pass, stmts []*rewrite.Node, fix *rewrite.Fix, msg *string) *rewrite.Fix {
+	g := narrowNetwork(p, stmts)
+	if g.width > 0 {
+		return g.gate(fix, msg)
+	}
+	if largeNetwork(p, stmts) {
+		return fix
+	}
+	*msg += sizeGate
+	if fix != nil {
+		fix.Applicability = rewrite.Hint
+	}
+	return fix
 }
 
 // pythonBuiltins are the builtins a model class calls that build no layer.
@@ -276,7 +294,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 			msg += "; but this loop generates step by step from its own outputs: autocast inside it casts every weight again at each step (its cast cache lasts one `with` block), so wrap the whole loop or convert the model with .to(torch.bfloat16), and measure"
 		}
 		fix = small.gate(fix, &msg)
-		fix = narrowNetwork(p, stmts).gate(fix, &msg)
+		fix = sizeGated(p, stmts, fix, &msg)
 		fix = oldTorchGate(p, fix, &msg)
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"

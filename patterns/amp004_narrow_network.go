@@ -82,6 +82,191 @@ func columnCount(call *rewrite.Node, pos int, kw string) bool {
 	return false
 }
 
+// Evidence that a network is large enough for autocast to pay, from the
+// H100 measurements: CIFAR convolutions of 256/512 channels ran 1.59× and
+// a TCN of 256 channels 1.45× with it where 128/256 channels gave 1.10×
+// (corpus/gpu/amp004_narrow.py), 2048×2048 linear layers 2.06× at batch
+// 4096 (.notes/amp004-narrow-h100.txt), the encoder of d 1024 the
+// catalogue's 5.0×; an LSTM seq2seq and a Transformer of d 256 ran 0.65×
+// (blind sample Z, .notes/blind-z.md).
+const (
+	largeConvWidth  = 256
+	largeLinearMACs = 2048 * 2048
+	largeModelDim   = 512
+)
+
+// largeLibraries build networks of the sizes autocast was measured on.
+var largeLibraries = []string{"torchvision.models.", "timm.", "transformers."}
+
+// sizeGate is what AMP004 says of a network neither narrow nor shown to
+// be large: whether autocast pays is then a question of its size.
+const sizeGate = "; whether it pays depends on the network's size: the 5.0× is a Transformer encoder of d 1024, while networks of a few hundred channels or features ran 0.65-0.9× with it (an LSTM seq2seq, a Transformer of d 256, small CNNs at batch 1): keep it where the step measures faster"
+
+// largeNetwork reports statements that run a network shown to be large
+// (largeConvWidth, largeLinearMACs, largeModelDim, a library's model):
+// the only networks AMP004 wraps without asking to measure first.
+func largeNetwork(p *Pass, stmts []*rewrite.Node) bool {
+	walk := &widthWalk{}
+	top := &widthFrame{m: p.Model, walk: walk}
+	large := false
+	for _, st := range stmts {
+		st.Walk(func(n *rewrite.Node) bool {
+			if large || n.Type != "call" || rewrite.IsDefOrLambda(n) {
+				return !large && !rewrite.IsDefOrLambda(n)
+			}
+			fn := n.ChildByField("function")
+			if fn.Type == "attribute" && !p.Model.IsModule(fn) && p.Model.IsModule(fn.ChildByField("object")) {
+				fn = fn.ChildByField("object")
+			}
+			if !fn.Is("identifier", "attribute") || lossCall(n) || !p.Model.IsModule(fn) {
+				return true
+			}
+			if libraryModel(p, fn) {
+				large = true
+				return false
+			}
+			nets, _ := networksOf(top, fn, 0)
+			for _, net := range nets {
+				if shownLarge(net) {
+					large = true
+					return false
+				}
+			}
+			return true
+		})
+	}
+	return large
+}
+
+// libraryModel reports a model expression whose origins include a
+// library's network (torchvision.models.resnet50(), timm.create_model,
+// AutoModel.from_pretrained).
+func libraryModel(p *Pass, model *rewrite.Node) bool {
+	for _, o := range p.Model.Origins(model) {
+		e := unchainModuleMethods(o.Expr)
+		if e == nil || e.Type != "call" {
+			continue
+		}
+		q := p.Model.CalleeName(e)
+		fn := e.ChildByField("function")
+		if q == "" && fn != nil && fn.Type == "subscript" {
+			// `models.__dict__[args.arch]()`: a torchvision model by name.
+			if obj := fn.ChildByField("value"); obj != nil && obj.Type == "attribute" && obj.ChildByField("attribute").Text() == "__dict__" {
+				q = p.Model.QualifiedName(obj.ChildByField("object")) + "."
+			}
+		}
+		if q == "getattr" {
+			if a := rewrite.PositionalArgs(e); len(a) > 0 {
+				q = p.Model.QualifiedName(a[0]) + "."
+			}
+		}
+		for _, lib := range largeLibraries {
+			if strings.HasPrefix(q, lib) {
+				return true
+			}
+		}
+		if fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "from_pretrained" {
+			return true
+		}
+	}
+	return false
+}
+
+// shownLarge walks a network's frame for a layer of a size autocast was
+// measured to pay on.
+func shownLarge(fr *widthFrame) bool {
+	large := false
+	fr.def.Walk(func(n *rewrite.Node) bool {
+		if large || n.Type == "parameters" {
+			return false
+		}
+		if fr.walk.steps++; fr.walk.steps > maxWidthSteps {
+			return false
+		}
+		if n.Type != "call" {
+			return true
+		}
+		q := fr.m.CalleeName(n)
+		for _, lib := range largeLibraries {
+			if strings.HasPrefix(q, lib) {
+				large = true
+				return false
+			}
+		}
+		switch {
+		case q == "torch.nn.Linear":
+			in, inOK := intBound(fr, rewrite.Arg(n, 0, "in_features"), 0)
+			out, outOK := intBound(fr, rewrite.Arg(n, 1, "out_features"), 0)
+			large = inOK && outOK && in*out >= largeLinearMACs
+			return false
+		case q == "torch.nn.Embedding":
+			// A language model's vocabulary: its output layer is a large
+			// matmul per token (smallVocabulary).
+			v, ok := intBound(fr, rewrite.Arg(n, 0, "num_embeddings"), 0)
+			large = !ok || v > smallVocabulary
+			return false
+		case q == "torch.nn.LSTM", q == "torch.nn.GRU":
+			h, ok := intBound(fr, rewrite.Arg(n, 1, "hidden_size"), 0)
+			large = ok && h >= 2*largeModelDim
+			return false
+		case q == "torch.nn.MultiheadAttention", q == "torch.nn.TransformerEncoderLayer", q == "torch.nn.TransformerDecoderLayer", q == "torch.nn.Transformer":
+			arg := rewrite.Arg(n, 0, "embed_dim")
+			if q != "torch.nn.MultiheadAttention" {
+				arg = rewrite.Arg(n, 0, "d_model")
+			}
+			d, ok := intBound(fr, arg, 0)
+			large = ok && d >= largeModelDim || q == "torch.nn.Transformer" && arg == nil // nn.Transformer() is d 512
+			return false
+		}
+		if a, ok := layerWidthArg[q]; ok {
+			w, ok := intBound(fr, rewrite.Arg(n, a.pos, a.keyword), 0)
+			large = ok && w >= largeConvWidth
+			return false
+		}
+		if d := fr.m.CalledDef(n); d != nil {
+			if d.Type == "function_definition" && d.ChildByField("name").Text() == "__init__" {
+				d = enclosingClass(d)
+			}
+			if d != nil {
+				if sub := fr.enter(fr.m, d, n); sub != nil && shownLarge(sub) {
+					large = true
+				}
+			}
+			return !large
+		}
+		if d := fr.m.ImportedDef(n.ChildByField("function")); d != nil {
+			if fm, node := fr.m.DefinitionOf(d); node != nil {
+				if sub := fr.enter(fm, node, n); sub != nil && shownLarge(sub) {
+					large = true
+				}
+			}
+		}
+		return !large
+	})
+	if !large && fr.def.Type == "class_definition" {
+		// The networks the building call hands the class.
+		for _, param := range moduleParams(fr.m, fr.def) {
+			if a, in, _, ok := fr.argument(param); ok {
+				if e := unchainModuleMethods(a); e != nil && e.Type == "call" {
+					q := in.m.CalleeName(e)
+					for _, lib := range largeLibraries {
+						if strings.HasPrefix(q, lib) {
+							return true // EncoderWithHead(torchvision.models.resnet50(), ...)
+						}
+					}
+				}
+				nets, _ := networksOf(in, a, 0)
+				for _, net := range nets {
+					if shownLarge(net) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return large
+}
+
 // narrowGate is what AMP004 knows of the network a step calls: the widest
 // layer of the networks it runs, when every layer width is known and the
 // widest is narrowWidth or less; 0 otherwise (the gate does not apply).

@@ -44,7 +44,8 @@ def train(loader, epochs=1):
 
 
 def train_wide(loader, width):
-    # The width comes from the caller: not known to be narrow, the fix stays.
+    # The width comes from the caller: neither narrow nor shown to be large,
+    # so the wrap is a hint that says to measure.
     model = WideNet(width).cuda()
     opt = torch.optim.Adam(model.parameters())
     for x, y in loader:
