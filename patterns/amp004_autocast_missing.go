@@ -98,6 +98,10 @@ func checkMissingAutocast(p *Pass) {
 			fix = nil
 			msg += sparseMatmulNote
 		}
+		if fix != nil && autogradFunctions(p) {
+			fix = nil
+			msg += autogradFunctionNote
+		}
 		fix = small.gate(fix, &msg)
 		fix = sizeGated(p, stmts, fix, &msg)
 		fix = oldTorchGate(p, fix, &msg)
@@ -288,6 +292,10 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if fix != nil && sparseMatmul(p) {
 			fix = nil
 			msg += sparseMatmulNote
+		}
+		if fix != nil && autogradFunctions(p) {
+			fix = nil
+			msg += autogradFunctionNote
 		}
 		if autoregressive(p, loops[0], call) {
 			fix = nil
@@ -724,6 +732,18 @@ var halfFree = map[string]bool{"item": true, "tolist": true, "float": true, "dou
 // customKernelsNote is why AMP004 offers no wrap in a project that
 // compiles CUDA kernels of its own.
 const customKernelsNote = "; but this project compiles CUDA kernels of its own (torch.utils.cpp_extension), which often accept only fp32/fp16 and fail on bf16 inputs: check that they do, then wrap"
+
+// autogradFunctionNote is why AMP004 offers no wrap in a project that
+// writes its own autograd Functions.
+const autogradFunctionNote = "; but this project defines its own torch.autograd.Function, whose forward would run on bf16 inputs under autocast without autocast's fp32 safeguards (a VQ-VAE's nearest-code search ties in bf16): check its numerics, or decorate it with torch.amp.custom_fwd(device_type=\"cuda\", cast_inputs=torch.float32), then wrap"
+
+// autogradFunctions reports a file, or a project module it imports a few
+// modules deep, that defines a torch.autograd.Function.
+func autogradFunctions(p *Pass) bool {
+	return p.Memo("torch.autogradFunctions", func() any {
+		return p.Model.DefinesAutogradFunction() || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.AutogradFunction }, 4)
+	}).(bool)
+}
 
 // sparseMatmulNote is why AMP004 offers no wrap where a sparse matrix
 // multiplies activations.

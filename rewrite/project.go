@@ -92,6 +92,9 @@ type ProjectDef struct {
 	// sparse matrix (torch.spmm, torch.sparse.mm): a GCN layer, whose
 	// sparse kernels have no bf16.
 	SparseMatmul bool
+	// AutogradFunction: on the module's own entry, the module defines a
+	// torch.autograd.Function (a hand-written forward and backward).
+	AutogradFunction bool
 	// CustomKernels: on the module's own entry, the module imports
 	// torch.utils.cpp_extension (it compiles CUDA kernels of its own).
 	CustomKernels bool
@@ -257,7 +260,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name
@@ -768,6 +771,20 @@ func (m *Model) ImportsProjectModuleDeep(pred func(module *ProjectDef) bool, dep
 // callsAutocast reports a call of something named autocast (torch.autocast,
 // torch.cuda.amp.autocast, a project's amp_autocast wrapper): mixed
 // precision used, not merely imported.
+// DefinesAutogradFunction reports a module that defines a subclass of
+// torch.autograd.Function.
+func (m *Model) DefinesAutogradFunction() bool {
+	if !m.File.Spells("Function") {
+		return false
+	}
+	for _, c := range m.File.OfType("class_definition") {
+		if slices.Contains(m.classBases(c, 0), "torch.autograd.Function") || slices.Contains(m.classBases(c, 0), "torch.autograd.function.Function") {
+			return true
+		}
+	}
+	return false
+}
+
 // SparseMatmul reports a file that multiplies by a sparse matrix:
 // torch.spmm, torch.sparse.mm, torch.sparse.addmm.
 func SparseMatmul(m *Model) bool {
