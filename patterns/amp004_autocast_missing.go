@@ -90,18 +90,7 @@ func checkMissingAutocast(p *Pass) {
 		if fix == nil && slices.ContainsFunc(stmts, func(st *rewrite.Node) bool { return len(bceCalls(p, st)) > 0 }) {
 			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
 		}
-		if fix != nil && customKernels(p) {
-			fix = nil
-			msg += customKernelsNote
-		}
-		if fix != nil && sparseMatmul(p) {
-			fix = nil
-			msg += sparseMatmulNote
-		}
-		if fix != nil && autogradFunctions(p) {
-			fix = nil
-			msg += autogradFunctionNote
-		}
+		fix = ownKernelsGate(p, fix, &msg)
 		fix = small.gate(fix, &msg)
 		fix = sizeGated(p, stmts, fix, &msg)
 		fix = oldTorchGate(p, fix, &msg)
@@ -285,18 +274,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 			fix = nil
 			msg += "; but the loop computes BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
 		}
-		if fix != nil && customKernels(p) {
-			fix = nil
-			msg += customKernelsNote
-		}
-		if fix != nil && sparseMatmul(p) {
-			fix = nil
-			msg += sparseMatmulNote
-		}
-		if fix != nil && autogradFunctions(p) {
-			fix = nil
-			msg += autogradFunctionNote
-		}
+		fix = ownKernelsGate(p, fix, &msg)
 		if autoregressive(p, loops[0], call) {
 			fix = nil
 			msg += "; but this loop generates step by step from its own outputs: autocast inside it casts every weight again at each step (its cast cache lasts one `with` block), so wrap the whole loop or convert the model with .to(torch.bfloat16), and measure"
@@ -732,6 +710,24 @@ var halfFree = map[string]bool{"item": true, "tolist": true, "float": true, "dou
 // customKernelsNote is why AMP004 offers no wrap in a project that
 // compiles CUDA kernels of its own.
 const customKernelsNote = "; but this project compiles CUDA kernels of its own (torch.utils.cpp_extension), which often accept only fp32/fp16 and fail on bf16 inputs: check that they do, then wrap"
+
+// ownKernelsGate withholds the wrap, and says why, where the model runs
+// code autocast cannot vouch for: the project's own CUDA kernels, sparse
+// matmuls, or its own autograd Functions.
+func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
+	switch {
+	case fix == nil:
+	case customKernels(p):
+		*msg += customKernelsNote
+	case sparseMatmul(p):
+		*msg += sparseMatmulNote
+	case autogradFunctions(p):
+		*msg += autogradFunctionNote
+	default:
+		return fix
+	}
+	return nil
+}
 
 // autogradFunctionNote is why AMP004 offers no wrap in a project that
 // writes its own autograd Functions.

@@ -904,26 +904,25 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		}
 		return known
 	})
+	// handed walks the networks an argument of a building call names.
+	handed := func(in *widthFrame, a *rewrite.Node) {
+		nets, _ := networksOf(in, a, 0)
+		if len(nets) == 0 {
+			known = false
+		}
+		for _, net := range nets {
+			if !visit(net) {
+				return
+			}
+		}
+	}
 	if known && fr.def.Type == "call" {
 		// A container or wrapper built in place around networks built
 		// before it (`nn.DataParallel(model)`, `nn.Sequential(backbone,
 		// head)`): theirs.
 		for _, a := range rewrite.PositionalArgs(fr.def) {
-			if !a.Is("identifier", "attribute") {
-				continue
-			}
-			nets, _ := networksOf(fr, a, 0)
-			if len(nets) == 0 {
-				known = false
-				break
-			}
-			for _, net := range nets {
-				if !visit(net) {
-					break
-				}
-			}
-			if !known {
-				break
+			if known && a.Is("identifier", "attribute") {
+				handed(fr, a)
 			}
 		}
 	}
@@ -931,23 +930,13 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		// The networks the building call hands the class: each
 		// parameter its __init__ keeps or runs as a module.
 		for _, param := range moduleParams(m, fr.def) {
-			a, in, _, ok := fr.argument(param)
-			if !ok {
-				known = false
-				break
-			}
-			nets, _ := networksOf(in, a, 0)
-			if len(nets) == 0 {
-				known = false
-				break
-			}
-			for _, net := range nets {
-				if !visit(net) {
-					break
-				}
-			}
 			if !known {
 				break
+			}
+			if a, in, _, ok := fr.argument(param); ok {
+				handed(in, a)
+			} else {
+				known = false
 			}
 		}
 	}

@@ -7,12 +7,11 @@ gate's thresholds (patterns/amp004_narrow_network.go) cite these lines.
 
     python corpus/gpu/amp004_narrow.py
 """
-import statistics
-import time
-
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from timing import train_step_ms
 
 DEV = "cuda"
 
@@ -68,29 +67,12 @@ def conv_net(width):
         nn.Flatten(), nn.Linear(2 * width * 8 * 8, 10))
 
 
-def step_time(model, x, y, loss_fn, bf16, steps=60):
-    opt = torch.optim.Adam(model.parameters(), lr=1e-4)
-    times = []
-    for i in range(steps + 10):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        opt.zero_grad(set_to_none=True)
-        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=bf16):
-            loss = loss_fn(model(x), y)
-        loss.backward()
-        opt.step()
-        torch.cuda.synchronize()
-        if i >= 10:
-            times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
-
-
 def measure(name, build, x, y, loss_fn):
     torch.manual_seed(0)
     model = build().to(DEV)
-    fp32 = step_time(model, x, y, loss_fn, False)
-    bf16 = step_time(model, x, y, loss_fn, True)
-    fp32b = step_time(model, x, y, loss_fn, False)  # the fp32 run again: drift check
+    fp32 = train_step_ms(model, x, y, loss_fn, 60)
+    bf16 = train_step_ms(model, x, y, loss_fn, 60, bf16=True)
+    fp32b = train_step_ms(model, x, y, loss_fn, 60)  # the fp32 run again: drift check
     fp32 = min(fp32, fp32b)
     print(f"{name}: fp32 {fp32:.3f} ms, bf16 {bf16:.3f} ms, speed-up {fp32 / bf16:.2f}x", flush=True)
 

@@ -6,12 +6,12 @@ rule's gate (patterns/amp005_tf32.go) cites it.
 
     python corpus/gpu/amp005_cudnn.py
 """
-import statistics
-import time
-
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from opt004_recurrent import TextLSTM
+from timing import train_step_ms
 
 DEV = "cuda"
 
@@ -28,38 +28,10 @@ class GRUClassifier(nn.Module):
         return self.fc(out[:, -1])
 
 
-class TextLSTM(nn.Module):
-    def __init__(self, vocab=20000, dim=300, hidden=256, classes=2):
-        super().__init__()
-        self.embed = nn.Embedding(vocab, dim)
-        self.lstm = nn.LSTM(dim, hidden, batch_first=True)
-        self.out = nn.Linear(hidden, classes)
-
-    def forward(self, tokens):
-        _, (h, _) = self.lstm(self.embed(tokens))
-        return self.out(h[-1])
-
-
 def dcgan_critic():
     return nn.Sequential(
         nn.Conv2d(3, 64, 4, 2, 1), nn.LeakyReLU(0.2), nn.Conv2d(64, 128, 4, 2, 1), nn.LeakyReLU(0.2),
         nn.Conv2d(128, 256, 4, 2, 1), nn.LeakyReLU(0.2), nn.Flatten(), nn.Linear(256 * 4 * 4, 1))
-
-
-def step_time(model, x, y, loss_fn, steps=40):
-    opt = torch.optim.Adam(model.parameters(), lr=1e-4)
-    times = []
-    for i in range(steps + 10):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        opt.zero_grad(set_to_none=True)
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        opt.step()
-        torch.cuda.synchronize()
-        if i >= 10:
-            times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 def measure(name, build, x, y, loss_fn):
@@ -67,7 +39,7 @@ def measure(name, build, x, y, loss_fn):
     for prec in ("highest", "high", "highest"):
         torch.set_float32_matmul_precision(prec)
         torch.manual_seed(0)
-        t = step_time(build().to(DEV), x, y, loss_fn)
+        t = train_step_ms(build().to(DEV), x, y, loss_fn, 40)
         res[prec] = min(res.get(prec, t), t)
     print(f"{name}: highest {res['highest']:.3f} ms, high {res['high']:.3f} ms, speed-up {res['highest'] / res['high']:.2f}x", flush=True)
 

@@ -5,12 +5,13 @@ speed-up; the rule's recurrent gate (patterns/opt004_compile.go) cites it.
 
     python corpus/gpu/opt004_recurrent.py
 """
-import statistics
 import time
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from timing import train_step_ms
 
 DEV = "cuda"
 
@@ -54,31 +55,15 @@ class WordLM(nn.Module):
         return self.out(out)
 
 
-def step_time(model, x, y, loss_fn, steps=40):
-    opt = torch.optim.Adam(model.parameters(), lr=1e-4)
-    times = []
-    for i in range(steps + 10):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        opt.zero_grad(set_to_none=True)
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        opt.step()
-        torch.cuda.synchronize()
-        if i >= 10:
-            times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
-
-
 def measure(name, build, x, y, loss_fn):
     torch.manual_seed(0)
-    eager = step_time(build().to(DEV), x, y, loss_fn)
+    eager = train_step_ms(build().to(DEV), x, y, loss_fn, 40)
     torch.manual_seed(0)
     t0 = time.perf_counter()
     compiled = torch.compile(build().to(DEV))
-    step_time(compiled, x, y, loss_fn, steps=1)
+    train_step_ms(compiled, x, y, loss_fn, 1)
     warm = time.perf_counter() - t0
-    comp = step_time(compiled, x, y, loss_fn)
+    comp = train_step_ms(compiled, x, y, loss_fn, 40)
     print(f"{name}: eager {eager:.3f} ms, compiled {comp:.3f} ms, speed-up {eager / comp:.2f}x (compile {warm:.1f} s)", flush=True)
 
 

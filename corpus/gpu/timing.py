@@ -1,6 +1,7 @@
 """Timing helpers shared by the GPU scripts in corpus/gpu (gains.py,
-xfer003_sync005.py): wall-clock medians with the CUDA device synchronised
-before each clock read, after warm-up."""
+xfer003_sync005.py, amp004_narrow.py, amp005_cudnn.py,
+opt004_recurrent.py): wall-clock medians with the CUDA device
+synchronised before each clock read, after warm-up."""
 
 import statistics
 import time
@@ -49,3 +50,18 @@ def cpu_work(ms):
     end = time.perf_counter() + ms / 1e3
     while time.perf_counter() < end:
         pass
+
+
+def train_step_ms(model, x, y, loss_fn, steps, bf16=False, warmup=10):
+    """Median milliseconds of one Adam training step of model on (x, y),
+    the forward and loss under bf16 autocast when bf16 is set."""
+    opt = torch.optim.Adam(model.parameters(), lr=1e-4)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=bf16):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+
+    return timed(step, steps, warmup=warmup) * 1e3
