@@ -713,10 +713,12 @@ const customKernelsNote = "; but this project compiles CUDA kernels of its own (
 
 // ownKernelsGate withholds the wrap, and says why, where the model runs
 // code autocast cannot vouch for: the project's own CUDA kernels, sparse
-// matmuls, or its own autograd Functions.
+// matmuls, or its own autograd Functions. The reason is given even where
+// another gate withheld the wrap already: whoever wraps by hand needs it
+// (blind sample EE: an evaluation loop's message, withheld for its
+// .numpy(), left out the sparse matmul that would fail).
 func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 	switch {
-	case fix == nil:
 	case customKernels(p):
 		*msg += customKernelsNote
 	case sparseMatmul(p):

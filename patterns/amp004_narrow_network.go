@@ -176,6 +176,7 @@ func libraryModel(p *Pass, model *rewrite.Node) bool {
 // measured to pay on.
 func shownLarge(fr *widthFrame) bool {
 	large := false
+	var vocab []string // the spellings of the vocabulary sizes seen
 	fr.def.Walk(func(n *rewrite.Node) bool {
 		if large || n.Type == "parameters" {
 			return false
@@ -198,12 +199,24 @@ func shownLarge(fr *widthFrame) bool {
 			in, inOK := intBound(fr, rewrite.Arg(n, 0, "in_features"), 0)
 			out, outOK := intBound(fr, rewrite.Arg(n, 1, "out_features"), 0)
 			large = inOK && outOK && in*out >= largeLinearMACs
+			if a := rewrite.Arg(n, 1, "out_features"); a != nil && !outOK && slices.Contains(vocab, a.Text()) {
+				large = true // `nn.Linear(dim, vocab)` beside `nn.Embedding(vocab, dim)`
+			}
 			return false
 		case q == "torch.nn.Embedding":
-			// A language model's vocabulary: its output layer is a large
-			// matmul per token (smallVocabulary).
-			v, ok := intBound(fr, rewrite.Arg(n, 0, "num_embeddings"), 0)
-			large = !ok || v > smallVocabulary
+			// A language model's vocabulary: its output layer, a linear
+			// layer as wide as the table, is a large matmul per token
+			// (smallVocabulary). The table alone shows nothing: lookups
+			// are cheap, and a classifier's position table of a size the
+			// code computes is not a vocabulary (blind sample DD: a
+			// Transformer of d 128 called large for it).
+			a := rewrite.Arg(n, 0, "num_embeddings")
+			v, ok := intBound(fr, a, 0)
+			d, dOK := intBound(fr, rewrite.Arg(n, 1, "embedding_dim"), 0)
+			large = ok && v > smallVocabulary && dOK && d >= largeModelDim
+			if a != nil && (!ok || v > smallVocabulary) {
+				vocab = append(vocab, a.Text())
+			}
 			return false
 		case q == "torch.nn.LSTM", q == "torch.nn.GRU":
 			h, ok := intBound(fr, rewrite.Arg(n, 1, "hidden_size"), 0)

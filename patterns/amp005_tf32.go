@@ -107,12 +107,11 @@ var matmulLayers = map[string]bool{
 // (corpus/gpu/amp005_cudnn.py, .notes/amp005-cudnn-h100.txt). Networks
 // from a library are not known, and count as having matmuls.
 func convolutionsOnly(p *Pass) bool {
-	if p.Model.Imports("torchvision.models") || p.Model.Imports("timm") || p.Model.Imports("transformers") ||
-		p.File.Spells("from_pretrained") {
+	if p.Model.Imports("torchvision.models") || p.Model.Imports("timm") || p.File.Spells("from_pretrained") {
 		return false
 	}
 	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
-	var sum matmulSummary
+	sum := matmulSummary{sparse: sparseMatmul(p)}
 	for _, call := range p.File.OfType("call") {
 		q := p.Model.CalleeName(call)
 		if sum.layer(top, call, q) {
@@ -134,8 +133,22 @@ func convolutionsOnly(p *Pass) bool {
 		}
 	}
 	for _, op := range p.File.OfType("binary_operator") {
-		if o := op.ChildByField("operator"); o != nil && o.Text() == "@" {
+		if o := op.ChildByField("operator"); o != nil && o.Text() == "@" && !sum.sparse {
 			return false
+		}
+	}
+	if sum.layers == 0 {
+		// No network built here: an engine module's training function
+		// steps the model its scripts hand it (blind sample EE's
+		// `engine.fit(model, ...)` of a 32-channel char CNN).
+		nets, ok := trainedNetworks(p, top)
+		if !ok {
+			return false
+		}
+		for _, net := range nets {
+			if sum.network(net); sum.large {
+				return false
+			}
 		}
 	}
 	return sum.small()
@@ -146,7 +159,14 @@ func convolutionsOnly(p *Pass) bool {
 // few microseconds whatever their precision, and a tabular residual MLP
 // of 512×256 layers stepped at batch 8192 ran ~1.0× with TF32 on an H100
 // (3.30-3.48 against 3.12-3.52 ms; blind sample AA, .notes/blind-aa.md).
-const tinyMatmulMACs = 512 * 256
+//
+// Up to 1024×1024: MNIST MLPs (784-500-10 at batch 100, 784-200-200-10
+// at 200, 784-400-20 at 128) ran 0.80-1.10× with TF32 on an H100, and
+// 1024-wide ones at batch 256 0.94-0.97×; only 4096-wide layers at batch
+// 512 gained (1.66×) (corpus/gpu/amp005_cudnn.py,
+// .notes/amp005-cudnn-h100.txt). Blind sample DD judged AMP005 on a
+// 784×200 MLP a false alarm.
+const tinyMatmulMACs = 1024 * 1024
 
 // matmulSummary is what convolutionsOnly learns of the file's layers.
 type matmulSummary struct {
@@ -156,6 +176,10 @@ type matmulSummary struct {
 	vocab   []string // the vocabulary sizes of the embeddings seen, as spelled
 	layers  int
 	large   bool // a matmul of unknown or large size
+	// sparse: the model multiplies by a sparse matrix (a GNN's adjacency),
+	// which TF32 does not speed up; its dense matmuls are feature
+	// transforms of its embedding width.
+	sparse bool
 }
 
 // layer records call when it is a layer or a matmul, reporting whether it
@@ -191,7 +215,11 @@ func (s *matmulSummary) layer(fr *widthFrame, call *rewrite.Node, q string) bool
 		if v := rewrite.Arg(call, 0, "num_embeddings"); v != nil {
 			s.vocab = append(s.vocab, v.Text())
 		}
-	case matmulLayers[q], strings.HasPrefix(q, "torchvision.models"), strings.HasPrefix(q, "timm"), strings.HasPrefix(q, "transformers"):
+	case matmulLayers[q] && s.sparse && !strings.HasPrefix(q, "torch.nn."):
+		// torch.mm(features, weight) in a graph network: the width of
+		// its embeddings, read with the linear layers.
+		s.layers++
+	case matmulLayers[q], strings.HasPrefix(q, "torchvision.models"), strings.HasPrefix(q, "timm"), transformersModel(q):
 		s.large = true
 	default:
 		return false
@@ -237,9 +265,11 @@ func (s *matmulSummary) small() bool {
 	switch {
 	case s.large || s.layers == 0:
 		return false
-	case s.cudnn:
-		// A network of convolutions or recurrent layers: its linear
-		// layers are heads, small unless the code shows otherwise.
+	case s.cudnn, s.sparse:
+		// A network of convolutions or recurrent layers, or one whose
+		// work is sparse matmuls (NGCF, DCRNN: blind sample EE judged
+		// TF32 no gain there): its linear layers are heads or feature
+		// transforms, small unless the code shows otherwise.
 		return s.linear <= narrowLinearMACs
 	}
 	return !s.unknown && s.linear <= tinyMatmulMACs
@@ -249,4 +279,45 @@ func (s *matmulSummary) small() bool {
 // recurrent layer.
 func cudnnLayer(q string) bool {
 	return strings.HasPrefix(q, "torch.nn.Conv") || q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN"
+}
+
+// trainedNetworks returns the frames of the networks the file's training
+// steps run (the modules called in the loops of its `.backward()` calls),
+// wherever they are built; ok is false when one of them is not known.
+func trainedNetworks(p *Pass, top *widthFrame) (nets []*widthFrame, ok bool) {
+	seen := map[*rewrite.Node]bool{}
+	for _, b := range p.File.MethodCalls("backward") {
+		loops := p.Model.EnclosingLoops(b)
+		if len(loops) == 0 || seen[loops[0]] {
+			continue
+		}
+		seen[loops[0]] = true
+		for _, n := range p.Model.LoopBodyNodes(loops[0]) {
+			if n.Type != "call" || lossCall(n) {
+				continue
+			}
+			fn := n.ChildByField("function")
+			if fn == nil || fn.Type != "identifier" || !p.Model.IsModule(fn) || lossModuleCall(p, n) {
+				continue
+			}
+			found, _ := networksOf(top, fn, 0)
+			if len(found) == 0 {
+				return nil, false
+			}
+			nets = append(nets, found...)
+		}
+	}
+	return nets, len(nets) > 0
+}
+
+// transformersModel reports a Hugging Face transformers callee that builds
+// a model (AutoModelForCausalLM, BertModel, RobertaForTokenClassification),
+// not a scheduler or tokenizer of the library
+// (get_linear_schedule_with_warmup beside a char CNN: blind sample EE).
+func transformersModel(q string) bool {
+	if !strings.HasPrefix(q, "transformers.") {
+		return false
+	}
+	last := q[strings.LastIndexByte(q, '.')+1:]
+	return strings.Contains(last, "Model") || strings.Contains(last, "For") || strings.HasSuffix(last, "Config")
 }

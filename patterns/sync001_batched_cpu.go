@@ -91,6 +91,9 @@ func checkBatchedCPU(p *Pass) {
 		if sync1ReadInLoop(m, acc, loop) {
 			continue // the list is used every step: the per-step copy is needed
 		}
+		if sync1StepSyncsAnyway(m, loop) {
+			continue // `losses.append(loss.item())` beside it: the step waits anyway
+		}
 		hint := func(why string) {
 			p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+why+")."+pays, nil)
 		}
@@ -316,4 +319,49 @@ func hotInnerLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// sync1StepSyncsAnyway reports a loop whose every step synchronises with
+// the GPU through something this rule does not rewrite: an `.item()` that
+// is not a running total SYNC002 moves to the device (`losses.append(
+// loss.item())`, `print(loss.item())`), a `.cpu()`/`.numpy()` that is
+// not appended to a list, or a function that copies inside
+// (sync2SyncsInside). Deferring the appended copies then saves no wait:
+// blind sample EE's DCRNN evaluation appended small outputs beside a
+// per-step loss.item().
+func sync1StepSyncsAnyway(m *rewrite.Model, loop *rewrite.Node) bool {
+	syncs := false
+	walkLoopBodyUntil(m, loop, func(n *rewrite.Node) bool {
+		if n.Type != "call" || everyFewSteps(m, loop, n) {
+			return true
+		}
+		if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" {
+			st := rewrite.Statement(n)
+			switch fn.ChildByField("attribute").Text() {
+			case "item":
+				syncs = st == nil || !sync2IsAccumulation(st)
+			case "cpu", "numpy":
+				ifn := n.Ancestor("if_statement")
+				syncs = st != nil && !sync1AppendStatement(st) && !sync2IsAccumulation(st) && (ifn == nil || !loop.Contains(ifn))
+			}
+		}
+		if !syncs {
+			syncs = sync2SyncsInside(m, n)
+		}
+		return !syncs
+	})
+	return syncs
+}
+
+// sync1AppendStatement reports `acc.append(...)` or `acc.extend(...)`.
+func sync1AppendStatement(st *rewrite.Node) bool {
+	if st.Type != "expression_statement" || len(st.NamedChildren()) != 1 {
+		return false
+	}
+	c := st.NamedChildren()[0]
+	if c.Type != "call" {
+		return false
+	}
+	fn := c.ChildByField("function")
+	return fn != nil && fn.Type == "attribute" && (fn.ChildByField("attribute").Text() == "append" || fn.ChildByField("attribute").Text() == "extend")
 }

@@ -407,9 +407,10 @@ func everyFewSteps(m *rewrite.Model, loop, n *rewrite.Node) bool {
 	return false
 }
 
-// sync2SyncsInside reports a call of a function or model of this file
-// whose body (the class's forward for a model) synchronises: .item(),
-// .tolist(), .cpu() or .numpy() on every call.
+// sync2SyncsInside reports a call of a function or model of this file,
+// or a function of a project module, whose body (the class's forward for
+// a model) synchronises: .item(), .tolist(), .cpu() or .numpy() on every
+// call.
 func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 	def := m.CalledDef(call)
 	if def != nil && def.Type == "class_definition" {
@@ -429,6 +430,13 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 				def = rewrite.MethodOf(b.Stmt, "forward")
 				break
 			}
+		}
+	}
+	if fn := call.ChildByField("function"); def == nil && fn != nil && fn.Is("identifier", "attribute") {
+		// A function of a sibling module (`utils.jaccard(logits, ...)`
+		// doing `.cpu().numpy()`): blind sample EE.
+		if d := m.ImportedDef(fn); d != nil && !d.Class {
+			_, def = m.DefinitionOf(d)
 		}
 	}
 	if def == nil || def.Type != "function_definition" {

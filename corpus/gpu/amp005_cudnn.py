@@ -1,5 +1,6 @@
 """AMP005 on networks whose work is convolutions or cuDNN recurrent
-layers, with small linear heads: one training step with
+layers, with small linear heads, and on MLPs of growing width: one
+training step with
 torch.set_float32_matmul_precision("highest") against "high" (TF32
 matmuls). Prints the median step time of both and the speed-up; the
 rule's gate (patterns/amp005_tf32.go) cites it.
@@ -34,6 +35,13 @@ def dcgan_critic():
         nn.Conv2d(128, 256, 4, 2, 1), nn.LeakyReLU(0.2), nn.Flatten(), nn.Linear(256 * 4 * 4, 1))
 
 
+def mlp(widths):
+    layers = []
+    for a, b in zip(widths, widths[1:]):
+        layers += [nn.Linear(a, b), nn.ReLU()]
+    return nn.Sequential(*layers[:-1])
+
+
 def measure(name, build, x, y, loss_fn):
     res = {}
     for prec in ("highest", "high", "highest"):
@@ -57,6 +65,14 @@ def main():
     x = torch.randn(64, 3, 32, 32, device=DEV)
     y = torch.rand(64, 1, device=DEV)
     measure("dcgan critic 64/128/256 ch + linear 4096x1 b64", dcgan_critic, x, y, F.binary_cross_entropy_with_logits)
+    # MLPs with no cuDNN layer, from MNIST-sized to wide: where the
+    # no-cuDNN threshold (tinyMatmulMACs) sits.
+    for widths, b in (((784, 500, 10), 100), ((784, 200, 200, 10), 200), ((784, 400, 20), 128),
+                      ((1024, 512, 10), 256), ((1024, 1024, 1024, 10), 256), ((2048, 2048, 2048, 10), 512),
+                      ((4096, 4096, 4096, 10), 512)):
+        x = torch.randn(b, widths[0], device=DEV)
+        y = torch.randint(0, widths[-1], (b,), device=DEV)
+        measure(f"mlp {'-'.join(map(str, widths))} b{b}", lambda w=widths: mlp(w), x, y, ce)
 
 
 if __name__ == "__main__":

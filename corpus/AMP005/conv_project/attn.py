@@ -8,7 +8,7 @@ device = torch.device("cuda")
 head = AttnHead().to(device)
 optimizer = torch.optim.Adam(head.parameters(), fused=True)
 for epoch in range(10):  # want: AMP005
-    x = torch.randn(64, 1024, device=device)
+    x = torch.randn(512, 4096, device=device)
     loss = head(x).mean()
     optimizer.zero_grad()
     loss.backward()

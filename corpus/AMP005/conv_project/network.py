@@ -25,7 +25,7 @@ class U_Net(nn.Module):
 class AttnHead(nn.Module):
     def __init__(self):
         super().__init__()
-        self.proj = nn.Linear(1024, 1024)
+        self.proj = nn.Linear(4096, 4096)
 
     def forward(self, x):
         return self.proj(x)

@@ -6,7 +6,7 @@ from torch.optim import Adam
 
 from data import *
 
-model = nn.Sequential(nn.Linear(512, 2048), nn.ReLU(), nn.Linear(2048, 10)).to(device)
+model = nn.Sequential(nn.Linear(512, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 10)).to(device)
 optimizer = Adam(params=model.parameters(), lr=1e-4, fused=True)
 
 for step in range(epoch):  # want: AMP005
