@@ -64,7 +64,7 @@ func checkCompileModel(p *Pass) {
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
 		value, target := builtModel(p, model, trainedBy(p, loops[0]))
-		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) {
+		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
 			continue
 		}
 		seen = append(seen, value)
@@ -502,4 +502,56 @@ func recurrentClass(p *Pass, value *rewrite.Node) bool {
 		return slices.ContainsFunc(d.Calls, recurrent)
 	}
 	return false
+}
+
+// hostBoundNetwork reports a call building an instance of a network class
+// (of this file or the project) whose forward, or a project function it
+// calls, brings tensors to the host (`.cpu()`, `.numpy()`, `.item()`,
+// `.tolist()`): glow-tts's forward runs a Cython alignment search on
+// `.cpu().numpy()` arrays. torch.compile breaks its graph there on every
+// step, so there is little to fuse (blind sample DD).
+func hostBoundNetwork(p *Pass, value *rewrite.Node) bool {
+	if value == nil || value.Type != "call" {
+		return false
+	}
+	fn := value.ChildByField("function")
+	m, class := p.Model, (*rewrite.Node)(nil)
+	if b := m.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
+		class = b.Stmt
+	} else if d := m.ImportedDef(fn); d != nil && d.Class {
+		m, class = m.DefinitionOf(d)
+	}
+	if class == nil {
+		return false
+	}
+	forward := rewrite.MethodOf(class, "forward")
+	return forward != nil && bringsToHost(m, forward, 1)
+}
+
+// bringsToHost reports code that calls .cpu(), .numpy(), .item() or
+// .tolist(), or, depth levels deep, a function of the project that does.
+func bringsToHost(m *rewrite.Model, code *rewrite.Node, depth int) bool {
+	found := false
+	code.Walk(func(n *rewrite.Node) bool {
+		if found || n.Type != "call" {
+			return !found
+		}
+		fn := n.ChildByField("function")
+		if fn != nil && fn.Type == "attribute" {
+			switch fn.ChildByField("attribute").Text() {
+			case "cpu", "numpy", "item", "tolist":
+				found = true
+				return false
+			}
+		}
+		if depth > 0 && fn != nil && fn.Is("identifier", "attribute") {
+			if d := m.ImportedDef(fn); d != nil && !d.Class {
+				if fm, node := m.DefinitionOf(d); node != nil {
+					found = bringsToHost(fm, node, depth-1)
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

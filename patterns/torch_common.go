@@ -435,7 +435,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 				for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[name] {
 					if pb.Kind == rewrite.ParamBinding {
 						visitBinding(pb, depth+1)
-						if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
+						if len(p.Model.EnclosingLoops(call)) > 0 || !builtBy(p, b, call) && calledInLoop(p, call) {
 							perEpoch = true
 						}
 					}
@@ -483,7 +483,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 					for i, a := range rewrite.PositionalArgs(call) {
 						if a == n && i < len(d.Params) && slices.Contains(d.Iterated, d.Params[i]) {
 							hot = true
-							if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) || slices.Contains(d.EpochIterated, d.Params[i]) {
+							if len(p.Model.EnclosingLoops(call)) > 0 || !builtBy(p, b, call) && calledInLoop(p, call) || slices.Contains(d.EpochIterated, d.Params[i]) {
 								perEpoch = true // (or the function loops over epochs itself)
 							}
 						}
@@ -502,7 +502,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 						for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[param.Text()] {
 							if pb.Kind == rewrite.ParamBinding {
 								visitBinding(pb, depth+1)
-								if len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
+								if len(p.Model.EnclosingLoops(call)) > 0 || !builtBy(p, b, call) && calledInLoop(p, call) {
 									perEpoch = true
 								}
 							}
@@ -542,6 +542,15 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 	}
 	visitBinding(b, 0)
 	return hot, perEpoch, loops
+}
+
+// builtBy reports a loader bound in the function that the call site is
+// in (`loader = DataLoader(...)` ... `eval_fn(loader, model)` in
+// run(fold)): each call of that function builds a new loader, and new
+// workers, so calling it in a loop (once per fold) does not iterate one
+// loader more than once (blind sample EE).
+func builtBy(p *Pass, b *rewrite.Binding, site *rewrite.Node) bool {
+	return b.Kind == rewrite.AssignBinding && b.Scope != nil && b.Scope.Kind == rewrite.FunctionScope && b.Scope == p.Model.ScopeOf(site)
 }
 
 // aliasBinding returns the binding a read of a loader passes it on to:
