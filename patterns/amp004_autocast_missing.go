@@ -79,7 +79,7 @@ func checkMissingAutocast(p *Pass) {
 				}
 			}
 		}
-		if fix != nil && callsNumpy(step) {
+		if fix != nil && callsNumpy(p, step) {
 			fix = nil
 			msg += "; the loop hands tensors to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
 		}
@@ -260,7 +260,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if edits, ok := autocastEdits(p, call, stmts, dtype); ok {
 			fix = Fix(rewrite.Unsafe, "Run the evaluation forward pass under autocast", edits...)
 		}
-		if fix != nil && callsNumpy(loops[0]) {
+		if fix != nil && callsNumpy(p, loops[0]) {
 			fix = nil
 			msg += "; the loop hands outputs to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
 		}
@@ -320,9 +320,19 @@ func oldTorchGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 }
 
 // showsFewBatches reports a loop that looks at a few batches rather than
-// evaluating a data set: it returns from inside (after drawing N images)
-// or plots what it computes (matplotlib).
+// evaluating a data set: it breaks unconditionally after its first batch,
+// returns from inside (after drawing N images) or plots what it computes
+// (matplotlib).
 func showsFewBatches(p *Pass, loop *rewrite.Node) bool {
+	if body := rewrite.LoopBody(loop); body != nil {
+		// `for x, y in loader: model(x); break`: one batch, to build a
+		// model's lazily created parameters (blind sample EE's DCRNN).
+		for _, st := range rewrite.Statements(body) {
+			if st.Type == "break_statement" {
+				return true
+			}
+		}
+	}
 	few := false
 	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		switch {
@@ -694,9 +704,40 @@ func callsMethod(stmt *rewrite.Node, name string) bool {
 
 // callsNumpy reports a `.numpy()` call in a loop's body: autocast's
 // half-precision outputs would reach it (NumPy has no bf16).
-func callsNumpy(loop *rewrite.Node) bool {
+func callsNumpy(p *Pass, loop *rewrite.Node) bool {
 	body := loop.ChildByField("body")
-	return body != nil && callsMethod(body, "numpy")
+	if body == nil {
+		return false
+	}
+	if callsMethod(body, "numpy") {
+		return true
+	}
+	// Or hands tensors to a function, of this file or a project module,
+	// that does (`utils.jaccard_from_logits(data, start_logits, ...)`
+	// calling .cpu().numpy(): blind sample EE, where the applied wrap made
+	// the run die after an epoch).
+	found := false
+	body.Walk(func(n *rewrite.Node) bool {
+		if found || rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if n.Type != "call" {
+			return true
+		}
+		def, m := p.Model.CalledDef(n), p.Model
+		if def == nil {
+			if fn := n.ChildByField("function"); fn != nil && fn.Is("identifier", "attribute") {
+				if d := p.Model.ImportedDef(fn); d != nil && !d.Class {
+					m, def = p.Model.DefinitionOf(d)
+				}
+			}
+		}
+		if def != nil && def.Type == "function_definition" && m != nil {
+			found = callsMethod(def, "numpy")
+		}
+		return !found
+	})
+	return found
 }
 
 // outputsEscapeNote is what AMP004 says where outputsEscape withholds the wrap.
