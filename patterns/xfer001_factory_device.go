@@ -236,25 +236,17 @@ func integerArange(call *rewrite.Node) bool {
 	return true
 }
 
-// oneTimeFactory reports a factory that runs once, while the program sets
-// up (at module level or in an `__init__` or `main` function, in no loop),
-// and whose copy costs nothing worth a finding: torch.tensor of host data
-// (the data crosses to the device either way), or a tensor of fewer than
-// oneTimeElements elements or of a size the code does not show (sizes are
-// read for zeros, ones, empty, rand and randn). Blind
-// samples DD and EE judged such findings false: a scalar in a demo
-// notebook, a 207×10 parameter's initial values, an adjacency matrix
-// read once.
+// oneTimeFactory reports a factory that does not run on every training
+// step (perStep) and whose copy costs nothing worth a finding:
+// torch.tensor of host data (the data crosses to the device either way),
+// or a tensor of fewer than oneTimeElements elements or of a size the code
+// does not show (sizes are read for zeros, ones, empty, rand and randn).
+// Blind samples DD, EE and GG judged such findings false: a scalar in a
+// demo notebook, a 207×10 parameter's initial values, an adjacency matrix
+// read once, a validation function's set-up called once per epoch.
 func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
-	if len(p.Model.EnclosingLoops(factory)) > 0 {
+	if perStep(p.Model, factory, 0) {
 		return false
-	}
-	if fn := enclosingFunction(factory); fn != nil {
-		switch fn.ChildByField("name").Text() {
-		case "__init__", "main":
-		default:
-			return false
-		}
 	}
 	switch name {
 	case "zeros", "ones", "empty", "rand", "randn": // the positional arguments are the size
@@ -270,6 +262,95 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 		n *= v
 	}
 	return n < oneTimeElements
+}
+
+// perStep reports code that may run on every step of a loop: in an
+// innermost loop (one with no loop inside it: the batch loop, not the
+// epoch loop around it), in a method of an nn.Module other than __init__
+// (a forward and its helpers), or in a function called from such code, of
+// this file or of a project module, or from places gpuopt does not see
+// (no call site found). Module-level code, a module's __init__, the
+// code of a function outside the loop it runs itself, and functions
+// called only outside such loops (set-up, once per epoch) do not.
+func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
+	if loops := m.EnclosingLoops(n); len(loops) > 0 {
+		return innermostLoop(m, loops[0])
+	}
+	fn := enclosingFunction(n)
+	if fn == nil || hasLoop(fn) {
+		// Module-level code, or the set-up of a function that runs its
+		// own loop (a test() building its inputs before the batch loop).
+		return false
+	}
+	if cls := enclosingClass(fn); cls != nil && isModuleClass(m, cls) {
+		return fn.ChildByField("name").Text() != "__init__"
+	}
+	if depth > 2 {
+		return true
+	}
+	def := fn
+	if fn.ChildByField("name").Text() == "__init__" {
+		if cls := enclosingClass(fn); cls != nil {
+			def = cls // built by calling the class
+		}
+	}
+	sites := m.CallSites(def)
+	foreign := m.ForeignCallSites(fn)
+	if len(sites) == 0 && len(foreign) == 0 {
+		// Called from code gpuopt does not see; a script's main() is
+		// its entry point.
+		return fn.ChildByField("name").Text() != "main"
+	}
+	for _, site := range sites {
+		if perStep(m, site, depth+1) {
+			return true
+		}
+	}
+	for _, fc := range foreign {
+		if perStep(fc.Model, fc.Call, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLoop reports a function whose own body (not a nested definition's)
+// holds a for or while loop.
+func hasLoop(fn *rewrite.Node) bool {
+	found := false
+	fn.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+		if found || rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		found = n.Is("for_statement", "while_statement")
+		return !found
+	})
+	return found
+}
+
+// innermostLoop reports a loop with no loop in its body.
+func innermostLoop(m *rewrite.Model, loop *rewrite.Node) bool {
+	for _, n := range m.LoopBodyNodes(loop) {
+		if n.Is("for_statement", "while_statement") {
+			return false
+		}
+	}
+	return true
+}
+
+// isModuleClass reports a class deriving from nn.Module (directly, through
+// a class of the file, or from a base named like one: `BaseModule`).
+func isModuleClass(m *rewrite.Model, cls *rewrite.Node) bool {
+	sup := cls.ChildByField("superclasses")
+	if sup == nil {
+		return false
+	}
+	for _, b := range sup.NamedChildren() {
+		if m.IsModuleClass(b) || strings.HasSuffix(m.QualifiedName(b), "Module") {
+			return true
+		}
+	}
+	return false
 }
 
 // oneTimeElements is the size from which a tensor built once on the CPU

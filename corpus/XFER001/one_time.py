@@ -27,3 +27,41 @@ def main():
     # take ~140 ms before the copy, worth building on the device.
     big = torch.randn(4096, 4096).to(device)  # want: XFER001
     return supports, big
+
+
+class CausalMask:
+    # Not a module: built by the attention's forward on every step.
+    def __init__(self, length):
+        self.mask = torch.ones(length, length).to(device).triu(1)  # want: XFER001
+
+
+class Attention(nn.Module):
+    def forward(self, q, k):
+        mask = CausalMask(q.size(1)).mask
+        return (q @ k.transpose(1, 2)).masked_fill(mask.bool(), float("-inf"))
+
+
+def evaluate(model, loader):
+    # Set-up before the function's own batch loop: once per call.
+    weights = torch.tensor([1.0, 2.0, 3.0]).to(device)
+    scores = []
+    for x, y in loader:
+        scores.append((model(x.to(device)) * weights).sum())
+    return scores
+
+
+def noise_like(x):
+    return torch.randn(x.shape).to(device)  # want: XFER001
+
+
+def train(model, loader, opt, epochs):
+    for epoch in range(epochs):
+        # Once per epoch, outside the batch loop.
+        state = torch.zeros(2, 64).to(device)
+        for x, y in loader:
+            x = x.to(device) + noise_like(x)
+            loss = (model(x) - y.to(device)).pow(2).mean() + state.sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        evaluate(model, loader)
