@@ -107,13 +107,16 @@ var matmulLayers = map[string]bool{
 // (corpus/gpu/amp005_cudnn.py, .notes/amp005-cudnn-h100.txt). Networks
 // from a library are not known, and count as having matmuls.
 func convolutionsOnly(p *Pass) bool {
-	if p.Model.Imports("torchvision.models") || p.Model.Imports("timm") || p.File.Spells("from_pretrained") {
+	if p.Model.Imports("timm") || p.File.Spells("from_pretrained") {
 		return false
 	}
 	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
 	sum := matmulSummary{sparse: sparseMatmul(p)}
 	for _, call := range p.File.OfType("call") {
 		q := p.Model.CalleeName(call)
+		if q == "" {
+			q = torchvisionArchDefault(p, call) // models.__dict__[args.arch]()
+		}
 		if sum.layer(top, call, q) {
 			continue
 		}
@@ -143,7 +146,11 @@ func convolutionsOnly(p *Pass) bool {
 		// `engine.fit(model, ...)` of a 32-channel char CNN).
 		nets, ok := trainedNetworks(p, top)
 		if !ok {
-			return false
+			// A reinforcement-learning agent's network, built where
+			// gpuopt cannot read it (a class handed in as q_func): a
+			// Nature DQN or a policy MLP, whose only matmuls are a head
+			// of 3136×512 at most, at batch 32 (blind sample GG).
+			return reinforcementLearning(p)
 		}
 		for _, net := range nets {
 			if sum.network(net); sum.large {
@@ -215,6 +222,12 @@ func (s *matmulSummary) layer(fr *widthFrame, call *rewrite.Node, q string) bool
 		if v := rewrite.Arg(call, 0, "num_embeddings"); v != nil {
 			s.vocab = append(s.vocab, v.Text())
 		}
+	case strings.HasPrefix(q, "torchvision.models.") && torchvisionCNN(q[strings.LastIndexByte(q, '.')+1:]):
+		// A torchvision CNN: convolutions, and a head of 2048×1000 at
+		// most (ResNet-50's).
+		s.cudnn = true
+		s.linear = max(s.linear, 2048*1000)
+		s.layers++
 	case matmulLayers[q] && s.sparse && !strings.HasPrefix(q, "torch.nn."):
 		// torch.mm(features, weight) in a graph network: the width of
 		// its embeddings, read with the linear layers.
@@ -320,4 +333,53 @@ func transformersModel(q string) bool {
 	}
 	last := q[strings.LastIndexByte(q, '.')+1:]
 	return strings.Contains(last, "Model") || strings.Contains(last, "For") || strings.HasSuffix(last, "Config")
+}
+
+// torchvisionCNN reports a torchvision model builder of a convolutional
+// family whose linear layers are a head (not VGG or AlexNet, whose
+// classifiers are 25088×4096 and 9216×4096 matmuls, nor ViT, Swin or
+// ConvNeXt, whose blocks are linear layers).
+func torchvisionCNN(name string) bool {
+	for _, f := range []string{"resnet", "resnext", "wide_resnet", "densenet", "mobilenet", "efficientnet", "shufflenet",
+		"squeezenet", "mnasnet", "regnet", "googlenet", "inception"} {
+		if strings.HasPrefix(name, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// torchvisionArchDefault returns the qualified name of the torchvision model a
+// call builds by name, `models.__dict__[args.arch]()`, where the name is
+// an argparse flag's default ("resnet50"): SimSiam's and MoCo's encoders.
+// "" when it is no such call, or the default is not a string literal.
+func torchvisionArchDefault(p *Pass, call *rewrite.Node) string {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "subscript" {
+		return ""
+	}
+	obj, key := fn.ChildByField("value"), fn.ChildByField("subscript")
+	if obj == nil || obj.Type != "attribute" || obj.ChildByField("attribute").Text() != "__dict__" || key == nil || key.Type != "attribute" {
+		return ""
+	}
+	lib := p.Model.QualifiedName(obj.ChildByField("object"))
+	if lib != "torchvision.models" {
+		return ""
+	}
+	dest := key.ChildByField("attribute").Text()
+	for _, c := range p.File.MethodCalls("add_argument") {
+		if flagDest(c) != dest {
+			continue
+		}
+		if d := rewrite.KeywordValue(c, "default"); d != nil && d.Type == "string" {
+			return lib + "." + strings.Trim(d.Text(), `"'`)
+		}
+	}
+	return ""
+}
+
+// reinforcementLearning reports a script of a reinforcement-learning
+// agent: it imports Gym or Gymnasium.
+func reinforcementLearning(p *Pass) bool {
+	return p.Model.Imports("gym") || p.Model.Imports("gymnasium")
 }
