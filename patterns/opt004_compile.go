@@ -381,8 +381,8 @@ func isLossOrLayer(p *Pass, e *rewrite.Node, name string) bool {
 	if q == "" {
 		q = e.ChildByField("function").Text()
 	}
-	if d := p.Model.ImportedDef(e.ChildByField("function")); d != nil && d.Class && singleLayerClass(d) {
-		return true // a linear probe of another module: one nn.Linear
+	if oneLayer(p, e) {
+		return true // a linear probe, of this file or another module: one nn.Linear
 	}
 	return strings.HasSuffix(q, "Loss") || strings.HasSuffix(q, "Criterion") ||
 		strings.HasPrefix(q, "torch.nn.") && !strings.Contains(q, ".Transformer") && !strings.HasSuffix(q, ".Sequential")
@@ -554,4 +554,49 @@ func bringsToHost(m *rewrite.Model, code *rewrite.Node, depth int) bool {
 		return !found
 	})
 	return found
+}
+
+// oneLayer reports a call building one torch.nn layer (no container), or
+// an instance of a class, of the file or the project, that builds one.
+func oneLayer(p *Pass, call *rewrite.Node) bool {
+	q := p.Model.CalleeName(call)
+	if strings.HasPrefix(q, "torch.nn.") {
+		return layerName(q)
+	}
+	fn := call.ChildByField("function")
+	if d := p.Model.ImportedDef(fn); d != nil && d.Class {
+		return singleLayerClass(d)
+	}
+	b := p.Model.Binding(fn)
+	if b == nil || b.Kind != rewrite.ClassBinding {
+		return false
+	}
+	layers, other := 0, false
+	b.Stmt.Walk(func(n *rewrite.Node) bool {
+		if other || n.Type != "call" {
+			return !other
+		}
+		c := p.Model.CalleeName(n)
+		switch {
+		case c == "" || pythonBuiltins[c] || strings.HasPrefix(c, "torch.nn.functional.") || strings.HasPrefix(c, "torch.nn.init."):
+		case strings.HasPrefix(c, "torch.nn."):
+			if !layerName(c) {
+				other = true
+			}
+			layers++
+		default:
+			if d := p.Model.CalledDef(n); d != nil {
+				other = true // a block of the file
+			}
+		}
+		return !other
+	})
+	return !other && layers == 1
+}
+
+// layerName reports a torch.nn callee that is one layer, not a container
+// or a Transformer.
+func layerName(q string) bool {
+	return !strings.Contains(q, "Transformer") && !strings.HasSuffix(q, "Sequential") && !strings.HasSuffix(q, "ModuleList") &&
+		!strings.HasSuffix(q, "ModuleDict") && !strings.HasSuffix(q, "LSTM") && !strings.HasSuffix(q, "GRU")
 }
