@@ -22,7 +22,7 @@ func init() { Register(CPUTraining) }
 
 func checkCPUTraining(p *Pass) {
 	report := cpuTrainingLoop(p)
-	if report == nil || toyNetwork(p, []*rewrite.Node{report}) {
+	if report == nil || toyNetwork(p, []*rewrite.Node{report}) || selfTest(p, report) {
 		// A toy network (a tutorial's 2-unit embedding, a 1-in 1-out
 		// regression) steps as fast on the CPU as on a GPU: nothing to
 		// move. The script still counts as CPU training for the others.
@@ -393,4 +393,27 @@ func firstString(p *Pass) *rewrite.Node {
 		}
 	}
 	return nil
+}
+
+// selfTest reports a loop under the `__main__` guard of a module that
+// other modules of the project import: the library's self-test
+// (AWD-LSTM's splitcross.py trains a vocabulary of 8 on the CPU to check
+// its softmax), not the project's training (blind sample FF).
+func selfTest(p *Pass, loop *rewrite.Node) bool {
+	if !underMainGuard(loop) {
+		return false
+	}
+	for _, st := range p.File.Root.NamedChildren() {
+		def := st
+		if def.Type == "decorated_definition" {
+			def = def.ChildByField("definition")
+		}
+		if def != nil && def.Type == "class_definition" {
+			def = rewrite.MethodOf(def, "__init__") // other modules import the class
+		}
+		if def != nil && def.Type == "function_definition" && p.Model.MayHaveForeignCallSites(def) {
+			return true
+		}
+	}
+	return false
 }
