@@ -321,8 +321,8 @@ func oldTorchGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 
 // showsFewBatches reports a loop that looks at a few batches rather than
 // evaluating a data set: it breaks unconditionally after its first batch,
-// returns from inside (after drawing N images) or plots what it computes
-// (matplotlib).
+// returns from inside (after drawing N images), plots what it computes
+// (matplotlib) or writes a sample out on every iteration.
 func showsFewBatches(p *Pass, loop *rewrite.Node) bool {
 	if body := rewrite.LoopBody(loop); body != nil {
 		// `for x, y in loader: model(x); break`: one batch, to build a
@@ -341,10 +341,26 @@ func showsFewBatches(p *Pass, loop *rewrite.Node) bool {
 			few = true
 		case n.Type == "call":
 			q := p.Model.CalleeName(n)
-			few = strings.HasPrefix(q, "matplotlib.") || strings.HasPrefix(q, "plt.")
+			few = strings.HasPrefix(q, "matplotlib.") || strings.HasPrefix(q, "plt.") || dumpsSample(n)
 		}
 	})
 	return few
+}
+
+// dumpsSample reports a call that writes one sample out (an image, a
+// waveform: `save_image(...)`, `writer.add_audio(...)`): a loop doing so
+// on every iteration renders a few samples (MelGAN's eight generated
+// clips every few thousand steps: blind sample FF).
+func dumpsSample(call *rewrite.Node) bool {
+	name := call.ChildByField("function").Text()
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	switch name {
+	case "save_image", "save_sample", "imsave", "imwrite", "add_audio", "add_image", "add_images", "add_figure", "add_video":
+		return true
+	}
+	return false
 }
 
 // lossCall reports a call of a loss by its name (criterion(...),

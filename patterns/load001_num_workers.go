@@ -71,6 +71,9 @@ func checkLoaderWorkers(p *Pass) {
 		if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) {
 			continue
 		}
+		if !gl.PerEpoch && gl.Binding != nil && readsFewBatches(p, gl.Binding) {
+			continue // a handful of samples drawn once: workers cost more than they save
+		}
 		n, why, edits := workerCount(p, gl.Call)
 		args := gl.Call.ChildByField("arguments")
 		var add []string
@@ -557,6 +560,35 @@ func tensorOnCUDA(p *Pass, expr *rewrite.Node) bool {
 			}
 		}
 		if k != rewrite.DeviceCUDA && k != rewrite.DeviceMaybeCUDA {
+			return false
+		}
+	}
+	return true
+}
+
+// readsFewBatches reports a loader whose every loop over it trains nothing
+// and breaks out of itself (`if i == args.n_test_samples - 1: break`): a
+// few samples drawn
+// once, which worker processes would only slow down (MelGAN's test
+// samples: blind sample FF).
+func readsFewBatches(p *Pass, b *rewrite.Binding) bool {
+	_, _, loops := loaderFeeds(p, b)
+	if len(loops) == 0 {
+		return false
+	}
+	for _, loop := range loops {
+		if p.Model.Loop(loop).Trains() {
+			return false // `if step >= max_steps: break` ends a long run
+		}
+		breaks := false
+		for _, n := range p.Model.LoopBodyNodes(loop) {
+			if n.Type == "break_statement" {
+				if ls := p.Model.EnclosingLoops(n); len(ls) > 0 && ls[0] == loop {
+					breaks = true
+				}
+			}
+		}
+		if !breaks {
 			return false
 		}
 	}

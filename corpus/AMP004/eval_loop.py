@@ -75,3 +75,13 @@ def build_lazy_parameters(loader):
     for data, _ in loader:
       model(data.cuda())
       break
+
+
+def dump_samples(samples):
+  # A few samples rendered every few thousand steps, one file each: not
+  # an evaluation worth autocast. Silent.
+  model.eval()
+  with torch.no_grad():
+    for i, x in enumerate(samples):
+      out = model(x.cuda())
+      save_image(out, "sample_%d.png" % i)

@@ -1,5 +1,5 @@
 import torch
-from torch.utils.data import DataLoader, IterableDataset
+from torch.utils.data import DataLoader, IterableDataset, TensorDataset
 
 
 class Stream(IterableDataset):
@@ -26,3 +26,12 @@ for batch in hidden:
 idle = DataLoader(list(range(8)), batch_size=2)
 for batch in idle:
     print(batch)
+
+
+# A few test samples drawn once, then break: workers would only add start-up.
+samples_loader = DataLoader(TensorDataset(torch.randn(64, 8)), batch_size=1)
+kept = []
+for i, (x,) in enumerate(samples_loader):
+    kept.append(model(x.cuda()))
+    if i == 7:
+        break
