@@ -641,7 +641,7 @@ func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, [
 				switch module := p.Model.IsModule(n.ChildByField("function")); {
 				case module && (lossCall(n) || lossModuleCall(p, n)):
 					loss = cmp.Or(loss, n) // a loss module is not the forward: look inside it
-				case module || runsForward(p, n, 0): // (a helper named batch_loss that runs the model is)
+				case (module || runsForward(p, n, 0)) && !outsideGraph(n): // (a helper named batch_loss that runs the model is)
 					fwd = n
 				}
 			}
@@ -677,6 +677,28 @@ func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, [
 		return fwd, stmts
 	}
 	return nil, nil
+}
+
+// outsideGraph reports a forward whose result cannot reach the backward:
+// on a `volatile=True` Variable, or brought to the host at once
+// (`Q(obs).cpu()`). A DQN's action selection before its learning step is
+// one (blind sample GG). (A target network's forward under no_grad feeds
+// the loss, and belongs in the wrap.)
+func outsideGraph(call *rewrite.Node) bool {
+	if a := call.Parent; a != nil && a.Type == "attribute" && a.ChildByField("object") == call {
+		switch a.ChildByField("attribute").Text() {
+		case "cpu", "numpy", "item", "tolist":
+			return true
+		}
+	}
+	volatile := false
+	call.ChildByField("arguments").Walk(func(n *rewrite.Node) bool {
+		if n.Type == "keyword_argument" && n.ChildByField("name").Text() == "volatile" && n.ChildByField("value").Type == "true" {
+			volatile = true
+		}
+		return !volatile
+	})
+	return volatile
 }
 
 // stepStatement returns the statement of the step whose preceding

@@ -9,3 +9,4 @@ for step in range(10):
         loss = model(torch.randn(4, 8, device="cuda")).sum()
     loss.backward()
     optimizer.step()
+
