@@ -277,13 +277,17 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		return innermostLoop(m, loops[0])
 	}
 	fn := enclosingFunction(n)
-	if fn == nil || hasLoop(fn) {
-		// Module-level code, or the set-up of a function that runs its
-		// own loop (a test() building its inputs before the batch loop).
+	if fn == nil {
 		return false
 	}
 	if cls := enclosingClass(fn); cls != nil && isModuleClass(m, cls) {
+		// A forward and its helpers, loops of their own included.
 		return fn.ChildByField("name").Text() != "__init__"
+	}
+	if hasLoop(fn) {
+		// The set-up of a function that runs its own loop (a test()
+		// building its inputs before the batch loop).
+		return false
 	}
 	if depth > 2 {
 		return true
