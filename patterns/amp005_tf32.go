@@ -126,10 +126,23 @@ func convolutionsOnly(p *Pass) bool {
 		fn := call.ChildByField("function")
 		if d := p.Model.ImportedDef(fn); d != nil && d.Class && !slices.ContainsFunc(d.Bases, func(b string) bool { return !strings.Contains(b, "Module") }) {
 			nets, _ := importedNetwork(top, d, call)
-			if len(nets) == 0 {
+			switch {
+			case len(nets) > 0:
+				sum.network(nets[0])
+			case convolutionModule(p, d):
+				// Built where the walk cannot follow (a Darknet assembled
+				// from a .cfg), in a module of convolutions only.
+				sum.cudnn = true
+				sum.layers++
+			default:
 				return false
 			}
-			sum.network(nets[0])
+		}
+		if d := p.Model.ImportedDef(fn); d != nil && !d.Class && slices.Contains(d.Returns, "class:torch.nn.Module") && convolutionModule(p, d) {
+			// `model = load_model(cfg)` returning a network of a module
+			// of convolutions only.
+			sum.cudnn = true
+			sum.layers++
 		}
 		if sum.large {
 			return false
@@ -382,4 +395,31 @@ func torchvisionArchDefault(p *Pass, call *rewrite.Node) string {
 // agent: it imports Gym or Gymnasium.
 func reinforcementLearning(p *Pass) bool {
 	return p.Model.Imports("gym") || p.Model.Imports("gymnasium")
+}
+
+// convolutionModule reports a project class whose module builds
+// convolutions and no matmul: no linear, bilinear, attention or
+// recurrent layer, no matmul call and no `@` (YOLOv3's Darknet, whose
+// layers a .cfg file lists: blind sample FF).
+func convolutionModule(p *Pass, d *rewrite.ProjectDef) bool {
+	fm, _ := p.Model.DefinitionOf(d)
+	if fm == nil {
+		return false
+	}
+	conv := false
+	for _, c := range fm.File.OfType("call") {
+		q := fm.CalleeName(c)
+		switch {
+		case strings.HasPrefix(q, "torch.nn.Conv"):
+			conv = true
+		case matmulLayers[q], strings.HasPrefix(q, "torchvision.models"), strings.HasPrefix(q, "timm"), strings.HasPrefix(q, "transformers"):
+			return false
+		}
+	}
+	for _, op := range fm.File.OfType("binary_operator") {
+		if o := op.ChildByField("operator"); o != nil && o.Text() == "@" {
+			return false
+		}
+	}
+	return conv
 }
