@@ -30,6 +30,7 @@ func checkDeviceAccumulate(p *Pass) {
 		// not wait for anything (DEV001 reports such a script).
 		return
 	}
+	checkAppendedItems(p)
 	for _, aug := range p.File.OfType("augmented_assignment") {
 		total := aug.ChildByField("left")
 		op := aug.ChildByField("operator")
@@ -492,4 +493,78 @@ func bothBranchesCopy(ifn *rewrite.Node) bool {
 		}
 	}
 	return true
+}
+
+// checkAppendedItems reports `losses.append(loss.item())` on every step of
+// a training loop whose list is not read in the loop and whose step does
+// not synchronise otherwise: the per-step wait is the append's alone. A
+// hint: the list's readers after the loop see Python numbers, which
+// gpuopt does not rewrite (blind sample GG: PatchTST's and the Time-Series
+// Library's train_loss lists).
+func checkAppendedItems(p *Pass) {
+	m := p.Model
+	for _, call := range p.File.MethodCalls("append") {
+		fn := call.ChildByField("function")
+		acc := fn.ChildByField("object")
+		args := rewrite.PositionalArgs(call)
+		if acc.Type != "identifier" || len(args) != 1 || call.Parent == nil || call.Parent.Type != "expression_statement" {
+			continue
+		}
+		item := args[0]
+		ifn := item.ChildByField("function")
+		if item.Type != "call" || ifn == nil || ifn.Type != "attribute" || ifn.ChildByField("attribute").Text() != "item" {
+			continue
+		}
+		loops := m.EnclosingLoops(call)
+		if len(loops) == 0 || !m.Loop(loops[0]).Trains() || everyFewSteps(m, loops[0], call) {
+			continue
+		}
+		loop := loops[0]
+		if sync1ReadInLoop(m, acc, loop) || stepSyncsBesides(m, loop, acc.Text()) {
+			continue
+		}
+		value := ifn.ChildByField("object").Text()
+		p.Report(item, ".item() appended on every step synchronises with the GPU: append "+value+".detach() and convert once after the loop (torch.stack("+acc.Text()+").tolist()), by hand: the list's readers see numbers today."+sync002Pays, nil)
+	}
+}
+
+// stepSyncsBesides reports a loop whose step synchronises with the GPU
+// through something other than the items appended to acc: an `.item()`, `.tolist()`,
+// `.cpu()` or `.numpy()` outside logging every few steps, or a function
+// that copies inside (sync2SyncsInside).
+func stepSyncsBesides(m *rewrite.Model, loop *rewrite.Node, acc string) bool {
+	syncs := false
+	walkLoopBodyUntil(m, loop, func(n *rewrite.Node) bool {
+		if n.Type != "call" || everyFewSteps(m, loop, n) || appendedTo(n, acc) {
+			return true
+		}
+		if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" {
+			switch fn.ChildByField("attribute").Text() {
+			case "item", "tolist", "cpu", "numpy":
+				syncs = true
+			}
+		}
+		if !syncs {
+			syncs = sync2SyncsInside(m, n)
+		}
+		if fn := n.ChildByField("function"); !syncs && fn != nil && fn.Type == "identifier" && !lossCall(n) && !m.IsModule(fn) {
+			// A function handed in (`score(labels, outputs)`, a metric
+			// passed as a parameter): it may copy to the host.
+			if b := m.Binding(fn); b != nil && b.Kind == rewrite.ParamBinding {
+				syncs = true
+			}
+		}
+		return !syncs
+	})
+	return syncs
+}
+
+// appendedTo reports the argument of `<acc>.append(...)`.
+func appendedTo(n *rewrite.Node, acc string) bool {
+	args := n.Parent
+	if args == nil || args.Type != "argument_list" || args.Parent == nil {
+		return false
+	}
+	fn := args.Parent.ChildByField("function")
+	return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "append" && fn.ChildByField("object").Text() == acc
 }

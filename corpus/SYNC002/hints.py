@@ -24,3 +24,38 @@ for x, y in loader:
     model(x)
     acc += helper(x).item()  # want: SYNC002
 print(acc)
+
+
+device = torch.device("cuda")
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+# A loss appended on every step: the append's .item() is the step's only
+# wait. A hint: the list's readers after the loop see numbers.
+def train_losses(loader, epochs):
+    for epoch in range(epochs):
+        losses = []
+        for i, (x, y) in enumerate(loader):
+            loss = (model(x.to(device)) - y.to(device)).pow(2).mean()
+            losses.append(loss.item())  # want: SYNC002
+            if (i + 1) % 100 == 0:
+                print(loss.item())
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        print(sum(losses) / len(losses))
+
+
+# The step copies the outputs to the host anyway (a metric handed in):
+# nothing saved. Silent.
+def train_scored(loader, score):
+    scores, losses = [], []
+    for x, y in loader:
+        out = model(x.to(device))
+        loss = (out - y.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+        scores.append(score(y, out))
+    return losses, scores
