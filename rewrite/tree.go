@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -293,11 +292,19 @@ func (f *File) OfTypes(types ...string) []*Node {
 	if len(lists) == 1 {
 		return lists[0]
 	}
+	// Each list is in pre-order already: merge them, no sort.
 	out := make([]*Node, 0, n)
-	for _, l := range lists {
-		out = append(out, l...)
+	next := make([]int, len(lists))
+	for len(out) < n {
+		best := -1
+		for i, l := range lists {
+			if next[i] < len(l) && (best < 0 || before(l[next[i]], lists[best][next[best]])) {
+				best = i
+			}
+		}
+		out = append(out, lists[best][next[best]])
+		next[best]++
 	}
-	sort.Slice(out, func(i, j int) bool { return before(out[i], out[j]) })
 	return out
 }
 
