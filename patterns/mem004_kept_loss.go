@@ -62,6 +62,9 @@ func checkKeptLoss(p *Pass) {
 			if !assignedIn(p, rewrite.RootIdent(kept), loop) || !keptAcrossSteps(p, container, loop, n) {
 				return
 			}
+			if kept.Type == "identifier" && rebindsDetached(p, kept) {
+				return // `loss = loss.detach().cpu().numpy()` before: no graph left
+			}
 			p.Report(kept, "`"+kept.Text()+"` still holds its autograd graph: keeping it across steps keeps every step's graph in memory; keep "+kept.Text()+".detach()",
 				Fix(rewrite.Safe, "Keep "+kept.Text()+".detach()", rewrite.Edit{Start: kept.End, End: kept.End, New: ".detach()"}))
 		})
@@ -205,4 +208,36 @@ func periodicReset(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool {
 	}
 	body := ifs.ChildByField("consequence")
 	return body != nil && body.Contains(b.Stmt) && everyFewSteps(p.Model, loop, body)
+}
+
+// rebindsDetached reports a name whose value where it is read comes from
+// an assignment that leaves no graph: `.detach()`, `.item()`, `.numpy()`,
+// `.tolist()` at the end of its chain, or float()/int() of it (blind
+// sample II: powerful-gnns turns its loss into a NumPy array before
+// summing it; `.detach()` on that array raised AttributeError).
+func rebindsDetached(p *Pass, ident *rewrite.Node) bool {
+	b := p.Model.ReachingBinding(ident, ident)
+	if b == nil || b.Value == nil || b.Kind != rewrite.AssignBinding {
+		return false
+	}
+	v := b.Value
+	if v.Type != "call" {
+		return false
+	}
+	switch q := p.Model.CalleeName(v); q {
+	case "float", "int", "numpy.asarray", "numpy.array":
+		return true
+	}
+	for e := v; e != nil && e.Type == "call"; {
+		fn := e.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" {
+			return false
+		}
+		switch fn.ChildByField("attribute").Text() {
+		case "detach", "item", "numpy", "tolist", "data":
+			return true
+		}
+		e = fn.ChildByField("object")
+	}
+	return false
 }
