@@ -372,3 +372,43 @@ func TestVersionsPinnedNearestToEachFile(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPathIsCurrentDirectory checks that `gpuopt check` without a path
+// reports what `gpuopt check .` does, cross-module facts included: a
+// module whose training another module sets cudnn.benchmark for (OPT003
+// stays silent in both).
+func TestNoPathIsCurrentDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "gan.py"), `import torch
+import torch.nn as nn
+
+
+class GAN:
+    def __init__(self):
+        self.net = nn.Sequential(nn.Conv2d(3, 64, 3), nn.ReLU()).cuda()
+        self.opt = torch.optim.Adam(self.net.parameters(), fused=True)
+
+    def train(self, loader):
+        for epoch in range(10):
+            for x in loader:
+                loss = self.net(x.cuda()).mean()
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+`)
+	write(t, filepath.Join(dir, "main.py"), `import torch
+
+from gan import GAN
+
+torch.backends.cudnn.benchmark = True
+GAN().train([])
+`)
+	withDot, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--output-format", "concise", "--no-progress", ".")
+	without, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--output-format", "concise", "--no-progress")
+	if withDot != without {
+		t.Errorf("check without a path differs from check .:\n--- check .\n%s\n--- check\n%s", withDot, without)
+	}
+	if strings.Contains(without, "OPT003") {
+		t.Errorf("OPT003 reported though main.py sets cudnn.benchmark:\n%s", without)
+	}
+}

@@ -60,6 +60,13 @@ type settings struct {
 }
 
 func (f *commonFlags) resolve(cmd *cobra.Command, paths []string) (*settings, error) {
+	if len(paths) == 0 {
+		// No path is the current directory, for the project index and
+		// the versions as for the files walked (readInputs): `gpuopt
+		// check` and `gpuopt check .` must agree (blind sample HH found
+		// cross-module findings differing between the two).
+		paths = []string{"."}
+	}
 	var cfg workspace.Config
 	var err error
 	if f.configPath != "" {
