@@ -31,8 +31,8 @@ func applyHint(t *testing.T, code, src string, env *Env) string {
 
 func TestAMP004Action(t *testing.T) {
 	env := &Env{Versions: DefaultVersions, GPU: GPU{Name: "H100", ComputeMajor: 9, Source: "target"}}
-	src := "import torch\nfrom torch import nn\n\nmodel = nn.Linear(8, 2).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    x = torch.randn(4, 8, device=\"cuda\")\n    out = model(x)  # forward\n\n    loss = out.sum()\n    loss.backward()\n    opt.step()\n"
-	want := "import torch\nfrom torch import nn\n\nmodel = nn.Linear(8, 2).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    x = torch.randn(4, 8, device=\"cuda\")\n    with torch.autocast(\"cuda\", dtype=torch.bfloat16):\n        out = model(x)  # forward\n\n        loss = out.sum()\n    loss.backward()\n    opt.step()\n"
+	src := "import torch\nfrom torch import nn\n\nmodel = nn.Linear(4096, 4096).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    x = torch.randn(4, 4096, device=\"cuda\")\n    out = model(x)  # forward\n\n    loss = out.sum()\n    loss.backward()\n    opt.step()\n"
+	want := "import torch\nfrom torch import nn\n\nmodel = nn.Linear(4096, 4096).cuda()\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    x = torch.randn(4, 4096, device=\"cuda\")\n    with torch.autocast(\"cuda\", dtype=torch.bfloat16):\n        out = model(x)  # forward\n\n        loss = out.sum()\n    loss.backward()\n    opt.step()\n"
 	if got := applyHint(t, "AMP004", src, env); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}

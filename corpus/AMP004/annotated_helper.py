@@ -1,7 +1,8 @@
 # gpuopt-env: target-gpu=h100
 # A course notebook's train_step(model: torch.nn.Module, ...) called with
 # model=model_1, a class whose widths come through annotated __init__
-# parameters (784 -> 10 -> 10): narrow, the wrap is a hint. model_0 is kept
+# parameters (784 -> 10 -> 10): narrow, where autocast runs the step slower: no
+# finding. model_0 is kept
 # on the CPU: CUDA autocast has nothing to do there, no finding.
 import torch
 from torch import nn
@@ -23,7 +24,7 @@ def train_step(model: torch.nn.Module, data_loader, loss_fn, optimizer, device=d
     model.train()
     for X, y in data_loader:
         X, y = X.to(device), y.to(device)
-        y_pred = model(X)  # want: AMP004
+        y_pred = model(X)
         loss = loss_fn(y_pred, y)
         optimizer.zero_grad()
         loss.backward()

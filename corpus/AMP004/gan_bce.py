@@ -7,15 +7,15 @@ import torch
 import torch.nn as nn
 
 device = torch.device("cuda")
-netG = nn.Sequential(nn.Linear(16, 32), nn.Tanh()).to(device)
-netD = nn.Sequential(nn.Linear(32, 1), nn.Sigmoid()).to(device)
+netG = nn.Sequential(nn.Linear(16, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.Tanh()).to(device)
+netD = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 1), nn.Sigmoid()).to(device)
 criterion = nn.BCELoss()
 optimizerD = torch.optim.Adam(netD.parameters())
 optimizerG = torch.optim.Adam(netG.parameters())
 
 for i in range(100):
     netD.zero_grad()
-    real = torch.randn(8, 32, device=device)
+    real = torch.randn(8, 4096, device=device)
     label = torch.ones(8, device=device)
 
     output = netD(real).view(-1)  # want: AMP004

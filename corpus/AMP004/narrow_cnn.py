@@ -1,7 +1,7 @@
 # gpuopt-env: target-gpu=h100
 # An MNIST-sized CNN of the file's own: every layer's width is a literal or
-# an argument of its calls, at most 128. Its step is launch-bound, so the
-# autocast wrap is offered as a hint only (it ran 0.73x on an H100).
+# an argument of its calls, at most 128. Its step is launch-bound: autocast
+# ran it 0.73x on an H100, so there is no finding.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -37,7 +37,7 @@ def train(loader, epochs=1):
     for _ in range(epochs):
         for x, y in loader:
             x, y = x.cuda(), y.cuda()
-            loss = F.cross_entropy(model(x), y)  # want: AMP004
+            loss = F.cross_entropy(model(x), y)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -2,7 +2,7 @@
 # The Nature DQN network (convolutions of 32 and 64 channels, a 3136x512
 # layer, one output per action of the environment) and a soft Q-network of
 # 256-wide layers whose input is the environment's observation size. Both
-# ran 0.70-0.85x with autocast on an H100: the wraps are hints.
+# ran 0.70-0.85x with autocast on an H100: no finding.
 import numpy as np
 import torch
 import torch.nn as nn
@@ -57,7 +57,7 @@ def train_dqn(envs, rb, steps):
     for step in range(steps):
         data = rb.sample(32)
         with torch.no_grad():
-            target_max, _ = target(data.next_observations).max(dim=1)  # want: AMP004
+            target_max, _ = target(data.next_observations).max(dim=1)
             td_target = data.rewards.flatten() + 0.99 * target_max * (1 - data.dones.flatten())
         old_val = q_network(data.observations).gather(1, data.actions).squeeze()
         loss = F.mse_loss(td_target, old_val)
@@ -71,7 +71,7 @@ def train_critic(envs, rb, steps):
     optimizer = torch.optim.Adam(qf.parameters(), lr=3e-4, fused=True)
     for step in range(steps):
         data = rb.sample(256)
-        value = qf(data.observations, data.actions).view(-1)  # want: AMP004
+        value = qf(data.observations, data.actions).view(-1)
         loss = F.mse_loss(value, data.rewards.flatten())
         optimizer.zero_grad()
         loss.backward()

@@ -2,7 +2,7 @@
 # Course notebooks build their networks in place: nn.Sequential of small
 # linear layers, a 784-30-784 autoencoder, a transformer encoder of width 32.
 # Autocast slows such steps on an H100 (0.72-0.87×, .notes/amp004-narrow-h100.txt):
-# the finding stays, its wrap is a hint that says to measure.
+# no finding.
 import torch
 import torch.nn as nn
 
@@ -11,7 +11,7 @@ spiral = nn.Sequential(nn.Linear(D, H), nn.ReLU(), nn.Linear(H, C)).cuda()
 opt = torch.optim.Adam(spiral.parameters(), lr=1e-3, fused=True)
 X, y = torch.randn(3000, D, device="cuda"), torch.randint(0, C, (3000,), device="cuda")
 for t in range(1000):
-    y_pred = spiral(X)  # want: AMP004
+    y_pred = spiral(X)
     loss = nn.functional.cross_entropy(y_pred, y)
     opt.zero_grad()
     loss.backward()
@@ -21,7 +21,7 @@ autoencoder = nn.Sequential(nn.Linear(28 * 28, 30), nn.Tanh(), nn.Linear(30, 28 
 opt = torch.optim.Adam(autoencoder.parameters(), lr=1e-3, fused=True)
 for epoch in range(10):
     for img in torch.randn(100, 256, 28 * 28).cuda():
-        output = autoencoder(img)  # want: AMP004
+        output = autoencoder(img)
         loss = nn.functional.mse_loss(output, img)
         opt.zero_grad()
         loss.backward()
@@ -31,7 +31,7 @@ layer = nn.TransformerEncoderLayer(d_model=32, nhead=2, dim_feedforward=128, bat
 encoder = nn.TransformerEncoder(layer, num_layers=1).cuda()
 opt = torch.optim.Adam(encoder.parameters(), lr=1e-3, fused=True)
 for batch in torch.randn(100, 32, 64, 32).cuda():
-    loss = encoder(batch).pow(2).mean()  # want: AMP004
+    loss = encoder(batch).pow(2).mean()
     opt.zero_grad()
     loss.backward()
     opt.step()

@@ -1,6 +1,6 @@
 # gpuopt-env: target-gpu=h100
 # Networks handed to the class that runs them. A narrow encoder and a
-# margin head wrapped in EncoderWithHead are narrow (the wrap is a hint);
+# margin head wrapped in EncoderWithHead are narrow (no finding);
 # the same wrapper around a torchvision ResNet-50 is not, nor is a small
 # language model whose vocabulary is read from its data (the output layer
 # is hidden x vocabulary per token), so their fixes stay.
@@ -61,7 +61,7 @@ def fit(model, loader, epochs=3):
     for _ in range(epochs):
         for x, y in loader:
             x, y = x.to(device), y.to(device)
-            loss = F.cross_entropy(model(x), y)  # want: AMP004
+            loss = F.cross_entropy(model(x), y)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -4,11 +4,11 @@
 import torch
 from torch import nn
 
-model = nn.Linear(8, 2).cuda()
+model = nn.Linear(4096, 4096).cuda()
 optimizer = torch.optim.AdamW(model.parameters())
 history = []
 for step in range(10):
-    out = model(torch.randn(4, 8, device="cuda"))  # want: AMP004
+    out = model(torch.randn(4, 4096, device="cuda"))  # want: AMP004
     loss = out.pow(2).mean()
     history.append(out.detach().cpu().numpy())
     loss.backward()

@@ -4,7 +4,7 @@
 import torch
 from torch import nn
 
-model = nn.Sequential(nn.Linear(512, 2048), nn.ReLU(), nn.Linear(2048, 10)).cuda()
+model = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 10)).cuda()
 optimizer = torch.optim.AdamW(model.parameters())
 for step in range(10):
     loss = nn.functional.cross_entropy(model(torch.randn(64, 512, device="cuda")), torch.zeros(64, dtype=torch.long, device="cuda"))  # want: AMP004

@@ -1,7 +1,7 @@
 # gpuopt-env: target-gpu=h100
 # PPO's actor-critic: 64-wide layers whose outer sizes (state_dim,
 # action_dim) come from the environment at run time, run through a method
-# of the network (policy.evaluate): narrow, so the wrap is a hint.
+# of the network (policy.evaluate): narrow, so there is no finding.
 import torch
 import torch.nn as nn
 
@@ -26,7 +26,7 @@ class PPO:
 
     def update(self, states, actions, returns, epochs=80):
         for _ in range(epochs):
-            logprobs, values, entropy = self.policy.evaluate(states, actions)  # want: AMP004
+            logprobs, values, entropy = self.policy.evaluate(states, actions)
             values = torch.squeeze(values)
             loss = -(logprobs * (returns - values)).mean() + 0.5 * self.MseLoss(values, returns) - 0.01 * entropy.mean()
             self.optimizer.zero_grad()

@@ -4,10 +4,10 @@
 import torch
 from torch import nn
 
-model = nn.Linear(8, 2).cuda()
+model = nn.Linear(4096, 4096).cuda()
 optimizer = torch.optim.LBFGS(model.parameters())
 for step in range(10):
-    x = torch.randn(4, 8, device="cuda")
+    x = torch.randn(4, 4096, device="cuda")
     loss = model(x).sum()  # want: AMP004
     loss.backward()
     optimizer.step(lambda: loss)

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 
 from layers import GraphConv
 
-model = GraphConv(1433, 512).cuda()
+model = GraphConv(4096, 4096).cuda()
 opt = torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)
 
 
