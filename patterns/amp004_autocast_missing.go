@@ -303,8 +303,9 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 }
 
 // autoregressive reports a forward whose input the loop rebinds after it
-// (`logits = model(idx)` ... `idx = torch.cat([idx, next_id], 1)`): a
-// generation loop, one token or step at a time.
+// (`logits = model(idx)` ... `idx = torch.cat([idx, next_id], 1)`), or
+// builds from a list it appends to after it: a generation loop, one token
+// or step at a time.
 func autoregressive(p *Pass, loop, call *rewrite.Node) bool {
 	found := false
 	call.ChildByField("arguments").Walk(func(n *rewrite.Node) bool {
@@ -312,13 +313,42 @@ func autoregressive(p *Pass, loop, call *rewrite.Node) bool {
 			return !found
 		}
 		for _, b := range p.Model.Bindings(n) {
-			if b.Stmt != nil && loop.Contains(b.Stmt) && b.Stmt.Start > call.End && b.Kind == rewrite.AssignBinding {
+			if b.Stmt == nil || !loop.Contains(b.Stmt) || b.Kind != rewrite.AssignBinding {
+				continue
+			}
+			if b.Stmt.Start > call.End || b.Value != nil && growsAfter(loop, call, b.Value) {
 				found = true
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// growsAfter reports an input built in the loop from a list that the loop
+// appends to after the forward (`src = torch.tensor(res)` ... `logits =
+// model(src)` ... `res.append(next_word)`): token-by-token generation
+// (blind sample II's poetry model).
+func growsAfter(loop, call, value *rewrite.Node) bool {
+	var names []string
+	value.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "identifier" && n.Field != "attribute" {
+			names = append(names, n.Text())
+		}
+		return true
+	})
+	grows := false
+	loop.Walk(func(n *rewrite.Node) bool {
+		if grows || n.Start < call.End || n.Type != "call" {
+			return !grows
+		}
+		fn := n.ChildByField("function")
+		if fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "append" && slices.Contains(names, fn.ChildByField("object").Text()) {
+			grows = true
+		}
+		return !grows
+	})
+	return grows
 }
 
 // oldTorchGate drops the fix on a torch older than 1.10, which has no

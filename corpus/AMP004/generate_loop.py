@@ -22,3 +22,13 @@ with torch.no_grad():
         logits = model(idx)  # want: AMP004
         next_id = logits[:, -1].argmax(-1, keepdim=True)
         idx = torch.cat([idx, next_id], dim=1)
+
+# The same, with the tokens kept in a Python list that the loop appends
+# to and turns into the next input.
+res = [0]
+with torch.no_grad():
+    for _ in range(100):
+        src = torch.tensor(res, device="cuda")[None, :]
+        logits = model(src)  # want: AMP004
+        next_word = logits[0, -1].argmax().item()
+        res.append(next_word)
