@@ -1,6 +1,11 @@
 package patterns
 
-import "github.com/gpuopt/gpuopt/rewrite"
+import (
+	"slices"
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
 
 // DataParallel is OPT005.
 var DataParallel = &Rule{
@@ -26,6 +31,76 @@ func checkDataParallel(p *Pass) {
 		if inNoCUDABranch(p, call) {
 			continue // the CPU fallback: DataParallel there does nothing
 		}
+		if parameterless(p, rewrite.Arg(call, 0, "module")) {
+			continue // an augmentation module: nothing to train, DDP refuses it
+		}
 		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
 	}
+}
+
+// parameterless reports a module expression every construction of which
+// is an instance of a class, of this file or of the project, that builds
+// no torch.nn layer and no nn.Parameter (an augmentation module of
+// affine_grid and grid_sample): DistributedDataParallel refuses a module
+// without parameters, and DataParallel around it trains nothing (blind
+// sample II's dlwpt-code).
+func parameterless(p *Pass, module *rewrite.Node) bool {
+	if module == nil || module.Type != "identifier" {
+		return false
+	}
+	origins := p.Model.Origins(module)
+	if len(origins) == 0 {
+		return false
+	}
+	seen := false
+	for _, o := range origins {
+		if o.Def != nil && o.Call != nil {
+			// An instance of a class of another project module.
+			if !o.Def.Class || slices.ContainsFunc(o.Def.Calls, torchLayer) {
+				return false
+			}
+			seen = true
+			continue
+		}
+		if o.Expr != nil && o.Expr.Contains(module) {
+			continue
+		}
+		e := unchainModuleMethods(o.Expr)
+		if e != nil && e.Type == "identifier" && e.Text() == module.Text() {
+			continue // `m = m.to(device)`, `m = nn.DataParallel(m)`: the name's other values decide
+		}
+		if e != nil && e.Type == "call" && strings.HasSuffix(p.Model.CalleeName(e), "DataParallel") {
+			if a := rewrite.Arg(e, 0, "module"); a != nil && a.Text() == module.Text() {
+				continue
+			}
+		}
+		if o.Model != nil || e == nil || e.Type != "call" {
+			return false
+		}
+		seen = true
+		fn := e.ChildByField("function")
+		var calls []string
+		if d := p.Model.ImportedDef(fn); d != nil && d.Class {
+			calls = d.Calls
+		} else if b := p.Model.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
+			b.Stmt.Walk(func(n *rewrite.Node) bool {
+				if n.Type == "call" {
+					calls = append(calls, p.Model.CalleeName(n))
+				}
+				return true
+			})
+		} else {
+			return false
+		}
+		if slices.ContainsFunc(calls, torchLayer) {
+			return false
+		}
+	}
+	return seen
+}
+
+// torchLayer reports a torch.nn callee that builds a layer or a parameter
+// (not torch.nn.functional or torch.nn.init).
+func torchLayer(c string) bool {
+	return strings.HasPrefix(c, "torch.nn.") && !strings.HasPrefix(c, "torch.nn.functional.") && !strings.HasPrefix(c, "torch.nn.init.")
 }
