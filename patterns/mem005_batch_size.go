@@ -83,7 +83,7 @@ func checkBatchSize(p *Pass) {
 		}
 		seen[lit] = true
 		n, ok := intLiteral(p, lit)
-		if !ok || n <= 1 || 2*n > want {
+		if !ok || n <= 1 || 2*n > want || n <= 8 && detectionRecipe(p) {
 			// A batch of one is a choice, not a default: one graph, scene
 			// or variable-sized sample per step, which no larger batch fits.
 			// One over half the table's is close enough: 500 against 512
@@ -237,4 +237,16 @@ func dividedAmongProcesses(p *Pass) bool {
 		}
 	}
 	return false
+}
+
+// detectionRecipe reports a detection or instance-segmentation script
+// (COCO, boxes): its per-GPU batch of a few high-resolution images (DETR's
+// 2 at up to 1333 px) is what fits, not a default left low (blind samples
+// HH and DD judged MEM005 there false).
+func detectionRecipe(p *Pass) bool {
+	return p.File.SpellsMatching(func(s string) bool {
+		l := strings.ToLower(s)
+		return strings.Contains(l, "coco") || strings.Contains(l, "bbox") || strings.Contains(l, "detr") ||
+			strings.Contains(l, "rcnn") || strings.Contains(l, "yolo") || l == "boxes"
+	})
 }
