@@ -258,6 +258,18 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 		if obj == nil || !targets[obj.Text()] && aliases[obj.Text()] == nil {
 			return
 		}
+		conversion := ""
+		if moved != obj && moved.Type == "call" {
+			// `x.float().cuda()`: unless the batch is float32 already, the
+			// conversion makes a new tensor in pageable memory, which
+			// non_blocking cannot copy asynchronously (blind sample KK: 16
+			// such fixes that did nothing on one file). Other calls before
+			// the move (a permute, a computation) are left alone.
+			conversion = callAttr(moved)
+			if !dtypeMethods[conversion] || len(moved.ChildByField("arguments").NamedChildren()) > 0 || moved.ChildByField("function").ChildByField("object").Type == "call" {
+				return
+			}
+		}
 		if p.Model.MoveKind(call) == rewrite.DeviceOther {
 			return
 		}
@@ -291,6 +303,15 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 		args := call.ChildByField("arguments")
 		e, ok := rewrite.AppendItem(args, "non_blocking=True")
 		if !ok {
+			return
+		}
+		if conversion != "" {
+			src := moved.ChildByField("function").ChildByField("object").Text()
+			inner := strings.TrimSuffix(strings.TrimPrefix(args.Text(), "("), ")")
+			if strings.TrimSpace(inner) != "" {
+				inner += ", "
+			}
+			p.Report(call, "this batch comes from a pinned DataLoader, but ."+conversion+"() before the copy makes a new tensor in pageable memory unless the batch already has that dtype, and non_blocking=True does nothing there: copy first, then convert ("+src+"."+callAttr(call)+"("+inner+"non_blocking=True)."+conversion+"())", nil)
 			return
 		}
 		msg := "this batch comes from a pinned DataLoader: copy it with non_blocking=True so the host does not wait for each transfer"
