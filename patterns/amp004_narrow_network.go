@@ -199,8 +199,12 @@ func shownLarge(fr *widthFrame) bool {
 			in, inOK := intBound(fr, rewrite.Arg(n, 0, "in_features"), 0)
 			out, outOK := intBound(fr, rewrite.Arg(n, 1, "out_features"), 0)
 			large = inOK && outOK && in*out >= largeLinearMACs
-			if a := rewrite.Arg(n, 1, "out_features"); a != nil && !outOK && slices.Contains(vocab, a.Text()) {
-				large = true // `nn.Linear(dim, vocab)` beside `nn.Embedding(vocab, dim)`
+			if a := rewrite.Arg(n, 1, "out_features"); a != nil && !outOK && slices.Contains(vocab, a.Text()) && (!inOK || in > narrowLinearSide) {
+				// `nn.Linear(dim, vocab)` beside `nn.Embedding(vocab, dim)`;
+				// not from a hidden size of 256 or less, where even a
+				// 50,000-word head is a small matmul per token (makemore's
+				// 64-wide character model: blind sample JJ).
+				large = true
 			}
 			return false
 		case q == "torch.nn.Embedding":

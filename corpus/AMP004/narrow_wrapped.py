@@ -44,7 +44,7 @@ class EncoderWithHead(nn.Module):
 
 
 class TinyLM(nn.Module):
-    def __init__(self, vocab, dim=128):
+    def __init__(self, vocab, dim=512):
         super().__init__()
         self.embed = nn.Embedding(vocab, dim)
         self.out = nn.Linear(dim, vocab)
