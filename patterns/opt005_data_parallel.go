@@ -34,6 +34,13 @@ func checkDataParallel(p *Pass) {
 		if parameterless(p, rewrite.Arg(call, 0, "module")) {
 			continue // an augmentation module: nothing to train, DDP refuses it
 		}
+		if fn := enclosingFunction(call); fn != nil && !callsMethod(fn, "backward") && !callsMethod(fn, "step") &&
+			(callsMethod(fn, "load_state_dict") || callsMethod(fn, "eval")) && !calledInLoop(p, call) {
+			// Wrapped to load a checkpoint saved from a DataParallel
+			// model (its `module.` keys) in a sampling or evaluation
+			// function: DDP is training advice (blind sample JJ's DDIM).
+			continue
+		}
 		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
 	}
 }
