@@ -400,9 +400,12 @@ func firstString(p *Pass) *rewrite.Node {
 // (AWD-LSTM's splitcross.py trains a vocabulary of 8 on the CPU to check
 // its softmax), not the project's training (blind sample FF).
 func selfTest(p *Pass, loop *rewrite.Node) bool {
-	if !underMainGuard(loop) {
-		return false
-	}
+	return underMainGuard(loop) && importedByProject(p)
+}
+
+// importedByProject reports a module that other modules of the project
+// import one of its top-level functions or classes from.
+func importedByProject(p *Pass) bool {
 	for _, st := range p.File.Root.NamedChildren() {
 		def := st
 		if def.Type == "decorated_definition" {
