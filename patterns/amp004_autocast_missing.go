@@ -805,15 +805,7 @@ func callsNumpy(p *Pass, loop *rewrite.Node) bool {
 		if n.Type != "call" {
 			return true
 		}
-		def, m := p.Model.CalledDef(n), p.Model
-		if def == nil {
-			if fn := n.ChildByField("function"); fn != nil && fn.Is("identifier", "attribute") {
-				if d := p.Model.ImportedDef(fn); d != nil && !d.Class {
-					m, def = p.Model.DefinitionOf(d)
-				}
-			}
-		}
-		if def != nil && def.Type == "function_definition" && m != nil {
+		if _, def := calledFunction(p.Model, n); def != nil {
 			found = callsMethod(def, "numpy")
 		}
 		return !found

@@ -367,16 +367,11 @@ func torchvisionCNN(name string) bool {
 // an argparse flag's default ("resnet50"): SimSiam's and MoCo's encoders.
 // "" when it is no such call, or the default is not a string literal.
 func torchvisionArchDefault(p *Pass, call *rewrite.Node) string {
-	fn := call.ChildByField("function")
-	if fn == nil || fn.Type != "subscript" {
+	if !torchvisionByName(p, call) {
 		return ""
 	}
-	obj, key := fn.ChildByField("value"), fn.ChildByField("subscript")
-	if obj == nil || obj.Type != "attribute" || obj.ChildByField("attribute").Text() != "__dict__" || key == nil || key.Type != "attribute" {
-		return ""
-	}
-	lib := p.Model.QualifiedName(obj.ChildByField("object"))
-	if lib != "torchvision.models" {
+	key := call.ChildByField("function").ChildByField("subscript")
+	if key == nil || key.Type != "attribute" {
 		return ""
 	}
 	dest := key.ChildByField("attribute").Text()
@@ -385,7 +380,7 @@ func torchvisionArchDefault(p *Pass, call *rewrite.Node) string {
 			continue
 		}
 		if d := rewrite.KeywordValue(c, "default"); d != nil && d.Type == "string" {
-			return lib + "." + strings.Trim(d.Text(), `"'`)
+			return "torchvision.models." + strings.Trim(d.Text(), `"'`)
 		}
 	}
 	return ""

@@ -156,12 +156,8 @@ func onlyAllocated(p *Pass, call *rewrite.Node) bool {
 	default:
 		return false
 	}
-	a := call.Parent
-	if a == nil || a.Type != "assignment" || a.ChildByField("right") != call {
-		return false
-	}
-	left := a.ChildByField("left")
-	if left == nil || left.Type != "identifier" {
+	left := assignedIdentifier(call)
+	if left == nil {
 		return false
 	}
 	bs := p.Model.Bindings(left)

@@ -67,7 +67,7 @@ func checkBatchSize(p *Pass) {
 	// Reinforcement learning: the batch drawn from a replay buffer is a
 	// hyperparameter of the algorithm (DQN's 32), and the GPU waits for the
 	// environment, not for a larger batch.
-	if p.Model.Imports("gym") || p.Model.Imports("gymnasium") ||
+	if reinforcementLearning(p) ||
 		p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "replay") }) {
 		return
 	}

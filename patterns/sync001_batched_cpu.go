@@ -330,27 +330,17 @@ func hotInnerLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 // blind sample EE's DCRNN evaluation appended small outputs beside a
 // per-step loss.item().
 func sync1StepSyncsAnyway(m *rewrite.Model, loop *rewrite.Node) bool {
-	syncs := false
-	walkLoopBodyUntil(m, loop, func(n *rewrite.Node) bool {
-		if n.Type != "call" || everyFewSteps(m, loop, n) {
-			return true
+	return stepSyncs(m, loop, func(n *rewrite.Node, method string) bool {
+		st := rewrite.Statement(n)
+		switch method {
+		case "item":
+			return st == nil || !sync2IsAccumulation(st)
+		case "cpu", "numpy":
+			ifn := n.Ancestor("if_statement")
+			return st != nil && !sync1AppendStatement(st) && !sync2IsAccumulation(st) && (ifn == nil || !loop.Contains(ifn))
 		}
-		if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" {
-			st := rewrite.Statement(n)
-			switch fn.ChildByField("attribute").Text() {
-			case "item":
-				syncs = st == nil || !sync2IsAccumulation(st)
-			case "cpu", "numpy":
-				ifn := n.Ancestor("if_statement")
-				syncs = st != nil && !sync1AppendStatement(st) && !sync2IsAccumulation(st) && (ifn == nil || !loop.Contains(ifn))
-			}
-		}
-		if !syncs {
-			syncs = sync2SyncsInside(m, n)
-		}
-		return !syncs
+		return false
 	})
-	return syncs
 }
 
 // sync1AppendStatement reports `acc.append(...)` or `acc.extend(...)`.

@@ -413,10 +413,7 @@ func everyFewSteps(m *rewrite.Model, loop, n *rewrite.Node) bool {
 // a model) synchronises: .item(), .tolist(), .cpu() or .numpy() on every
 // call.
 func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
-	def := m.CalledDef(call)
-	if def != nil && def.Type == "class_definition" {
-		def = nil // building an instance, not running it
-	}
+	_, def := calledFunction(m, call) // (a class called builds an instance: not run here)
 	if fn := call.ChildByField("function"); def == nil && fn != nil && fn.Type == "identifier" {
 		for _, v := range m.Origins(fn) {
 			e := unchainModuleMethods(v.Expr) // Tagger().cuda()
@@ -431,13 +428,6 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 				def = rewrite.MethodOf(b.Stmt, "forward")
 				break
 			}
-		}
-	}
-	if fn := call.ChildByField("function"); def == nil && fn != nil && fn.Is("identifier", "attribute") {
-		// A function of a sibling module (`utils.jaccard(logits, ...)`
-		// doing `.cpu().numpy()`): blind sample EE.
-		if d := m.ImportedDef(fn); d != nil && !d.Class {
-			_, def = m.DefinitionOf(d)
 		}
 	}
 	if def == nil || def.Type != "function_definition" {
@@ -533,30 +523,43 @@ func checkAppendedItems(p *Pass) {
 // `.cpu()` or `.numpy()` outside logging every few steps, or a function
 // that copies inside (sync2SyncsInside).
 func stepSyncsBesides(m *rewrite.Model, loop *rewrite.Node, acc string) bool {
-	syncs := false
-	walkLoopBodyUntil(m, loop, func(n *rewrite.Node) bool {
-		if n.Type != "call" || everyFewSteps(m, loop, n) || appendedTo(n, acc) {
+	return stepSyncs(m, loop, func(n *rewrite.Node, method string) bool {
+		switch {
+		case appendedTo(n, acc):
+			return false
+		case method == "item", method == "tolist", method == "cpu", method == "numpy":
 			return true
 		}
-		if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" {
-			switch fn.ChildByField("attribute").Text() {
-			case "item", "tolist", "cpu", "numpy":
-				syncs = true
-			}
+		fn := n.ChildByField("function")
+		if fn == nil || fn.Type != "identifier" || lossCall(n) || m.IsModule(fn) {
+			return false
 		}
-		if !syncs {
-			syncs = sync2SyncsInside(m, n)
-		}
-		if fn := n.ChildByField("function"); !syncs && fn != nil && fn.Type == "identifier" && !lossCall(n) && !m.IsModule(fn) {
-			// A function handed in (`score(labels, outputs)`, a metric
-			// passed as a parameter): it may copy to the host.
-			if b := m.Binding(fn); b != nil && b.Kind == rewrite.ParamBinding {
-				syncs = true
-			}
-		}
-		return !syncs
+		// A function handed in (`score(labels, outputs)`, a metric passed
+		// as a parameter): it may copy to the host.
+		b := m.Binding(fn)
+		return b != nil && b.Kind == rewrite.ParamBinding
 	})
-	return syncs
+}
+
+// stepSyncs walks the calls a loop makes on every step (not those under
+// logging every few steps) and reports one that synchronises with the
+// GPU: one that syncs accepts (method is the attribute a method call
+// calls, "" otherwise), or a function of the file or the project that
+// copies to the host inside (sync2SyncsInside).
+func stepSyncs(m *rewrite.Model, loop *rewrite.Node, syncs func(call *rewrite.Node, method string) bool) bool {
+	found := false
+	walkLoopBodyUntil(m, loop, func(n *rewrite.Node) bool {
+		if n.Type != "call" || everyFewSteps(m, loop, n) {
+			return true
+		}
+		method := ""
+		if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" {
+			method = fn.ChildByField("attribute").Text()
+		}
+		found = syncs(n, method) || sync2SyncsInside(m, n)
+		return !found
+	})
+	return found
 }
 
 // appendedTo reports the argument of `<acc>.append(...)`.

@@ -692,6 +692,40 @@ func walkLoopBodyUntil(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite
 	}
 }
 
+// assignedIdentifier returns the name a value is assigned to by
+// `name = value`, or nil when the value is not such a right-hand side.
+func assignedIdentifier(value *rewrite.Node) *rewrite.Node {
+	a := value.Parent
+	if a == nil || a.Type != "assignment" || a.ChildByField("right") != value {
+		return nil
+	}
+	if left := a.ChildByField("left"); left != nil && left.Type == "identifier" {
+		return left
+	}
+	return nil
+}
+
+// calledFunction returns the function a call runs, with the model of the
+// module that holds it: a function of this file, or one a project module
+// defines and this file imports; nil when it is neither (a class, a
+// library call).
+func calledFunction(m *rewrite.Model, call *rewrite.Node) (*rewrite.Model, *rewrite.Node) {
+	if def := m.CalledDef(call); def != nil {
+		if def.Type == "function_definition" {
+			return m, def
+		}
+		return nil, nil
+	}
+	if fn := call.ChildByField("function"); fn != nil && fn.Is("identifier", "attribute") {
+		if d := m.ImportedDef(fn); d != nil && !d.Class {
+			if fm, node := m.DefinitionOf(d); node != nil && node.Type == "function_definition" {
+				return fm, node
+			}
+		}
+	}
+	return nil, nil
+}
+
 // calledInLoop reports that the function around n is called from a loop
 // of this file (`for epoch in ...: train(epoch)`): n runs many times.
 func calledInLoop(p *Pass, n *rewrite.Node) bool {

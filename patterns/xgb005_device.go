@@ -112,12 +112,8 @@ func firstKey(dict *rewrite.Node) *rewrite.Node {
 // (`xgb_model = XGBRegressor(**params)` whose only use was commented
 // out): it trains nothing.
 func neverUsed(p *Pass, call *rewrite.Node) bool {
-	a := call.Parent
-	if a == nil || a.Type != "assignment" || a.ChildByField("right") != call {
-		return false
-	}
-	left := a.ChildByField("left")
-	if left == nil || left.Type != "identifier" {
+	left := assignedIdentifier(call)
+	if left == nil {
 		return false
 	}
 	bs := p.Model.Bindings(left)
