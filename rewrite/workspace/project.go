@@ -22,7 +22,13 @@ type Project struct {
 	roots []string
 	mu    sync.Mutex
 	mods  map[string]*module // by file path
-	found map[string]string  // "dir\x00module" -> file path ("" none)
+	found map[resolveKey]string // (importing file's directory, module) -> file path ("" none)
+	// dirs caches the absolute directory of each absolute importing path
+	// resolve was asked about: the rules ask about one file's imports
+	// hundreds of times per analysis, and filepath.Abs cleans the path
+	// each time. Only absolute paths are kept, whose directory does not
+	// depend on the working directory.
+	dirs map[string]string
 	// imports are the words of each module's import statements, by file
 	// path, from one scan of the roots on the first Importers question.
 	importsOnce sync.Once
@@ -51,7 +57,7 @@ func NewProject(roots ...string) *Project {
 			}
 		}
 	}
-	return &Project{roots: rs, mods: map[string]*module{}, found: map[string]string{}}
+	return &Project{roots: rs, mods: map[string]*module{}, found: map[resolveKey]string{}, dirs: map[string]string{}}
 }
 
 // Def implements rewrite.ProjectIndex.
@@ -135,15 +141,30 @@ func (p *Project) Forget(path string) {
 	p.mu.Unlock()
 }
 
+// resolveKey is what resolve's answer depends on: the importing file's
+// absolute directory and the module's dotted name.
+type resolveKey struct{ dir, mod string }
+
 // resolve returns the file a module imported from fromPath is, or "".
 func (p *Project) resolve(fromPath, mod string) string {
+	p.mu.Lock()
+	if dir, ok := p.dirs[fromPath]; ok {
+		if f, ok := p.found[resolveKey{dir, mod}]; ok {
+			p.mu.Unlock()
+			return f
+		}
+	}
+	p.mu.Unlock()
 	from, err := filepath.Abs(fromPath)
 	if err != nil {
 		return ""
 	}
 	dir := filepath.Dir(from)
-	key := dir + "\x00" + mod
+	key := resolveKey{dir, mod}
 	p.mu.Lock()
+	if filepath.IsAbs(fromPath) {
+		p.dirs[fromPath] = dir
+	}
 	if f, ok := p.found[key]; ok {
 		p.mu.Unlock()
 		return f
