@@ -378,7 +378,7 @@ func (s *Server) publish(d *document) {
 		return
 	}
 	d.published = snap.version
-	err := s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
+	err := s.stream.notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
 		URI: d.uri, Version: uint32(max(snap.version, 0)), Diagnostics: diags,
 	})
 	if err != nil {

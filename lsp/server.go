@@ -70,6 +70,9 @@ const (
 type Server struct {
 	opts Options
 	conn jsonrpc2.Conn
+	// stream is conn's stream: diagnostics are written to it directly
+	// (publishDiagnostics).
+	stream *stream
 
 	mu         sync.Mutex
 	state      lifecycle
@@ -118,7 +121,8 @@ func NewServer(opts Options) *Server {
 // stream. It returns the process exit code the specification asks for: 0
 // when exit followed shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
-	s.conn = jsonrpc2.NewConn(newStream(rwc, s.logf))
+	s.stream = newStream(rwc, s.logf)
+	s.conn = jsonrpc2.NewConn(s.stream)
 	s.mu.Lock()
 	s.eng = s.newEngine()
 	s.mu.Unlock()
