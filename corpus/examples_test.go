@@ -17,7 +17,9 @@ import (
 // list is exact: a rule that stops firing or starts firing on one of these
 // scripts is a regression to look at (then update the list deliberately).
 var exampleCodes = map[string][]string{
-	"gpt_lm.py": {"AMP001", "AMP002", "AMP003", "CACHE001", "CACHE002", "LOAD003",
+	// No CACHE001: its positions and mask are built on the device, which
+	// measured 1.00-1.02× per step against cached buffers.
+	"gpt_lm.py": {"AMP001", "AMP002", "AMP003", "CACHE002", "LOAD003",
 		"MEM002", "OPT001", "OPT004", "XFER002"},
 	"hf_finetune.py": {"AMP004", "AMP005", "MEM003", "OPT001", "OPT004", "SYNC001", "SYNC002"},
 	"mnist_cnn.py":   {"LOAD001", "MEM003", "MEM004", "MEM005", "OPT001", "OPT003", "OPT004", "SYNC002", "SYNC003"},

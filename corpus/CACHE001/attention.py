@@ -13,16 +13,21 @@ class CausalSelfAttention(nn.Module):
 
     def forward(self, x):
         B, T, C = x.shape
-        pos = torch.arange(T, device=x.device)  # want: CACHE001
+        # Positions and a mask built on the device: a kernel each, measured
+        # 1.00-1.02× per training step against cached buffers: not reported.
+        pos = torch.arange(T, device=x.device)
         x = x + self.pos_emb(pos)
-        mask = torch.triu(torch.ones(T, T, device=x.device, dtype=torch.bool), diagonal=1)  # want: CACHE001
+        mask = torch.triu(torch.ones(T, T, device=x.device, dtype=torch.bool), diagonal=1)
+        like = torch.ones_like(x[0, :, :T]).tril()  # follows x: on the device
+        # Built on the host and copied every forward: reported.
         other = torch.ones(T, T).tril()  # want: CACHE001
+        host = torch.triu(torch.full((T, T), float("-inf")), 1).to(x.device)  # want: CACHE001
         q, k, v = self.qkv(x).chunk(3, dim=-1)
         att = (q @ k.transpose(-2, -1)).masked_fill(mask, float("-inf"))
         if self.cache is None or self.cache.size(0) < T:
             self.cache = torch.triu(torch.ones(T, T), 1)
         self.last = torch.arange(T)
-        return F.softmax(att, -1) @ v + other.sum()
+        return F.softmax(att, -1) @ v + other.sum() + like.sum() + host.sum()
 
 
 class NotAModule:

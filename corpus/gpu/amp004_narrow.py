@@ -5,7 +5,8 @@ code builds.
 Each line prints the median step time of both and the speed-up; the
 gate's thresholds (patterns/amp004_narrow_network.go) cite these lines.
 
-    python corpus/gpu/amp004_narrow.py
+    python corpus/gpu/amp004_narrow.py        # all but the GANs
+    python corpus/gpu/amp004_narrow.py gan    # the MNIST GAN pair
 """
 import torch
 import torch.nn as nn
@@ -67,6 +68,39 @@ def conv_net(width):
         nn.Flatten(), nn.Linear(2 * width * 8 * 8, 10))
 
 
+class MnistGenerator(nn.Module):
+    """The MNIST generator of a common GAN collection: 62 → 1024 → 128×7×7,
+    then transposed convolutions of 64 and 1 channels."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Sequential(nn.Linear(62, 1024), nn.BatchNorm1d(1024), nn.ReLU(),
+                                nn.Linear(1024, 128 * 7 * 7), nn.BatchNorm1d(128 * 7 * 7), nn.ReLU())
+        self.deconv = nn.Sequential(nn.ConvTranspose2d(128, 64, 4, 2, 1), nn.BatchNorm2d(64), nn.ReLU(),
+                                    nn.ConvTranspose2d(64, 1, 4, 2, 1), nn.Tanh())
+
+    def forward(self, z):
+        return self.deconv(self.fc(z).view(-1, 128, 7, 7))
+
+
+def mnist_discriminator():
+    """Its discriminator: convolutions of 64 and 128 channels, 6272 → 1024 → 1."""
+    return nn.Sequential(nn.Conv2d(1, 64, 4, 2, 1), nn.LeakyReLU(0.2), nn.Conv2d(64, 128, 4, 2, 1),
+                         nn.BatchNorm2d(128), nn.LeakyReLU(0.2), nn.Flatten(), nn.Linear(128 * 7 * 7, 1024),
+                         nn.BatchNorm1d(1024), nn.LeakyReLU(0.2), nn.Linear(1024, 1))
+
+
+def gans():
+    """The GAN collection's networks at its batch of 64 (blind sample HH)."""
+    x = torch.randn(64, 62, device=DEV)
+    y = torch.randn(64, 1, 28, 28, device=DEV)
+    measure("mnist gan generator 62-1024-6272 + deconv 64/1 b64", MnistGenerator, x, y, F.mse_loss)
+    x = torch.randn(64, 1, 28, 28, device=DEV)
+    y = torch.rand(64, 1, device=DEV)
+    measure("mnist gan discriminator conv 64/128 + 6272-1024-1 b64", mnist_discriminator, x, y,
+            F.binary_cross_entropy_with_logits)
+
+
 def measure(name, build, x, y, loss_fn):
     torch.manual_seed(0)
     model = build().to(DEV)
@@ -106,4 +140,11 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:] == ["gan"]:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        print(torch.__version__, torch.cuda.get_device_name())
+        gans()
+    else:
+        main()
