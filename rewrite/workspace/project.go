@@ -21,7 +21,7 @@ import (
 type Project struct {
 	roots []string
 	mu    sync.Mutex
-	mods  map[string]*module // by file path
+	mods  map[string]*module    // by file path
 	found map[resolveKey]string // (importing file's directory, module) -> file path ("" none)
 	// dirs caches the absolute directory of each absolute importing path
 	// resolve was asked about: the rules ask about one file's imports
