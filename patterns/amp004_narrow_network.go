@@ -106,7 +106,7 @@ const sizeGate = "; whether it pays depends on the network's size: the 5.0× is 
 // (largeConvWidth, largeLinearMACs, largeModelDim, a library's model):
 // the only networks AMP004 wraps without asking to measure first.
 func largeNetwork(p *Pass, stmts []*rewrite.Node) bool {
-	walk := &widthWalk{}
+	walk := &widthWalk{gan: ganScript(p)}
 	top := &widthFrame{m: p.Model, walk: walk}
 	large := false
 	for _, st := range stmts {
@@ -198,7 +198,7 @@ func shownLarge(fr *widthFrame) bool {
 		case q == "torch.nn.Linear":
 			in, inOK := intBound(fr, rewrite.Arg(n, 0, "in_features"), 0)
 			out, outOK := intBound(fr, rewrite.Arg(n, 1, "out_features"), 0)
-			large = inOK && outOK && in*out >= largeLinearMACs
+			large = inOK && outOK && in*out >= largeLinearMACs && !(fr.walk.gan && in*out <= ganLinearMACs)
 			if a := rewrite.Arg(n, 1, "out_features"); a != nil && !outOK && slices.Contains(vocab, a.Text()) && (!inOK || in > narrowLinearSide) {
 				// `nn.Linear(dim, vocab)` beside `nn.Embedding(vocab, dim)`;
 				// not from a hidden size of 256 or less, where even a
@@ -334,6 +334,25 @@ type widthWalk struct {
 	// convolution or attention, linear layers of toyMACs or less, and
 	// recurrent layers and embeddings of toyWidth or less.
 	toy bool
+	// gan: the file trains a GAN, whose batch is its recipe's (64 or
+	// 128): linear layers up to ganLinearMACs are narrow at that batch.
+	gan bool
+}
+
+// ganLinearMACs is the largest linear layer of a GAN's narrow network:
+// an MNIST GAN collection's generator (62-1024-6272, transposed
+// convolutions of 64 and 1 channels) and discriminator (convolutions of
+// 64 and 128, 6272-1024-1) each ran 0.86× with bf16 autocast at its batch
+// of 64 on an H100 (corpus/gpu/amp004_narrow.py gan,
+// .notes/amp004-gan-h100.txt); blind sample HH judged AMP004 on ten such
+// scripts false.
+const ganLinearMACs = 8 * 1024 * 1024
+
+// ganScript reports a script that trains a GAN: it names a
+// discriminator (the class, `netD`). Its batch size is part of the
+// recipe that balances the two networks.
+func ganScript(p *Pass) bool {
+	return p.File.SpellsAny([]string{"discriminator", "Discriminator", "netD"})
 }
 
 // toyMACs and toyWidth bound the layers of a toy network: a tutorial's
@@ -452,7 +471,7 @@ func paramOwner(param *rewrite.Node) *rewrite.Node {
 // attention layers of known width (besides activations, norms, pooling and
 // containers), the widest narrowWidth or less.
 func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
-	return networkWidth(p, stmts, &widthWalk{})
+	return networkWidth(p, stmts, &widthWalk{gan: ganScript(p)})
 }
 
 // toyNetwork reports statements that run only toy networks
@@ -804,6 +823,7 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			in, inOK := intBound(fr, rewrite.Arg(n, 0, "in_features"), 0)
 			switch {
 			case inOK && outOK && in*out <= narrowLinearMACs:
+			case inOK && outOK && in*out <= ganLinearMACs && fr.walk.gan:
 			case outOK && out <= narrowLinearSide && !inOK, inOK && in <= narrowLinearSide && !outOK:
 			case outOK && out <= countedLinearSide && !inOK && columnCount(n, 0, "in_features"),
 				inOK && in <= countedLinearSide && !outOK && columnCount(n, 1, "out_features"):
@@ -822,6 +842,12 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		}
 		if a, ok := layerWidthArg[q]; ok {
 			w, ok := intBound(fr, rewrite.Arg(n, a.pos, a.keyword), 0)
+			if !ok && fr.walk.gan && strings.HasPrefix(q, "torch.nn.ConvTranspose") {
+				// A GAN generator's output layer, to the image's
+				// channels read from the data (`data.shape[1]`): its
+				// input side is what sizes it.
+				w, ok = intBound(fr, rewrite.Arg(n, 0, "in_channels"), 0)
+			}
 			if !ok || w > narrowWidth {
 				known = false
 				return false
@@ -1170,6 +1196,9 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 		case "*":
 			return l * r, true
 		case "//":
+			if right.Type == "integer" && r > 0 {
+				return l / r, true // an exact divisor: (input_size // 4)
+			}
 			return l, true // at most l for positive r
 		case "**":
 			if r >= 0 && r <= 4 {
@@ -1260,21 +1289,28 @@ func flagDefault(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, flag
 	if obj == nil || obj.Type != "identifier" {
 		return 0, false, false
 	}
-	parsed := false
-	for _, o := range fr.m.Origins(obj) {
-		if o.Expr != nil && o.Expr.Type == "call" && o.Model == nil {
+	// The parser's module: this file's, or the script's that hands the
+	// parsed namespace to a class of this file (`GAN(args)` in main.py).
+	var parser *rewrite.Model
+	for _, o := range fr.m.OriginsAcross(obj) {
+		if o.Expr != nil && o.Expr.Type == "call" {
 			if f := o.Expr.ChildByField("function"); f != nil && f.Type == "attribute" && f.ChildByField("attribute").Text() == "parse_args" {
-				parsed = true
-				continue
+				if o.Model == nil {
+					o.Model = fr.m
+				}
+				if parser == nil || parser == o.Model {
+					parser = o.Model
+					continue
+				}
 			}
 		}
 		return 0, false, false
 	}
-	if !parsed {
+	if parser == nil {
 		return 0, false, false
 	}
 	dest := expr.ChildByField("attribute").Text()
-	for _, call := range fr.m.File.MethodCalls("add_argument") {
+	for _, call := range parser.File.MethodCalls("add_argument") {
 		if flagDest(call) != dest {
 			continue
 		}
@@ -1282,7 +1318,7 @@ func flagDefault(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, flag
 		if def == nil {
 			return 0, false, true
 		}
-		v, ok := intBound(&widthFrame{m: fr.m, walk: fr.walk}, def, depth+1)
+		v, ok := intBound(&widthFrame{m: parser, walk: fr.walk}, def, depth+1)
 		if ok {
 			name := "--" + strings.ReplaceAll(dest, "_", "-")
 			if a := rewrite.PositionalArgs(call); len(a) > 0 {

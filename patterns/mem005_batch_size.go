@@ -61,7 +61,7 @@ func checkBatchSize(p *Pass) {
 	// diverge scaled ×6), a GAN's (its two optimizers are tuned to it), or
 	// a global batch divided among the processes (`batch_size //
 	// world_size`). Blind sample FF judged each false.
-	if p.File.SpellsAny([]string{"batchify", "bptt", "discriminator", "Discriminator", "netD"}) || dividedAmongProcesses(p) {
+	if p.File.SpellsAny([]string{"batchify", "bptt"}) || ganScript(p) || dividedAmongProcesses(p) {
 		return
 	}
 	// Reinforcement learning: the batch drawn from a replay buffer is a

@@ -5,7 +5,8 @@ torch.set_float32_matmul_precision("highest") against "high" (TF32
 matmuls). Prints the median step time of both and the speed-up; the
 rule's gate (patterns/amp005_tf32.go) cites it.
 
-    python corpus/gpu/amp005_cudnn.py
+    python corpus/gpu/amp005_cudnn.py        # all but the GANs
+    python corpus/gpu/amp005_cudnn.py gan    # the MNIST GAN pair
 """
 import torch
 import torch.nn as nn
@@ -75,5 +76,19 @@ def main():
         measure(f"mlp {'-'.join(map(str, widths))} b{b}", lambda w=widths: mlp(w), x, y, ce)
 
 
+def gans():
+    """The MNIST GAN collection's generator and discriminator (blind
+    sample HH), at its batch of 64."""
+    from amp004_narrow import MnistGenerator, mnist_discriminator
+
+    print(torch.__version__, torch.cuda.get_device_name(), "cudnn.allow_tf32", torch.backends.cudnn.allow_tf32)
+    measure("mnist gan generator 62-1024-6272 + deconv 64/1 b64", MnistGenerator,
+            torch.randn(64, 62, device=DEV), torch.randn(64, 1, 28, 28, device=DEV), F.mse_loss)
+    measure("mnist gan discriminator conv 64/128 + 6272-1024-1 b64", mnist_discriminator,
+            torch.randn(64, 1, 28, 28, device=DEV), torch.rand(64, 1, device=DEV), F.binary_cross_entropy_with_logits)
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    gans() if sys.argv[1:] == ["gan"] else main()
