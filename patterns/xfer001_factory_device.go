@@ -298,6 +298,12 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		// building its inputs before the batch loop).
 		return false
 	}
+	if returnsNetwork(m, fn) {
+		// A model builder (`build_model(cfg)` running one forward to
+		// initialise lazy parameters): set-up, even where an ensemble
+		// builds several in a loop (blind sample KK).
+		return false
+	}
 	if depth > 2 {
 		return true
 	}
@@ -325,6 +331,25 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		}
 	}
 	return false
+}
+
+// returnsNetwork reports a function that returns an nn.Module (a model
+// builder).
+func returnsNetwork(m *rewrite.Model, fn *rewrite.Node) bool {
+	found := false
+	fn.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+		if found || rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if n.Type == "return_statement" {
+			if c := n.NamedChildren(); len(c) > 0 && c[0].Is("identifier", "call") && m.IsModule(c[0]) {
+				found = true
+			}
+			return false
+		}
+		return true
+	})
+	return found
 }
 
 // hasLoop reports a function whose own body (not a nested definition's)

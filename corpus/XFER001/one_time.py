@@ -65,3 +65,21 @@ def train(model, loader, opt, epochs):
             loss.backward()
             opt.step()
         evaluate(model, loader)
+
+
+# A model builder runs one forward to initialise lazy parameters; an
+# ensemble builds several in a loop over their names. Set-up, not a step:
+# silent.
+def build_predictor(in_channels, device):
+    predictor = nn.Sequential(nn.LazyConv2d(32, 3), nn.Flatten(), nn.LazyLinear(10))
+    x = torch.rand((2, in_channels, 64, 64)).to(device)
+    predictor.to(device)
+    predictor(x)
+    return predictor
+
+
+def build_ensemble(names, device):
+    predictors = []
+    for name in names:
+        predictors.append(build_predictor(3, device))
+    return predictors
