@@ -413,6 +413,17 @@ func insertModuleStatement(p *Pass, q, rest string) (rewrite.Edit, bool) {
 	return p.Model.InsertAfterImports(name + rest), true
 }
 
+// builtInside reports a binding assigned inside loop: a loader built
+// anew on each pass of the loop around the loop that iterates it (a
+// test loader per checkpoint, iterated once) keeps no workers to reuse.
+// Blind sample KK judged LOAD003 on two such loaders false.
+// (An alias bound in the loop, `bar = tqdm(self.loader)`, is not a new
+// loader: only a binding whose value constructs one counts.)
+func builtInside(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool {
+	return b.Kind == rewrite.AssignBinding && b.Stmt != nil && loop.Contains(b.Stmt) &&
+		b.Value != nil && b.Value.Type == "call" && calleeKind(p.Model.CalleeName(b.Value)).Kind == KindLoader
+}
+
 // loaderFeeds reports how the DataLoader bound by b is iterated: whether
 // a loop over it is a GPU-feeding hot loop (it trains or runs a model),
 // and whether such a loop runs more than once (it sits inside another
@@ -529,7 +540,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 				// loader (and new workers) on every call of that function:
 				// calls in a loop do not make it live across epochs.
 				fresh := b.Kind == rewrite.AssignBinding && b.Scope.Kind == rewrite.FunctionScope && b.Scope == p.Model.ScopeOf(loop)
-				if len(p.Model.EnclosingLoops(loop)) > 0 || !fresh && calledInLoop(p, loop) {
+				if outer := p.Model.EnclosingLoops(loop); len(outer) > 0 && !builtInside(p, b, outer[0]) || !fresh && calledInLoop(p, loop) {
 					perEpoch = true
 				}
 			}
