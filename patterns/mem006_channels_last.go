@@ -192,7 +192,17 @@ func convNetwork(p *Pass, call *rewrite.Node) (assumption string, code networkCo
 	}
 	if from != nil {
 		if p.Model.QualifiedName(from) == "torchvision.models" {
-			return "assumes the architecture chosen at run time is one of torchvision's convolutional classifiers, as its default is", codeKnown, true
+			q := torchvisionArchDefault(p, call)
+			if q == "" {
+				return "assumes the architecture chosen at run time is one of torchvision's convolutional classifiers, as most are", codeKnown, true
+			}
+			name := q[strings.LastIndexByte(q, '.')+1:]
+			if !torchvisionCNN(name) {
+				// DINO's `--arch` defaults to vit_small: the torchvision
+				// branch is not the default run (blind sample FF).
+				return "", codeKnown, false
+			}
+			return "assumes the architecture chosen at run time is one of torchvision's convolutional classifiers, as its default " + name + " is", codeKnown, true
 		}
 		return "", codeKnown, false
 	}
