@@ -312,7 +312,7 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, n
 			}
 			byUse = true // `model = EfficientNet()` of an unreadable module
 		}
-		if isLossOrLayer(p, e, left.Text()) {
+		if isLossOrLayer(p, e, left.Text()) || singleLayerModel(p, e) {
 			continue // a loss or a single torch.nn layer: nothing to fuse across
 		}
 		// `model = model.train()` / `.cuda()` / `.apply(init)` rebinds the

@@ -844,3 +844,51 @@ func apexMixedPrecision(p *Pass) bool {
 	}
 	return false
 }
+
+// singleLayerModel reports a model expression built as one layer
+// (oneLayer), followed to what builds it through moves, DataParallel
+// wrappers and rebindings: OPT001's linear probes, OPT004's
+// `clf = clf.cuda()` of a one-layer classifier.
+func singleLayerModel(p *Pass, model *rewrite.Node) bool {
+	return probeLayer(p, model, map[*rewrite.Node]bool{})
+}
+
+// probeLayer is singleLayerModel's walk (each node seen once: `m =
+// m.cuda()` is its own origin's origin).
+func probeLayer(p *Pass, model *rewrite.Node, seen map[*rewrite.Node]bool) bool {
+	if model == nil || seen[model] || len(seen) > 16 {
+		return false
+	}
+	seen[model] = true
+	switch model.Type {
+	case "call":
+		if oneLayer(p, model) {
+			return true
+		}
+		if q := p.Model.CalleeName(model); strings.HasSuffix(q, "DistributedDataParallel") || strings.HasSuffix(q, "DataParallel") {
+			return probeLayer(p, rewrite.Arg(model, 0, "module"), seen)
+		}
+		if inner := unchainModuleMethods(model); inner != nil && inner != model {
+			return probeLayer(p, inner, seen)
+		}
+		return false
+	case "identifier":
+		found := false
+		for _, o := range p.Model.Origins(model) {
+			switch {
+			case o.Expr == nil || o.Model != nil:
+				return false
+			case seen[o.Expr]:
+				// A rebinding's own earlier value: already walked (a
+				// failure there has already ended the walk).
+				found = true
+			case !probeLayer(p, o.Expr, seen):
+				return false
+			default:
+				found = true
+			}
+		}
+		return found
+	}
+	return false
+}
