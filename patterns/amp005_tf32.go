@@ -162,7 +162,7 @@ func convolutionsOnly(p *Pass) bool {
 			// The trained network is built where gpuopt cannot read
 			// it (a class handed in as q_func, `getattr(models,
 			// args.model)`): see opaque.
-			return true
+			return !projectMatmuls(p)
 		}
 		for _, net := range nets {
 			if sum.network(net); sum.large {
@@ -170,10 +170,51 @@ func convolutionsOnly(p *Pass) bool {
 			}
 		}
 	}
-	if sum.opaque && !sum.large {
+	if sum.opaque && !sum.large && !projectMatmuls(p) {
 		return true
 	}
 	return sum.small()
+}
+
+// projectMatmuls reports a project whose modules this file imports
+// (directly or through one more import) define a network class built on
+// matmuls: attention or Transformer layers, matmul calls, or an
+// embedding with a linear layer (a language model's vocabulary head).
+// An unreadable network of such a project (DETR's build_model, a
+// diffusion U-Net with attention from create_model_and_diffusion,
+// AWD-LSTM's RNNModel) keeps AMP005's finding; blind samples judged
+// those true while the opaque CNNs were false.
+func projectMatmuls(p *Pass) bool {
+	return p.Model.ImportsProjectModuleDeep(func(mod *rewrite.ProjectDef) bool {
+		return p.Memo("amp005.matmuls:"+mod.Path, func() any {
+			fm := p.Model.ModuleOf(mod)
+			return fm != nil && matmulModule(fm)
+		}).(bool)
+	}, 2)
+}
+
+// matmulModule reports a module that builds attention or Transformer
+// layers, calls a matmul, multiplies with `@`, or builds both an
+// embedding and a linear layer.
+func matmulModule(m *rewrite.Model) bool {
+	embedding, linear := false, false
+	for _, c := range m.File.OfType("call") {
+		switch q := m.CalleeName(c); {
+		case q == "torch.nn.Embedding":
+			embedding = true
+		case q == "torch.nn.Linear":
+			linear = true
+		case q == "torch.nn.MultiheadAttention", strings.HasPrefix(q, "torch.nn.Transformer"), q == "torch.matmul",
+			q == "torch.einsum", q == "torch.bmm", q == "torch.baddbmm", q == "torch.nn.functional.scaled_dot_product_attention":
+			return true
+		}
+	}
+	for _, op := range m.File.OfType("binary_operator") {
+		if o := op.ChildByField("operator"); o != nil && o.Text() == "@" {
+			return true
+		}
+	}
+	return embedding && linear
 }
 
 // tinyMatmulMACs is the largest linear layer (in × out) of a network with

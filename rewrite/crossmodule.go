@@ -275,6 +275,19 @@ func (m *Model) foreignImporters(def *Node) (name, self string, importers []stri
 // cannot be read.
 func (m *Model) DefinitionOf(d *ProjectDef) (*Model, *Node) { return m.defNode(d) }
 
+// ModuleOf returns the model of the module that holds d (a definition or
+// a module's own entry): this file's, or the parsed project module's; nil
+// when that module cannot be read.
+func (m *Model) ModuleOf(d *ProjectDef) *Model {
+	if d == nil {
+		return nil
+	}
+	if d.Path == m.absPath() {
+		return m
+	}
+	return m.foreignModel(d.Path)
+}
+
 // defNode returns the model and the node of a project definition: this
 // file's own when the definition is here, else the parsed module's.
 func (m *Model) defNode(d *ProjectDef) (*Model, *Node) {
