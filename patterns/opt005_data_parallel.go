@@ -35,7 +35,7 @@ func checkDataParallel(p *Pass) {
 			continue // an augmentation module: nothing to train, DDP refuses it
 		}
 		if fn := enclosingFunction(call); fn != nil && !callsMethod(fn, "backward") && !callsMethod(fn, "step") &&
-			(callsMethod(fn, "load_state_dict") || callsMethod(fn, "eval")) && !calledInLoop(p, call) {
+			(callsMethod(fn, "load_state_dict") || callsMethod(fn, "eval")) && !calledInLoop(p, call) && !callsTrainer(p, fn) {
 			// Wrapped to load a checkpoint saved from a DataParallel
 			// model (its `module.` keys) in a sampling or evaluation
 			// function: DDP is training advice (blind sample JJ's DDIM).
@@ -43,6 +43,26 @@ func checkDataParallel(p *Pass) {
 		}
 		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
 	}
+}
+
+// callsTrainer reports a function that calls a training function: one of
+// this file whose body calls `.backward()` or `.step()`, or one of a
+// project module that trains (a main_worker that resumes a checkpoint,
+// then runs `train(...)` each epoch: blind sample JJ's semseg).
+func callsTrainer(p *Pass, fn *rewrite.Node) bool {
+	found := false
+	fn.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+		if found || n.Type != "call" {
+			return !found
+		}
+		if def := p.Model.FunctionDef(n); def != nil && def != fn && (callsMethod(def, "backward") || callsMethod(def, "step")) {
+			found = true
+		} else if d := p.Model.ImportedDef(n.ChildByField("function")); d != nil && d.Trains {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // parameterless reports a module expression every construction of which
