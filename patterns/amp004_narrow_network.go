@@ -1230,6 +1230,9 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 		if v, ok, flag := flagDefault(fr, expr, depth); flag {
 			return v, ok
 		}
+		if v, ok, known := configField(fr, expr, depth); known {
+			return v, ok
+		}
 		origins := fr.m.Origins(expr)
 		if len(origins) == 0 {
 			return 0, false
@@ -1275,6 +1278,85 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 		return best, n > 0
 	}
 	return 0, false
+}
+
+// configField reads `config.n_embd` where config is an instance of a
+// configuration class of the same module (makemore's and nanoGPT's
+// dataclasses): the keyword the construction passes, else the class's
+// default (`n_embd: int = 64`). known is false when expr is no such
+// field.
+func configField(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, known bool) {
+	if expr.Type != "attribute" {
+		return 0, false, false
+	}
+	obj := expr.ChildByField("object")
+	if obj == nil || obj.Type != "identifier" {
+		return 0, false, false
+	}
+	call, in := constructionOf(fr, obj, depth)
+	if call == nil {
+		return 0, false, false
+	}
+	b := in.m.Binding(call.ChildByField("function"))
+	if b == nil || b.Kind != rewrite.ClassBinding || b.Stmt == nil {
+		return 0, false, false
+	}
+	field := expr.ChildByField("attribute").Text()
+	if a := rewrite.KeywordValue(call, field); a != nil {
+		v, ok := intBound(in, a, depth+1)
+		return v, ok, true
+	}
+	body := b.Stmt.ChildByField("body")
+	if body == nil {
+		return 0, false, false
+	}
+	for _, st := range body.NamedChildren() {
+		if st.Type != "expression_statement" || len(st.NamedChildren()) != 1 {
+			continue
+		}
+		asg := st.NamedChildren()[0]
+		if asg.Type != "assignment" || asg.ChildByField("left").Text() != field {
+			continue
+		}
+		if r := asg.ChildByField("right"); r != nil {
+			v, ok := intBound(&widthFrame{m: in.m, walk: fr.walk}, r, depth+1)
+			return v, ok, true
+		}
+	}
+	return 0, false, false
+}
+
+// constructionOf returns the call that builds the value of the
+// identifier id read in fr (through the argument of the building call
+// when id is its parameter), and the frame to read that call in; nil
+// when it is not one call of this module.
+func constructionOf(fr *widthFrame, id *rewrite.Node, depth int) (*rewrite.Node, *widthFrame) {
+	for range 4 {
+		if b := fr.m.Binding(id); b != nil && b.Kind == rewrite.ParamBinding {
+			f := fr.paramFrame(b.Ident)
+			if f == nil {
+				return nil, nil
+			}
+			a, in, _, ok := f.argument(b.Ident)
+			if !ok || a == nil {
+				return nil, nil
+			}
+			if a.Type == "call" {
+				return a, in
+			}
+			if a.Type != "identifier" {
+				return nil, nil
+			}
+			fr, id = in, a
+			continue
+		}
+		origins := fr.m.Origins(id)
+		if len(origins) != 1 || origins[0].Model != nil || origins[0].Expr == nil || origins[0].Expr.Type != "call" || origins[0].Index >= 0 {
+			return nil, nil
+		}
+		return origins[0].Expr, fr
+	}
+	return nil, nil
 }
 
 // flagDefault reads `args.nhid` where args is what an argparse parser's
