@@ -8,7 +8,8 @@ batch_size = 8
 
 def step():
     pad = torch.zeros(batch_size, 3, 2).float().to(device)  # want: XFER001
-    ids = torch.tensor([1, 2, 3]).long().cuda()  # want: XFER001
+    # torch.tensor(data) copies host data either way (1.00-1.02× measured).
+    ids = torch.tensor([1, 2, 3]).long().cuda()
     noise = torch.randn(batch_size, 16).half().to(device)  # want: XFER001
     # A conversion with an argument, or a method that is not a conversion: left alone.
     kept = torch.zeros(batch_size, 3).to(torch.float16).to(device)
