@@ -315,6 +315,9 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, n
 		if isLossOrLayer(p, e, left.Text()) || singleLayerModel(p, e) {
 			continue // a loss or a single torch.nn layer: nothing to fuse across
 		}
+		if parameterless(p, left) {
+			continue // a feature transform (MelGAN's Audio2Mel): nothing is trained
+		}
 		// `model = model.train()` / `.cuda()` / `.apply(init)` rebinds the
 		// model built elsewhere: compiling there would wrap it again on
 		// every pass of a loop. Such a line is the site only when nothing
