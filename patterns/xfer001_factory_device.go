@@ -281,7 +281,7 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 // called only outside such loops (set-up, once per epoch) do not.
 func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 	if loops := m.EnclosingLoops(n); len(loops) > 0 {
-		return innermostLoop(m, loops[0])
+		return innermostLoop(m, loops[0]) || overLoader(m, loops[0])
 	}
 	fn := enclosingFunction(n)
 	if fn == nil {
@@ -362,6 +362,28 @@ func hasLoop(fn *rewrite.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// overLoader reports a loop over a DataLoader (`for x, _ in loader`,
+// through enumerate or tqdm): the batch loop, even where its body runs a
+// small loop of its own (a GAN's k discriminator steps per batch).
+func overLoader(m *rewrite.Model, loop *rewrite.Node) bool {
+	it := loop.ChildByField("right")
+	for it != nil && it.Type == "call" && loopWrapper(m.CalleeName(it)) {
+		pos := rewrite.PositionalArgs(it)
+		if len(pos) == 0 {
+			return false
+		}
+		it = pos[0]
+	}
+	if it == nil || !it.Is("identifier", "attribute") {
+		return false
+	}
+	name := it.Text()
+	if it.Type == "attribute" {
+		name = it.ChildByField("attribute").Text()
+	}
+	return loaderLikeName(strings.ToLower(name))
 }
 
 // innermostLoop reports a loop with no loop in its body.
