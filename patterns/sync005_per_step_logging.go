@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -46,8 +47,39 @@ func checkPerStepLogging(p *Pass) {
 		if read == nil {
 			continue
 		}
-		p.Report(call, what+" reads "+sync5Shorten(read.Text())+" on every step, which waits for the GPU to finish the step: log every N steps ("+sync5Guard(loop)+")", nil)
+		msg := what + " reads " + sync5Shorten(read.Text()) + " on every step, which waits for the GPU to finish the step: log every N steps (" + sync5Guard(loop) + ")"
+		if others := otherStepSyncLines(p, loop, call); len(others) > 0 {
+			// Moving this read alone gains nothing while the step waits
+			// elsewhere too (blind sample NN: a U-Net step that also
+			// summed loss.item() and set a progress bar).
+			msg += "; the step also waits at line " + strings.Join(others, ", ") + ": move those reads off the per-step path too, or this change alone gains nothing"
+		}
+		p.Report(call, msg, nil)
 	}
+}
+
+// otherStepSyncLines returns the lines of the loop's other per-step reads
+// of a tensor to the host (`.item()`, `.tolist()`, `.cpu()`, `.numpy()`,
+// not under logging every few steps), outside call.
+func otherStepSyncLines(p *Pass, loop, call *rewrite.Node) []string {
+	var lines []string
+	walkLoopBodyUntil(p.Model, loop, func(n *rewrite.Node) bool {
+		if n.Type != "call" || call.Contains(n) || everyFewSteps(p.Model, loop, n) {
+			return true
+		}
+		fn := n.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" {
+			return true
+		}
+		switch fn.ChildByField("attribute").Text() {
+		case "item", "tolist", "cpu", "numpy":
+			if l := p.LineOf(n); !slices.Contains(lines, l) {
+				lines = append(lines, l)
+			}
+		}
+		return len(lines) < 4
+	})
+	return lines
 }
 
 // sync5LoggingCall names the kind of logging call, or "" when call is none:
