@@ -317,14 +317,7 @@ const batchOneNote = "; but this loop's loader has batch_size=1: its kernels are
 // literal batch_size of 1 (`for x, y in tqdm(val_loader)`), on every
 // path the loader comes from.
 func loopBatchOne(p *Pass, loop *rewrite.Node) bool {
-	it := loop.ChildByField("right")
-	for it != nil && it.Type == "call" && loopWrapper(p.Model.CalleeName(it)) {
-		pos := rewrite.PositionalArgs(it)
-		if len(pos) == 0 {
-			return false
-		}
-		it = pos[0]
-	}
+	it := loopIterable(p.Model, loop)
 	if it == nil || it.Type != "identifier" {
 		return false
 	}

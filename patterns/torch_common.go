@@ -892,3 +892,18 @@ func probeLayer(p *Pass, model *rewrite.Node, seen map[*rewrite.Node]bool) bool 
 	}
 	return false
 }
+
+// loopIterable returns what a for loop iterates, seen through the
+// wrappers loops put around it (`enumerate(loader)`, `tqdm(loader)`); nil
+// when a wrapper has no positional argument.
+func loopIterable(m *rewrite.Model, loop *rewrite.Node) *rewrite.Node {
+	it := loop.ChildByField("right")
+	for it != nil && it.Type == "call" && loopWrapper(m.CalleeName(it)) {
+		pos := rewrite.PositionalArgs(it)
+		if len(pos) == 0 {
+			return nil
+		}
+		it = pos[0]
+	}
+	return it
+}

@@ -368,14 +368,7 @@ func hasLoop(fn *rewrite.Node) bool {
 // through enumerate or tqdm): the batch loop, even where its body runs a
 // small loop of its own (a GAN's k discriminator steps per batch).
 func overLoader(m *rewrite.Model, loop *rewrite.Node) bool {
-	it := loop.ChildByField("right")
-	for it != nil && it.Type == "call" && loopWrapper(m.CalleeName(it)) {
-		pos := rewrite.PositionalArgs(it)
-		if len(pos) == 0 {
-			return false
-		}
-		it = pos[0]
-	}
+	it := loopIterable(m, loop)
 	if it == nil || !it.Is("identifier", "attribute") {
 		return false
 	}
