@@ -115,12 +115,15 @@ func checkMissingAutocast(p *Pass) {
 // is), or neither (a hint: measure first). keep is false when the finding
 // should not be reported.
 func sizeGated(p *Pass, stmts []*rewrite.Node, fix *rewrite.Fix, msg *string) (_ *rewrite.Fix, keep bool) {
+	if castFree(p, stmts) {
+		return nil, false // embedding lookups only: autocast casts nothing
+	}
 	g := narrowNetwork(p, stmts)
 	if g.width > 0 {
-		if len(g.flags) == 0 {
-			return nil, false
-		}
-		return g.gate(fix, msg), true
+		// Narrow by the code's own widths, or at its flags' defaults
+		// (what the script runs unless told otherwise): blind samples HH
+		// and OO judged even the hedged finding false on such networks.
+		return nil, false
 	}
 	if largeNetwork(p, stmts) {
 		return fix, true

@@ -2,7 +2,6 @@ package patterns
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -285,30 +284,12 @@ func shownLarge(fr *widthFrame) bool {
 }
 
 // narrowGate is what AMP004 knows of the network a step calls: the widest
-// layer of the networks it runs, when every layer width is known and the
-// widest is narrowWidth or less; 0 otherwise (the gate does not apply).
-// flags are the command-line flags whose defaults gave widths.
+// layer of the networks it runs, when every layer width is known (from
+// the code, or from its command-line flags' defaults) and the widest is
+// narrowWidth or less; 0 otherwise (the gate does not apply).
 type narrowGate struct {
 	class string
 	width int
-	flags []string
-}
-
-// gate turns fix into a hint and says why when the network is narrow.
-func (g narrowGate) gate(fix *rewrite.Fix, msg *string) *rewrite.Fix {
-	if g.width == 0 {
-		return fix
-	}
-	*msg += "; but every layer of " + g.class + " is narrow (at most " + strconv.Itoa(g.width) + " channels or features"
-	if len(g.flags) > 0 {
-		*msg += " with " + strings.Join(g.flags, ", ") + " at the default"
-	}
-	*msg += "): its step is bound by kernel launches, where autocast's casts cost more than half precision saves" +
-		" (an MNIST CNN of 64 channels ran 0.73× with it on an H100, MLPs of 1024-wide layers 0.78-0.86×), so measure before keeping it"
-	if fix != nil {
-		fix.Applicability = rewrite.Hint
-	}
-	return fix
 }
 
 // widthFrame is where a network's layer widths are read: the module that
@@ -328,8 +309,7 @@ type widthFrame struct {
 
 // widthWalk is what one gate query shares across its frames.
 type widthWalk struct {
-	flags []string // flags whose defaults were read, for the message
-	steps int      // work done, bounded by maxWidthSteps
+	steps int // work done, bounded by maxWidthSteps
 	// toy asks whether the networks are toys rather than narrow: no
 	// convolution or attention, linear layers of toyMACs or less, and
 	// recurrent layers and embeddings of toyWidth or less.
@@ -519,12 +499,91 @@ func networkWidth(p *Pass, stmts []*rewrite.Node, walk *widthWalk) narrowGate {
 			return narrowGate{}
 		}
 	}
-	for _, f := range walk.flags {
-		if !slices.Contains(g.flags, f) {
-			g.flags = append(g.flags, f)
+	return g
+}
+
+// castFree reports statements whose networks (every module called, read
+// as networksOf reads them) build nothing autocast runs in half
+// precision: embedding tables and parameters looked up and combined
+// elementwise (a matrix-factorisation recommender), no linear,
+// convolutional, recurrent or attention layer and no matmul. Autocast
+// would cast nothing there, and TF32 has no matmul to speed up (blind
+// sample MM judged AMP004 and AMP005 on such models false).
+func castFree(p *Pass, stmts []*rewrite.Node) bool {
+	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
+	seen := 0
+	for _, st := range stmts {
+		ok := true
+		st.Walk(func(n *rewrite.Node) bool {
+			if !ok || n.Type != "call" || rewrite.IsDefOrLambda(n) {
+				return ok && !rewrite.IsDefOrLambda(n)
+			}
+			fn := n.ChildByField("function")
+			if fn.Type == "attribute" && !p.Model.IsModule(fn) && p.Model.IsModule(fn.ChildByField("object")) {
+				fn = fn.ChildByField("object")
+			}
+			if !fn.Is("identifier", "attribute") || lossCall(n) || !p.Model.IsModule(fn) {
+				return true
+			}
+			nets, _ := networksOf(top, fn, 0)
+			if len(nets) == 0 {
+				ok = false
+				return false
+			}
+			for _, net := range nets {
+				if !lookupsOnly(net) {
+					ok = false
+					return false
+				}
+				seen++
+			}
+			return true
+		})
+		if !ok {
+			return false
 		}
 	}
-	return g
+	return seen > 0
+}
+
+// lookupsOnly reports a network frame whose code builds embeddings or
+// parameters and calls nothing autocast or TF32 would run faster: no
+// torch.nn layer but embeddings, dropout, activations and normalisation,
+// no torch matmul, no `@`, no call of a class or function of the
+// project (it might build a layer) and no other library's callable.
+func lookupsOnly(fr *widthFrame) bool {
+	embeds, ok := false, true
+	fr.def.Walk(func(n *rewrite.Node) bool {
+		if !ok {
+			return false
+		}
+		if n.Type == "binary_operator" {
+			if o := n.ChildByField("operator"); o != nil && o.Text() == "@" {
+				ok = false
+			}
+			return ok
+		}
+		if n.Type != "call" {
+			return true
+		}
+		q := fr.m.CalleeName(n)
+		switch {
+		case q == "torch.nn.Embedding", q == "torch.nn.EmbeddingBag", q == "torch.nn.Parameter", q == "torch.nn.parameter.Parameter":
+			embeds = true
+		case q == "" || pythonBuiltins[q] || strings.HasPrefix(q, "torch.nn.init.") || strings.HasPrefix(q, "torch.nn.functional.") && !matmulLayers[q]:
+		case q == "torch.nn.Dropout", q == "torch.nn.Sigmoid", q == "torch.nn.ReLU", q == "torch.nn.Tanh", q == "torch.nn.LayerNorm", q == "torch.nn.BatchNorm1d":
+		case strings.HasPrefix(q, "torch.nn.") || matmulLayers[q]:
+			ok = false
+		case strings.HasPrefix(q, "torch."):
+			// Tensor functions (torch.zeros, torch.sum, torch.mul):
+			// elementwise or reductions, not matmuls (those are in
+			// matmulLayers).
+		default:
+			ok = false // another library, or a class or function of the project
+		}
+		return ok
+	})
+	return ok && embeds
 }
 
 // networksOf returns the frames of what builds the networks a model
@@ -1401,15 +1460,6 @@ func flagDefault(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, flag
 			return 0, false, true
 		}
 		v, ok := intBound(&widthFrame{m: parser, walk: fr.walk}, def, depth+1)
-		if ok {
-			name := "--" + strings.ReplaceAll(dest, "_", "-")
-			if a := rewrite.PositionalArgs(call); len(a) > 0 {
-				if s, isStr := rewrite.StringValue(a[0]); isStr {
-					name = s
-				}
-			}
-			fr.walk.flags = append(fr.walk.flags, name)
-		}
 		return v, ok, true
 	}
 	return 0, false, true

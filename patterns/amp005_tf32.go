@@ -111,6 +111,9 @@ func convolutionsOnly(p *Pass) bool {
 		return false
 	}
 	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
+	if nets, ok := trainedNetworks(p, top); ok && !slices.ContainsFunc(nets, func(n *widthFrame) bool { return !lookupsOnly(n) }) {
+		return true // embedding lookups combined elementwise: no matmul (castFree)
+	}
 	sum := matmulSummary{sparse: sparseMatmul(p), gan: ganScript(p)}
 	for _, call := range p.File.OfType("call") {
 		q := p.Model.CalleeName(call)

@@ -318,6 +318,9 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, n
 		if parameterless(p, left) {
 			continue // a feature transform (MelGAN's Audio2Mel): nothing is trained
 		}
+		if names, any := optimizedModels(p); any && !names[left.Text()] && !feedsOptimized(p, left, names) {
+			continue // the file's optimizers step other models: an EMA target, a frozen teacher
+		}
 		// `model = model.train()` / `.cuda()` / `.apply(init)` rebinds the
 		// model built elsewhere: compiling there would wrap it again on
 		// every pass of a loop. Such a line is the site only when nothing
@@ -602,4 +605,75 @@ func oneLayer(p *Pass, call *rewrite.Node) bool {
 func layerName(q string) bool {
 	return !strings.Contains(q, "Transformer") && !strings.HasSuffix(q, "Sequential") && !strings.HasSuffix(q, "ModuleList") &&
 		!strings.HasSuffix(q, "ModuleDict") && !strings.HasSuffix(q, "LSTM") && !strings.HasSuffix(q, "GRU")
+}
+
+// optimizedModels returns the names whose parameters the file's
+// optimizers step (`SGD(list(online.parameters()) + list(pred.parameters()))`,
+// parameter groups included: the root name of each `X.parameters()` in an
+// optimizer's arguments), and whether the file builds an optimizer at all.
+// A model whose parameters no optimizer of a file that builds optimizers
+// steps is not trained there: BYOL's EMA target network (blind sample
+// LL).
+func optimizedModels(p *Pass) (map[string]bool, bool) {
+	type result struct {
+		names           map[string]bool
+		any, unknowable bool
+	}
+	r := p.Memo("opt004.optimizedModels", func() any {
+		res := result{names: map[string]bool{}}
+		for _, call := range p.File.OfType("call") {
+			if p.Facts.What(call).Kind != KindOptimizer {
+				continue
+			}
+			res.any = true
+			args := call.ChildByField("arguments")
+			if args == nil {
+				continue
+			}
+			args.Walk(func(n *rewrite.Node) bool {
+				if n.Type != "call" || callAttr(n) != "parameters" && callAttr(n) != "named_parameters" {
+					return true
+				}
+				obj := n.ChildByField("function").ChildByField("object")
+				for obj != nil && obj.Type == "attribute" {
+					obj = obj.ChildByField("object")
+				}
+				if obj != nil && obj.Type == "identifier" && obj.Text() != "self" {
+					res.names[obj.Text()] = true
+				} else {
+					res.unknowable = true // parameters of something unnamed, or of the class itself: no conclusion
+				}
+				return false
+			})
+			if arg := rewrite.Arg(call, 0, "params"); arg == nil || arg.Type != "call" && arg.Type != "binary_operator" && arg.Type != "list" {
+				res.unknowable = true // a parameter list built elsewhere: no conclusion
+			}
+		}
+		return res
+	}).(result)
+	return r.names, r.any && !r.unknowable
+}
+
+// feedsOptimized reports a model name that the value of an optimized
+// name is built from (`model = nn.DataParallel(net)` with the optimizer
+// over model.parameters(): net is trained too).
+func feedsOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool {
+	found := false
+	for _, id := range p.File.OfType("identifier") {
+		if found {
+			break
+		}
+		if !optimized[id.Text()] || id.Parent == nil || id.Parent.Type != "assignment" || id.Parent.ChildByField("left") != id {
+			continue
+		}
+		if v := id.Parent.ChildByField("right"); v != nil {
+			v.Walk(func(n *rewrite.Node) bool {
+				if n.Type == "identifier" && n.Text() == name.Text() {
+					found = true
+				}
+				return !found
+			})
+		}
+	}
+	return found
 }

@@ -62,6 +62,9 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		own.Versions.Torch = below(Version{major + 1, 0})
 		env = &own
 	}
+	if hidesGPUs(f) {
+		return nil // the script chose the CPU on purpose: no GPU advice applies
+	}
 	m := f.Model()
 	m.SetProject(env.Project)
 	facts := newFacts(m)
@@ -259,4 +262,24 @@ func lineSuppressions(f *rewrite.File, line int) lineSuppression {
 		}
 	}
 	return ls
+}
+
+// hidesGPUs reports a script that hides every GPU from its process
+// (`os.environ["CUDA_VISIBLE_DEVICES"] = "-1"`, or ""): it runs on the
+// CPU on purpose, and no GPU rule's advice reaches a GPU (blind sample OO:
+// XGB005 wrote device="cuda" under "-1").
+func hidesGPUs(f *rewrite.File) bool {
+	if !bytes.Contains(f.Src.Bytes, []byte("CUDA_VISIBLE_DEVICES")) {
+		return false
+	}
+	for _, asg := range f.OfType("assignment") {
+		left, right := asg.ChildByField("left"), asg.ChildByField("right")
+		if left == nil || right == nil || left.Type != "subscript" || !strings.Contains(left.Text(), "CUDA_VISIBLE_DEVICES") {
+			continue
+		}
+		if v, ok := rewrite.StringValue(right); ok && (strings.TrimSpace(v) == "-1" || strings.TrimSpace(v) == "") {
+			return true
+		}
+	}
+	return false
 }

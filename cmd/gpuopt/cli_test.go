@@ -351,6 +351,9 @@ func TestVersionsPinnedNearestToEachFile(t *testing.T) {
 	// One conda file per stage, named for it, with a channel before the package.
 	write(t, filepath.Join(dir, "staged", "xgboost_environment.yml"), "name: xgb\ndependencies:\n  - conda-forge::xgboost=1.0.2\n")
 	write(t, filepath.Join(dir, "staged", "fit.py"), src)
+	// A conda file named env.yml, the pin in its pip section.
+	write(t, filepath.Join(dir, "envyml", "env.yml"), "name: moa\ndependencies:\n  - pip:\n    - xgboost==1.5.0\n")
+	write(t, filepath.Join(dir, "envyml", "fit.py"), src)
 	write(t, filepath.Join(dir, "new", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "new", "fit.py"), src)
 	for _, args := range [][]string{
@@ -363,7 +366,7 @@ func TestVersionsPinnedNearestToEachFile(t *testing.T) {
 		}
 		out, _, _ := run(t, wd, "", args...)
 		if strings.Contains(out, filepath.Join("old", "training", "fit.py")+":") || strings.Contains(out, filepath.Join("conda", "src", "fit.py")+":") ||
-			strings.Contains(out, filepath.Join("staged", "fit.py")+":") ||
+			strings.Contains(out, filepath.Join("staged", "fit.py")+":") || strings.Contains(out, filepath.Join("envyml", "fit.py")+":") ||
 			wd != dir && strings.Contains(out, "XGB005") {
 			t.Errorf("in %s, %v: a file under a 1.5 pin got XGBoost 2 advice:\n%s", wd, args, out)
 		}

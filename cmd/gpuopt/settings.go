@@ -157,8 +157,10 @@ func pinText(dir string) (string, bool) {
 	found := false
 	names := slices.Clone(pinFiles)
 	// Named variants: requirements-dev.txt, pytorch_environment.yml,
-	// environment-gpu.yaml (a project with one conda file per stage).
-	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml"} {
+	// environment-gpu.yaml (a project with one conda file per stage), and
+	// conda files named env.yml or conda.yaml (blind sample MM: a torch
+	// 1.8.1 pin in env.yml, missed, let OPT001 write fused=True).
+	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml"} {
 		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
 		sort.Strings(matches)
 		for _, m := range matches {
