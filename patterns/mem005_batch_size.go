@@ -64,6 +64,12 @@ func checkBatchSize(p *Pass) {
 	if p.File.SpellsAny([]string{"batchify", "bptt"}) || ganScript(p) || dividedAmongProcesses(p) {
 		return
 	}
+	// A summed loss (`reduction="sum"`): its gradient already grows with
+	// the batch, so the table's learning-rate scaling would compound
+	// (blind sample MM judged the advice wrong there).
+	if summedLoss(p) {
+		return
+	}
 	// A batch of sequences: the step's work is batch × sequence length
 	// tokens, and the table's 512 is an image count (Transformer-XL's 60
 	// segments of 150 tokens plus 150 of memory: blind sample JJ judged
@@ -175,6 +181,35 @@ func checkBatchSize(p *Pass) {
 }
 
 // trimFloat prints 8 as "8" and 2.828 as "2.8".
+// summedLoss reports a training loss with reduction="sum" (or the
+// legacy size_average=False): a loss module built so (`nn.MSELoss(
+// reduction="sum")`), or a functional loss called so in a training loop
+// (not an evaluation's summed test loss).
+func summedLoss(p *Pass) bool {
+	for _, kw := range p.File.OfType("keyword_argument") {
+		name, value := kw.ChildByField("name"), kw.ChildByField("value")
+		if name == nil || value == nil {
+			continue
+		}
+		v, _ := rewrite.StringValue(value)
+		if !(name.Text() == "reduction" && v == "sum" || name.Text() == "size_average" && value.Text() == "False") {
+			continue
+		}
+		call := kw.Ancestor("call")
+		if call == nil {
+			continue
+		}
+		q := p.Model.CalleeName(call)
+		if strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss") {
+			return true
+		}
+		if loops := p.Model.EnclosingLoops(call); len(loops) > 0 && p.Model.Loop(loops[0]).Trains() {
+			return true
+		}
+	}
+	return false
+}
+
 // sequenceLengthNames are the names scripts give a sequence length.
 var sequenceLengthNames = []string{"tgt_len", "seq_len", "seq_length", "max_seq_len", "max_seq_length", "block_size",
 	"context_length", "max_len", "max_length", "n_ctx", "sequence_length"}

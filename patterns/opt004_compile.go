@@ -75,6 +75,9 @@ func checkCompileModel(p *Pass) {
 			// does not load into the plain model.
 			fix = nil
 			msg += stateDictNote
+		} else if picklesModule(p, target) {
+			fix = nil
+			msg += pickleNote
 		}
 		p.Report(value, msg, fix)
 	}
@@ -140,6 +143,20 @@ func savesOrLoadsState(p *Pass, name string) bool {
 	return false
 }
 
+// picklesModule reports `torch.save(name, ...)`: the file pickles the
+// whole module object (LSTNet: blind sample OO).
+func picklesModule(p *Pass, name string) bool {
+	for _, call := range p.Model.CallsTo("torch.save") {
+		if a := rewrite.Arg(call, 0, "obj"); a != nil && a.Type == "identifier" && a.Text() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// pickleNote is what OPT004 says where the file pickles the whole model.
+const pickleNote = "; this file pickles the whole model (torch.save(model)): a compiled module is an OptimizedModule wrapper, so pickle the original (model._orig_mod) and compile after loading"
+
 // stateDictNote is what OPT004 says where the file saves or loads the
 // model's weights by key.
 const stateDictNote = "; this file saves or loads its state_dict, whose keys a compiled module prefixes with `_orig_mod.`: compile after loading the weights and save the original module's state_dict (model._orig_mod)"
@@ -162,6 +179,9 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 		if savesOrLoadsState(p, target) {
 			fix = nil
 			msg += stateDictNote
+		} else if picklesModule(p, target) {
+			fix = nil
+			msg += pickleNote
 		}
 		p.Report(value, msg+" ("+assumption+")", fix)
 	}
