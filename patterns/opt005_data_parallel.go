@@ -83,7 +83,7 @@ func parameterless(p *Pass, module *rewrite.Node) bool {
 	for _, o := range origins {
 		if o.Def != nil && o.Call != nil {
 			// An instance of a class of another project module.
-			if !o.Def.Class || slices.ContainsFunc(o.Def.Calls, torchLayer) {
+			if !o.Def.Class || slices.ContainsFunc(o.Def.Calls, mayBuildLayer) {
 				return false
 			}
 			seen = true
@@ -119,11 +119,28 @@ func parameterless(p *Pass, module *rewrite.Node) bool {
 		} else {
 			return false
 		}
-		if slices.ContainsFunc(calls, torchLayer) {
+		if slices.ContainsFunc(calls, mayBuildLayer) {
 			return false
 		}
 	}
 	return seen
+}
+
+// mayBuildLayer reports a callee of a class body that builds, or may
+// build, a layer or a parameter: a torch.nn layer, or a class other than
+// torch's (named in CapWords, as Python classes are): a U-Net's
+// DoubleConv blocks of another module (blind sample NN: the U-Net was
+// taken for a parameterless module). Functions and methods (math.sin,
+// random.random, self._build_matrix) build none.
+func mayBuildLayer(c string) bool {
+	if torchLayer(c) {
+		return true
+	}
+	if c == "" || strings.HasPrefix(c, "torch.") {
+		return false
+	}
+	last := c[strings.LastIndexByte(c, '.')+1:]
+	return last != "" && last[0] >= 'A' && last[0] <= 'Z'
 }
 
 // torchLayer reports a torch.nn callee that builds a layer or a parameter
