@@ -22,11 +22,11 @@ var exampleCodes = map[string][]string{
 	"gpt_lm.py": {"AMP001", "AMP002", "AMP003", "CACHE002", "LOAD003",
 		"MEM002", "OPT001", "OPT004", "XFER002"},
 	"hf_finetune.py": {"AMP004", "AMP005", "MEM003", "OPT001", "OPT004", "SYNC001", "SYNC002"},
-	"mnist_cnn.py":   {"LOAD001", "MEM003", "MEM004", "MEM005", "OPT001", "OPT003", "OPT004", "SYNC002", "SYNC003"},
-	"notebook_pipeline.py": {"AMP004", "AMP005", "CUDF001", "CUDF002", "LOAD001", "MEM005", "OPT001", "OPT004", "SYNC002",
+	"mnist_cnn.py":   {"MEM003", "MEM004", "MEM005", "OPT001", "OPT003", "OPT004", "SYNC002", "SYNC003"},
+	"notebook_pipeline.py": {"AMP004", "AMP005", "CUDF001", "CUDF002", "MEM005", "OPT001", "OPT004", "SYNC002",
 		"XGB001", "XGB002", "XGB004"},
 	"tabular_xgb.py": {"XGB001", "XGB002", "XGB003", "XGB004", "XGB006"},
-	"torch_train.py": {"AMP001", "AMP002", "AMP003", "LOAD001", "MEM005", "MEM006", "OPT001", "OPT003", "OPT004", "SYNC002"},
+	"torch_train.py": {"AMP001", "AMP002", "AMP003", "MEM005", "MEM006", "OPT001", "OPT003", "OPT004", "SYNC002"},
 	"xgb_train.py":   {"XGB001", "XGB002", "XGB003", "XGB004"},
 }
 

@@ -68,7 +68,7 @@ func checkLoaderWorkers(p *Pass) {
 		if !gl.Known || gl.WorkersN != 0 || gl.WorkersMaybe {
 			continue // workers set (or set on some paths, through **kwargs)
 		}
-		if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) {
+		if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) || tensorDataset(p, ds) {
 			continue
 		}
 		if !gl.PerEpoch && gl.Binding != nil && readsFewBatches(p, gl.Binding) {
@@ -123,10 +123,6 @@ func checkLoaderWorkers(p *Pass) {
 			// Keywords added beside **kwargs may repeat one of its keys
 			// (TypeError): the settings belong in the dict, by hand.
 			fix = nil
-		}
-		if tensorDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) && fix != nil {
-			msg += "; its dataset is a TensorDataset already in memory, where workers pay only if collating a batch is slow: measure (8 workers made a 2,048-sample TensorDataset 8× slower per step on an H100), or move the tensors to the GPU"
-			fix.Applicability = rewrite.Hint
 		}
 		if atImport {
 			msg += "; this script trains when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) do: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, put the script under such a guard instead)"
@@ -390,8 +386,7 @@ var inMemoryTensorCalls = map[string]bool{"torch.arange": true, "torch.tensor": 
 // a list or tuple (pre-tokenized rows), a tensor or range, or a class of this file whose
 // __getitem__ only indexes what it holds (and wraps it in tensors). Workers
 // would only add start-up and pickling: a GPU engineer leaves
-// num_workers=0 there. (A TensorDataset is reported, with a hint only:
-// see tensorDataset.)
+// num_workers=0 there. (A TensorDataset too: see tensorDataset.)
 func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 	if ds == nil {
 		return false
@@ -431,8 +426,8 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 // indexing and collation off the main process and add start-up and
 // pickling. Measured on an H100 (corpus/effect, .notes/effect-h100.log):
 // 8 workers on a 2,048-sample TensorDataset made
-// corpus/examples/mnist_cnn.py 8× slower per step. So LOAD001 offers no
-// batch fix there, only a hint that says when workers pay.
+// corpus/examples/mnist_cnn.py 8× slower per step, and blind samples II
+// and QQ judged the hint LOAD001 gave there noise. So LOAD001 says nothing.
 func tensorDataset(p *Pass, ds *rewrite.Node) bool {
 	if ds == nil {
 		return false

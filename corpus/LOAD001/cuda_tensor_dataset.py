@@ -1,7 +1,8 @@
 # gpuopt-env: cpus=16
 # A course notebook's regression: the tensors are moved to the GPU before
 # the TensorDataset is built, so workers (no CUDA) and pin_memory cannot
-# serve it; the CPU one below is reported as a hint.
+# serve it. The CPU one below is not reported either: workers on a
+# TensorDataset in memory made a step 8× slower on an H100.
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
@@ -10,7 +11,7 @@ x_train = torch.randn(1000, 9).to(device)
 y_train = torch.randn(1000, 1).to(device)
 dataset_train = TensorDataset(x_train, y_train)
 dataloader_train = DataLoader(dataset_train, batch_size=32, shuffle=True)
-host = DataLoader(TensorDataset(torch.randn(1000, 9), torch.randn(1000, 1)), batch_size=32)  # want: LOAD001
+host = DataLoader(TensorDataset(torch.randn(1000, 9), torch.randn(1000, 1)), batch_size=32)
 
 model = torch.nn.Linear(9, 1).to(device)
 optimizer = torch.optim.Adam(model.parameters(), fused=True)

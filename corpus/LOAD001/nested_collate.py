@@ -1,9 +1,25 @@
 # Workers started by spawn or forkserver unpickle collate_fn: a nested
 # function or a lambda cannot be, so the finding comes without a fix.
 import torch
-from torch.utils.data import DataLoader, TensorDataset
+from PIL import Image
+from torch.utils.data import DataLoader, Dataset
 
-ds = TensorDataset(torch.randn(64, 4), torch.randn(64, 1))
+
+class Images(Dataset):
+    """Decodes an image per sample: real work for workers."""
+
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        img = torch.tensor(list(Image.open(self.paths[i]).getdata()), dtype=torch.float32)
+        return img[:4], img[4:5]
+
+
+ds = Images([f"{i}.png" for i in range(64)])
 
 
 def run():
