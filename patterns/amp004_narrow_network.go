@@ -463,9 +463,34 @@ func toyNetwork(p *Pass, stmts []*rewrite.Node) bool {
 // networkWidth is narrowNetwork with the walk's thresholds.
 func networkWidth(p *Pass, stmts []*rewrite.Node, walk *widthWalk) narrowGate {
 	var g narrowGate
+	ok := calledNetworks(p, stmts, walk, func(nets []*widthFrame, name string) bool {
+		for _, net := range nets {
+			w, known := widestLayer(net)
+			if !known {
+				return false
+			}
+			g.width = max(g.width, w)
+		}
+		if g.class == "" {
+			g.class = name
+		}
+		return true
+	})
+	if !ok {
+		return narrowGate{}
+	}
+	return g
+}
+
+// calledNetworks hands visit the networks (networksOf's frames, and the
+// name the message gives them) of each module the statements call, in
+// order, skipping losses; a method of a network (`self.policy.evaluate(...)`)
+// counts as the network. It stops and reports false when a module's
+// network cannot be read or visit returns false.
+func calledNetworks(p *Pass, stmts []*rewrite.Node, walk *widthWalk, visit func(nets []*widthFrame, name string) bool) bool {
 	top := &widthFrame{m: p.Model, walk: walk}
+	ok := true
 	for _, st := range stmts {
-		ok := true
 		st.Walk(func(n *rewrite.Node) bool {
 			if !ok || n.Type != "call" || rewrite.IsDefOrLambda(n) {
 				return ok && !rewrite.IsDefOrLambda(n)
@@ -478,28 +503,14 @@ func networkWidth(p *Pass, stmts []*rewrite.Node, walk *widthWalk) narrowGate {
 				return true // a loss module is no network
 			}
 			nets, name := networksOf(top, fn, 0)
-			if len(nets) == 0 {
-				ok = false
-				return false
-			}
-			for _, net := range nets {
-				w, known := widestLayer(net)
-				if !known {
-					ok = false
-					return false
-				}
-				g.width = max(g.width, w)
-			}
-			if g.class == "" {
-				g.class = name
-			}
-			return true
+			ok = len(nets) > 0 && visit(nets, name)
+			return ok
 		})
 		if !ok {
-			return narrowGate{}
+			return false
 		}
 	}
-	return g
+	return true
 }
 
 // castFree reports statements whose networks (every module called, read
@@ -510,40 +521,12 @@ func networkWidth(p *Pass, stmts []*rewrite.Node, walk *widthWalk) narrowGate {
 // would cast nothing there, and TF32 has no matmul to speed up (blind
 // sample MM judged AMP004 and AMP005 on such models false).
 func castFree(p *Pass, stmts []*rewrite.Node) bool {
-	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
 	seen := 0
-	for _, st := range stmts {
-		ok := true
-		st.Walk(func(n *rewrite.Node) bool {
-			if !ok || n.Type != "call" || rewrite.IsDefOrLambda(n) {
-				return ok && !rewrite.IsDefOrLambda(n)
-			}
-			fn := n.ChildByField("function")
-			if fn.Type == "attribute" && !p.Model.IsModule(fn) && p.Model.IsModule(fn.ChildByField("object")) {
-				fn = fn.ChildByField("object")
-			}
-			if !fn.Is("identifier", "attribute") || lossCall(n) || !p.Model.IsModule(fn) {
-				return true
-			}
-			nets, _ := networksOf(top, fn, 0)
-			if len(nets) == 0 {
-				ok = false
-				return false
-			}
-			for _, net := range nets {
-				if !lookupsOnly(net) {
-					ok = false
-					return false
-				}
-				seen++
-			}
-			return true
-		})
-		if !ok {
-			return false
-		}
-	}
-	return seen > 0
+	ok := calledNetworks(p, stmts, &widthWalk{}, func(nets []*widthFrame, _ string) bool {
+		seen += len(nets)
+		return !slices.ContainsFunc(nets, func(n *widthFrame) bool { return !lookupsOnly(n) })
+	})
+	return ok && seen > 0
 }
 
 // lookupsOnly reports a network frame whose code builds embeddings or
