@@ -111,7 +111,8 @@ func convolutionsOnly(p *Pass) bool {
 		return false
 	}
 	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
-	if nets, ok := trainedNetworks(p, top); ok && !slices.ContainsFunc(nets, func(n *widthFrame) bool { return !lookupsOnly(n) }) {
+	trained, trainedOK := trainedNetworks(p, top)
+	if trainedOK && !slices.ContainsFunc(trained, func(n *widthFrame) bool { return !lookupsOnly(n) }) {
 		return true // embedding lookups combined elementwise: no matmul (castFree)
 	}
 	sum := matmulSummary{sparse: sparseMatmul(p), gan: ganScript(p)}
@@ -160,14 +161,13 @@ func convolutionsOnly(p *Pass) bool {
 		// No network built here: an engine module's training function
 		// steps the model its scripts hand it (blind sample EE's
 		// `engine.fit(model, ...)` of a 32-channel char CNN).
-		nets, ok := trainedNetworks(p, top)
-		if !ok {
+		if !trainedOK {
 			// The trained network is built where gpuopt cannot read
 			// it (a class handed in as q_func, `getattr(models,
 			// args.model)`): see opaque.
 			return !projectMatmuls(p)
 		}
-		for _, net := range nets {
+		for _, net := range trained {
 			if sum.network(net); sum.large {
 				return false
 			}
