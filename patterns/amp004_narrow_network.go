@@ -1335,7 +1335,7 @@ func configField(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, know
 	if obj == nil || obj.Type != "identifier" {
 		return 0, false, false
 	}
-	call, in := constructionOf(fr, obj, depth)
+	call, in := constructionOf(fr, obj)
 	if call == nil {
 		return 0, false, false
 	}
@@ -1372,7 +1372,7 @@ func configField(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, know
 // identifier id read in fr (through the argument of the building call
 // when id is its parameter), and the frame to read that call in; nil
 // when it is not one call of this module.
-func constructionOf(fr *widthFrame, id *rewrite.Node, depth int) (*rewrite.Node, *widthFrame) {
+func constructionOf(fr *widthFrame, id *rewrite.Node) (*rewrite.Node, *widthFrame) {
 	for range 4 {
 		if b := fr.m.Binding(id); b != nil && b.Kind == rewrite.ParamBinding {
 			f := fr.paramFrame(b.Ident)
@@ -1402,9 +1402,9 @@ func constructionOf(fr *widthFrame, id *rewrite.Node, depth int) (*rewrite.Node,
 }
 
 // flagDefault reads `args.nhid` where args is what an argparse parser's
-// parse_args() returned in this module: the default of the add_argument
-// call that stores nhid, and the flag's name for the message. flag is
-// false when expr is no such read.
+// parse_args() returned, in this module or in the script that hands the
+// namespace to a class of this one: the default of the add_argument call
+// that stores nhid. flag is false when expr is no such read.
 func flagDefault(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, flag bool) {
 	if expr.Type != "attribute" {
 		return 0, false, false
