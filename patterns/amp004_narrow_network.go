@@ -37,6 +37,13 @@ const narrowLinearMACs = 2 * 1024 * 1024
 // (.notes/amp004-narrow-h100-2.txt).
 const narrowLinearSide = 256
 
+// narrowRecurrentHidden is the widest hidden state (and known input) of
+// an nn.LSTM, nn.GRU or nn.RNN that AMP004 calls narrow: forecasters of
+// hidden 64 to 256 over windows of 24 and 168 steps ran 0.60-1.02× with
+// autocast at batch 128 and 512 on an H100, hidden 512 0.87-1.14×
+// (corpus/gpu/amp004_narrow.py rnn, .notes/amp004-rnn-h100.txt).
+const narrowRecurrentHidden = 256
+
 // countedLinearSide is the widest other side of a linear layer whose
 // unknown side is a count of columns (`len(feat_cols)`, `len(target_cols)`)
 // that AMP004 and AMP005 still call narrow: a tabular model's input or
@@ -317,6 +324,14 @@ type widthWalk struct {
 	// gan: the file trains a GAN, whose batch is its recipe's (64 or
 	// 128): linear layers up to ganLinearMACs are narrow at that batch.
 	gan bool
+	// tables: an nn.Embedding of a vocabulary larger than smallVocabulary
+	// or read at run time was seen; openSide: a linear layer with a side
+	// read at run time was, or a matrix product with a layer's weight
+	// (`F.linear(h, self.embed.weight)`). Together they may be a language
+	// model's output layer, as wide as its vocabulary: not narrow. A table
+	// alone is a recommender's or classifier's lookup (NCF's users and
+	// items ran 0.67-0.77× with autocast, .notes/amp004-rnn-h100.txt).
+	tables, openSide bool
 }
 
 // ganLinearMACs is the largest linear layer of a GAN's narrow network:
@@ -464,12 +479,16 @@ func toyNetwork(p *Pass, stmts []*rewrite.Node) bool {
 func networkWidth(p *Pass, stmts []*rewrite.Node, walk *widthWalk) narrowGate {
 	var g narrowGate
 	ok := calledNetworks(p, stmts, walk, func(nets []*widthFrame, name string) bool {
+		defer func() { walk.tables, walk.openSide = false, false }()
 		for _, net := range nets {
 			w, known := widestLayer(net)
 			if !known {
 				return false
 			}
 			g.width = max(g.width, w)
+		}
+		if walk.tables && walk.openSide {
+			return false // perhaps a language model's output layer
 		}
 		if g.class == "" {
 			g.class = name
@@ -792,6 +811,9 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		if n.Type == "parameters" {
 			return false // defaults (`std=np.sqrt(2)`) build no layer
 		}
+		if n.Type == "binary_operator" && n.ChildByField("operator").Text() == "@" && mentionsWeight(n) {
+			fr.walk.openSide = true // `h @ self.embed.weight.T`
+		}
 		if n.Type != "call" {
 			return true
 		}
@@ -867,8 +889,10 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			case inOK && outOK && in*out <= narrowLinearMACs:
 			case inOK && outOK && in*out <= ganLinearMACs && fr.walk.gan:
 			case outOK && out <= narrowLinearSide && !inOK, inOK && in <= narrowLinearSide && !outOK:
+				fr.walk.openSide = true
 			case outOK && out <= countedLinearSide && !inOK && columnCount(n, 0, "in_features"),
 				inOK && in <= countedLinearSide && !outOK && columnCount(n, 1, "out_features"):
+				fr.walk.openSide = true
 			default:
 				known = false
 				return false
@@ -898,15 +922,32 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			width = max(width, w)
 			return false
 		}
+		if q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN" {
+			// Narrow when its hidden state is narrowRecurrentHidden or
+			// less and its input no wider (or a size read at run time,
+			// a table's feature count).
+			hidden, hOK := intBound(fr, rewrite.Arg(n, 1, "hidden_size"), 0)
+			in, inOK := intBound(fr, rewrite.Arg(n, 0, "input_size"), 0)
+			if !hOK || hidden > narrowRecurrentHidden || inOK && in > narrowRecurrentHidden {
+				known = false
+				return false
+			}
+			layers++
+			width = max(width, hidden, in)
+			return false
+		}
 		if q == "torch.nn.Embedding" {
 			// A vocabulary: a language model's output layer is as wide
 			// as it, often through a size read at run time, and gains
 			// from bf16 however narrow the rest is.
 			v, ok := intBound(fr, rewrite.Arg(n, 0, "num_embeddings"), 0)
 			if !ok || v > smallVocabulary {
-				known = false
+				fr.walk.tables = true
 			}
 			return false
+		}
+		if weightProduct(m, n, q) {
+			fr.walk.openSide = true
 		}
 		if q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter" {
 			// A weight used by hand (`F.linear(x, self.weight)`): its
@@ -983,8 +1024,7 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 				width = max(width, w)
 			}
 		case !strings.HasPrefix(q, "torch."),
-			strings.HasPrefix(q, "torch.nn.Transformer"),
-			q == "torch.nn.LSTM", q == "torch.nn.GRU", q == "torch.nn.RNN":
+			strings.HasPrefix(q, "torch.nn.Transformer"):
 			known = false
 		}
 		return known
@@ -1026,6 +1066,33 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		}
 	}
 	return width, layers, known
+}
+
+// weightProduct reports a matrix product with a layer's weight read by
+// hand: `F.linear(h, self.embed.weight)`, `torch.matmul(h,
+// self.emb.weight.t())`; a tied output layer is one.
+func weightProduct(m *rewrite.Model, call *rewrite.Node, q string) bool {
+	switch q {
+	case "torch.nn.functional.linear", "torch.matmul", "torch.mm", "torch.bmm", "torch.einsum":
+	default:
+		if fn := call.ChildByField("function"); fn == nil || fn.Type != "attribute" || !fn.ChildByField("attribute").Is("identifier") ||
+			!slices.Contains([]string{"matmul", "mm", "bmm"}, fn.ChildByField("attribute").Text()) {
+			return false
+		}
+	}
+	return mentionsWeight(call.ChildByField("arguments"))
+}
+
+// mentionsWeight reports an expression that reads a `.weight`.
+func mentionsWeight(e *rewrite.Node) bool {
+	found := false
+	e.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "attribute" && n.ChildByField("attribute").Text() == "weight" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // moduleParams returns the parameters of a class's __init__ that it runs
@@ -1235,6 +1302,13 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 		switch op.Text() {
 		case "+":
 			return l + r, true
+		case "-":
+			// At most l less the least value r takes: a literal, or a
+			// counter of range() that starts at 0 (`num_layers - i`).
+			if least, ok := intFloor(fr, right); ok {
+				return l - least, true
+			}
+			return 0, false
 		case "*":
 			return l * r, true
 		case "//":
@@ -1259,6 +1333,11 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 			return atariActions, true
 		}
 		if expr.Type == "identifier" {
+			if last, ok := rangeCounter(fr.m, expr); ok {
+				// `for i in range(n)`: i is at most n - 1.
+				v, ok := intBound(fr, last, depth+1)
+				return v - 1, ok
+			}
 			if b := fr.m.Binding(expr); b != nil && b.Kind == rewrite.ParamBinding {
 				if f := fr.paramFrame(b.Ident); f != nil {
 					a, in, _, ok := f.argument(b.Ident)
@@ -1318,6 +1397,45 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 			best = max(best, v)
 		}
 		return best, n > 0
+	}
+	return 0, false
+}
+
+// rangeCounter reports a name bound only by `for name in range(...)`
+// with a start of 0 and a positive step, and returns the range's end: the
+// counter takes 0 up to end - 1.
+func rangeCounter(m *rewrite.Model, id *rewrite.Node) (end *rewrite.Node, ok bool) {
+	b := m.Binding(id)
+	if b == nil || b.Kind != rewrite.LoopBinding || b.Stmt == nil || b.Stmt.Type != "for_statement" {
+		return nil, false
+	}
+	if left := b.Stmt.ChildByField("left"); left == nil || left != b.Ident {
+		return nil, false // a tuple target (`for i, x in ...`)
+	}
+	call := b.Stmt.ChildByField("right")
+	if call == nil || call.Type != "call" || m.CalleeName(call) != "range" {
+		return nil, false
+	}
+	args := rewrite.PositionalArgs(call)
+	switch {
+	case len(args) == 1 && len(call.ChildByField("arguments").NamedChildren()) == 1:
+		return args[0], true
+	case len(args) == 2 && args[0].Type == "integer" && args[0].Text() == "0":
+		return args[1], true
+	}
+	return nil, false
+}
+
+// intFloor returns the least value an integer expression takes, where it
+// is plain: a literal, or a range() counter starting at 0.
+func intFloor(fr *widthFrame, expr *rewrite.Node) (int, bool) {
+	switch expr.Type {
+	case "integer":
+		return intLiteralText(expr.Text())
+	case "identifier":
+		if _, ok := rangeCounter(fr.m, expr); ok {
+			return 0, true
+		}
 	}
 	return 0, false
 }

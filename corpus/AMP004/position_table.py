@@ -2,10 +2,11 @@
 # A text classifier of 128-wide embeddings: its token table is large
 # (50,000 words) and its position table's size is computed, but neither
 # makes the network wide. Lookups are cheap, and the output layer has two
-# classes, not a vocabulary: the wrap is a hint that says the gain
-# depends on the size. The language model below has an output layer as
-# wide as its vocabulary from 512-wide embeddings, a large matmul per
-# token: its wrap is offered as a fix.
+# classes, not a vocabulary: the network is narrow, no finding (NCF's
+# user and item tables beside layers of 256 or less ran 0.67-0.77× with
+# autocast on an H100, .notes/amp004-rnn-h100.txt). The language model
+# below has an output layer as wide as its vocabulary from 512-wide
+# embeddings, a large matmul per token: its wrap is offered as a fix.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -40,7 +41,7 @@ def train_classifier(loader):
     opt = torch.optim.Adam(model.parameters())
     for x, y in loader:
         x, y = x.to(device), y.to(device)
-        loss = F.cross_entropy(model(x), y)  # want: AMP004
+        loss = F.cross_entropy(model(x), y)
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -7,6 +7,7 @@ gate's thresholds (patterns/amp004_narrow_network.go) cite these lines.
 
     python corpus/gpu/amp004_narrow.py        # all but the GANs
     python corpus/gpu/amp004_narrow.py gan    # the MNIST GAN pair
+    python corpus/gpu/amp004_narrow.py rnn    # small GRU/LSTM forecasters, NCF
 """
 import torch
 import torch.nn as nn
@@ -101,6 +102,61 @@ def gans():
             F.binary_cross_entropy_with_logits)
 
 
+class Recurrent(nn.Module):
+    """A forecaster of the LSTNet / sequence-regression kind: a recurrent
+    layer over the window, its last state to a linear output."""
+
+    def __init__(self, cell, features, hidden, out):
+        super().__init__()
+        self.rnn = cell(features, hidden, batch_first=True)
+        self.head = nn.Linear(hidden, out)
+
+    def forward(self, x):
+        h, _ = self.rnn(x)
+        return self.head(h[:, -1])
+
+
+class NCF(nn.Module):
+    """Neural collaborative filtering (NeuMF): GMF and MLP embeddings of
+    factor f, an MLP of 8f-4f-2f-f, a linear predictor."""
+
+    def __init__(self, users, items, f, layers=3):
+        super().__init__()
+        self.gu, self.gi = nn.Embedding(users, f), nn.Embedding(items, f)
+        w = f * 2 ** (layers - 1)
+        self.mu, self.mi = nn.Embedding(users, w), nn.Embedding(items, w)
+        mlp_layers = []
+        for i in range(layers):
+            size = f * 2 ** (layers - i)
+            mlp_layers += [nn.Dropout(0.0), nn.Linear(size, size // 2), nn.ReLU()]
+        self.mlp = nn.Sequential(*mlp_layers)
+        self.out = nn.Linear(2 * f, 1)
+
+    def forward(self, ui):
+        u, i = ui[:, 0], ui[:, 1]
+        gmf = self.gu(u) * self.gi(i)
+        mlp = self.mlp(torch.cat([self.mu(u), self.mi(i)], -1))
+        return self.out(torch.cat([gmf, mlp], -1)).view(-1)
+
+
+def recurrent():
+    """Small recurrent forecasters and NCF (blind sample OO's LSTNet,
+    TimeMixer-LSTM and NCF), the gate's recurrent and recommender widths."""
+    for cell, name in ((nn.GRU, "gru"), (nn.LSTM, "lstm")):
+        for hidden in (64, 100, 128, 256, 512):
+            for b, seq in ((128, 168), (512, 24)):
+                x = torch.randn(b, seq, 100, device=DEV)
+                y = torch.randn(b, 321, device=DEV)
+                measure(f"{name} 100-{hidden} seq {seq} + linear {hidden}x321 b{b}",
+                        lambda: Recurrent(cell, 100, hidden, 321), x, y, F.mse_loss)
+    for f in (32, 64):
+        for b in (256, 4096):
+            ui = torch.stack([torch.randint(0, 6040, (b,)), torch.randint(0, 3706, (b,))], 1).to(DEV)
+            y = torch.rand(b, device=DEV)
+            measure(f"ncf factor {f} mlp {8 * f}-{f} b{b}", lambda: NCF(6040, 3706, f), ui, y,
+                    F.binary_cross_entropy_with_logits)
+
+
 def measure(name, build, x, y, loss_fn):
     torch.manual_seed(0)
     model = build().to(DEV)
@@ -146,5 +202,9 @@ if __name__ == "__main__":
         torch.backends.cuda.matmul.allow_tf32 = False
         print(torch.__version__, torch.cuda.get_device_name())
         gans()
+    elif sys.argv[1:] == ["rnn"]:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        print(torch.__version__, torch.cuda.get_device_name())
+        recurrent()
     else:
         main()

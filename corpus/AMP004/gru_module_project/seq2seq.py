@@ -1,14 +1,15 @@
 # gpuopt-env: target-gpu=h100
-# A GRU encoder of another module, reached as `sm.EncoderRNN`, trained at
-# BATCH_SIZE = 1: autocast hardly pays for a small recurrent model at
-# batch 1, so the wrap is a hint that says so.
+# A GRU encoder of 512 hidden units in another module, reached as
+# `sm.EncoderRNN`, trained at BATCH_SIZE = 1: autocast hardly pays for a
+# recurrent model at batch 1, so the wrap is a hint that says so. (At
+# 256 hidden units or less the network is narrow: no finding.)
 import torch
 import torch.nn.functional as F
 
 import seq_models as sm
 
 BATCH_SIZE = 1
-encoder = sm.EncoderRNN(128, 100).cuda()
+encoder = sm.EncoderRNN(128, 512).cuda()
 opt = torch.optim.Adam(encoder.parameters(), lr=1e-3, fused=True)
 for step in range(10000):
     tokens = torch.randint(0, 128, (12,), device="cuda")
