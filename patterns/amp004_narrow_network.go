@@ -479,16 +479,12 @@ func toyNetwork(p *Pass, stmts []*rewrite.Node) bool {
 func networkWidth(p *Pass, stmts []*rewrite.Node, walk *widthWalk) narrowGate {
 	var g narrowGate
 	ok := calledNetworks(p, stmts, walk, func(nets []*widthFrame, name string) bool {
-		defer func() { walk.tables, walk.openSide = false, false }()
 		for _, net := range nets {
-			w, known := widestLayer(net)
+			w, known := narrowWidthOf(net)
 			if !known {
 				return false
 			}
 			g.width = max(g.width, w)
-		}
-		if walk.tables && walk.openSide {
-			return false // perhaps a language model's output layer
 		}
 		if g.class == "" {
 			g.class = name
@@ -499,6 +495,39 @@ func networkWidth(p *Pass, stmts []*rewrite.Node, walk *widthWalk) narrowGate {
 		return narrowGate{}
 	}
 	return g
+}
+
+// narrowWidthOf is widestLayer for the narrow gate: not known for a
+// network whose lookup table and open-sided linear layer may make a
+// language model's output layer as wide as its vocabulary.
+func narrowWidthOf(net *widthFrame) (int, bool) {
+	net.walk.tables, net.walk.openSide = false, false
+	w, known := widestLayer(net)
+	if !known || net.walk.tables && net.walk.openSide {
+		return 0, false
+	}
+	return w, true
+}
+
+// narrowTraining reports a file whose training steps (trainedNetworks)
+// run only narrow networks (narrowWidthOf): steps bound by their kernel
+// launches, which neither TF32 nor torch.compile speeds up (0.75-1.05×
+// and 0.47-0.89× on an MNIST MLP, LeNet, a 7-32-16-6 MLP and a GRU of
+// 100 on an H100, corpus/gpu/narrow_gates.py, .notes/narrow-gates-h100.txt).
+func narrowTraining(p *Pass) bool {
+	return p.Memo("narrowTraining", func() any {
+		top := &widthFrame{m: p.Model, walk: &widthWalk{gan: ganScript(p)}}
+		nets, ok := trainedNetworks(p, top)
+		if !ok {
+			return false
+		}
+		for _, net := range nets {
+			if _, narrow := narrowWidthOf(net); !narrow {
+				return false
+			}
+		}
+		return true
+	}).(bool)
 }
 
 // calledNetworks hands visit the networks (networksOf's frames, and the

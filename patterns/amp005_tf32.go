@@ -110,6 +110,9 @@ func convolutionsOnly(p *Pass) bool {
 	if p.Model.Imports("timm") || p.File.Spells("from_pretrained") {
 		return false
 	}
+	if narrowTraining(p) {
+		return true // narrow networks: launch-bound steps (0.75-1.05× with TF32)
+	}
 	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
 	trained, trainedOK := trainedNetworks(p, top)
 	if trainedOK && !slices.ContainsFunc(trained, func(n *widthFrame) bool { return !lookupsOnly(n) }) {

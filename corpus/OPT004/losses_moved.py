@@ -13,7 +13,7 @@ class DINOLoss(nn.Module):
 class Generator(nn.Module):
     def __init__(self):
         super().__init__()
-        self.net = nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 8))
+        self.net = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 4096))
 
     def forward(self, x):
         return self.net(x)

@@ -12,7 +12,7 @@ def inplace_relu(m):
 
 
 def main(loader, epochs):
-    classifier = nn.Sequential(nn.Linear(3, 512), nn.ReLU(), nn.Linear(512, 40))  # want: OPT004
+    classifier = nn.Sequential(nn.Linear(3, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 40))  # want: OPT004
     classifier = classifier.apply(inplace_relu)
     classifier = classifier.cuda()
     optimizer = torch.optim.Adam(classifier.parameters(), lr=1e-3, fused=True)

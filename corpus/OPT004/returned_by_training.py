@@ -29,6 +29,6 @@ class SimpleMLP(nn.Module):
         return self.out(torch.relu(self.hidden(x)))
 
 
-model = SimpleMLP(8, 12, 4)  # want: OPT004
+model = SimpleMLP(1024, 4096, 10)  # want: OPT004
 optimizer = torch.optim.RMSprop(model.parameters(), lr=0.001)
 model = train_and_test(model, [], nn.CrossEntropyLoss(), optimizer, 100)

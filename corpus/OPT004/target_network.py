@@ -5,9 +5,9 @@ import torch
 from torch import nn
 
 device = torch.device("cuda")
-q_network = nn.Sequential(nn.Linear(4, 120), nn.ReLU(), nn.Linear(120, 2)).to(device)  # want: OPT004
+q_network = nn.Sequential(nn.Linear(4, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 2)).to(device)  # want: OPT004
 optimizer = torch.optim.Adam(q_network.parameters(), lr=2.5e-4, fused=True)
-target_network = nn.Sequential(nn.Linear(4, 120), nn.ReLU(), nn.Linear(120, 2)).to(device)
+target_network = nn.Sequential(nn.Linear(4, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 2)).to(device)
 target_network.load_state_dict(q_network.state_dict())
 
 for global_step in range(10000):

@@ -1,7 +1,7 @@
 import torch
 from torch import nn
 
-model = nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 2)).cuda()  # want: OPT004
+model = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 2)).cuda()  # want: OPT004
 optimizer = torch.optim.AdamW(model.parameters())
 for step in range(10):
     loss = model(torch.randn(4, 8, device="cuda")).sum()

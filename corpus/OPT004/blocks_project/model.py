@@ -8,8 +8,8 @@ from parts import DoubleConv
 class UNet(nn.Module):
     def __init__(self, n_channels, n_classes):
         super().__init__()
-        self.inc = DoubleConv(n_channels, 64)
-        self.outc = DoubleConv(64, n_classes)
+        self.inc = DoubleConv(n_channels, 256)
+        self.outc = DoubleConv(256, n_classes)
 
     def forward(self, x):
         return self.outc(self.inc(x))

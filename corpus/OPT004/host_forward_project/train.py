@@ -27,7 +27,7 @@ class Aligner(nn.Module):
 class Classifier(nn.Module):
     def __init__(self):
         super().__init__()
-        self.net = nn.Sequential(nn.Linear(192, 512), nn.ReLU(), nn.Linear(512, 10))
+        self.net = nn.Sequential(nn.Linear(192, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 10))
 
     def forward(self, x):
         return self.net(x)

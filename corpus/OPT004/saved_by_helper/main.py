@@ -6,7 +6,7 @@ import torch
 
 from util import save_model
 
-model = torch.nn.Sequential(torch.nn.Linear(512, 512), torch.nn.ReLU(), torch.nn.Linear(512, 10)).cuda()  # want: OPT004
+model = torch.nn.Sequential(torch.nn.Linear(4096, 4096), torch.nn.ReLU(), torch.nn.Linear(4096, 10)).cuda()  # want: OPT004
 optimizer = torch.optim.Adam(model.parameters(), fused=True)
 for epoch in range(10):
     for step in range(100):
