@@ -169,3 +169,40 @@ func assertedTorchMajor(f *rewrite.File) (int, bool) {
 	}
 	return 0, false
 }
+
+// preTorch04 reports a file written for PyTorch 0.3 or older, whatever
+// its pins say: `Variable(x, volatile=True)` (volatile was removed in
+// 0.4, where it does nothing) or `loss.data[0]` (a 0-dim tensor cannot be
+// indexed since 0.5). Such code has to be ported before any of the GPU
+// advice applies, and fixes written for current PyTorch (`device=` in a
+// factory, persistent_workers) raise TypeError on 0.3 (blind sample RR).
+func preTorch04(f *rewrite.File) bool {
+	if !bytes.Contains(f.Src.Bytes, []byte("volatile")) && !bytes.Contains(f.Src.Bytes, []byte(".data[0]")) {
+		return false
+	}
+	for _, kw := range f.OfType("keyword_argument") {
+		if kw.ChildByField("name").Text() == "volatile" && kw.ChildByField("value").Text() == "True" {
+			return true
+		}
+	}
+	for _, sub := range f.OfType("subscript") {
+		v, idx := sub.ChildByField("value"), sub.ChildByField("subscript")
+		if v == nil || idx == nil || v.Type != "attribute" || idx.Text() != "0" || v.ChildByField("attribute").Text() != "data" {
+			continue
+		}
+		if strings.Contains(strings.ToLower(v.ChildByField("object").Text()), "loss") {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenForTorch03 reports a file of a project written for PyTorch 0.3
+// (preTorch04): the file itself, or a project module it imports (main.py
+// beside the train.py that holds the idioms).
+func writtenForTorch03(m *rewrite.Model) bool {
+	return preTorch04(m.File) || m.ImportsProjectModule(func(mod *rewrite.ProjectDef) bool {
+		fm := m.ModuleOf(mod)
+		return fm != nil && fm != m && preTorch04(fm.File)
+	})
+}

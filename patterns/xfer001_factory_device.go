@@ -30,6 +30,9 @@ var safeFactories = map[string]bool{"zeros": true, "ones": true, "full": true, "
 var randomFactories = map[string]bool{"rand": true, "randn": true, "randint": true, "normal": true, "randperm": true}
 
 func checkFactoryDevice(p *Pass) {
+	if !p.Env.Versions.Torch.AtLeast(0, 4) {
+		return // factories take device= from PyTorch 0.4
+	}
 	for _, move := range torchCalls(p) {
 		dev, ok, obj := p.Model.MoveTarget(move)
 		if !ok || obj == nil || !movesOnly(move) {

@@ -20,6 +20,9 @@ var NonBlockingCopy = &Rule{
 func init() { Register(NonBlockingCopy) }
 
 func checkNonBlocking(p *Pass) {
+	if !p.Env.Versions.Torch.AtLeast(0, 4) {
+		return // non_blocking= arrived in PyTorch 0.4 (async= before)
+	}
 	for _, loop := range p.File.OfType("for_statement") {
 		if ok, across := pinnedLoader(p, loop.ChildByField("right")); ok {
 			checkBatchCopies(p, loop, across)
