@@ -247,11 +247,12 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		dtype = "torch.bfloat16"
 	}
 	seen := map[*rewrite.Node]bool{}
+	hinted := map[*rewrite.Node]bool{} // outermost loops reported
 	for _, call := range p.File.OfType("call") {
 		// The cheap tests first: most calls are in no loop, or in a
 		// training loop (checkMissingAutocast's), and IsModule is costly.
 		loops := p.Model.EnclosingLoops(call)
-		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() {
+		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() || insideTrainingStep(p, loops) {
 			continue
 		}
 		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) || onCPU(p, call) {
@@ -308,11 +309,33 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 				fix.Applicability = rewrite.Hint
 			}
 		}
+		outer := loops[len(loops)-1]
+		if (fix == nil || fix.Applicability == rewrite.Hint) && hinted[outer] {
+			// A second forward of the same evaluation loop (a recurrent
+			// attention model's glimpse loop and its last glimpse): the
+			// first hint covers the loop (blind sample RR).
+			continue
+		}
+		hinted[outer] = true
 		if v.Hint {
 			msg += " (" + v.Assumption + ")"
 		}
 		p.Report(call, msg, v.Downgrade(fix))
 	}
+}
+
+// insideTrainingStep reports a call whose enclosing loops (innermost
+// first) include a loop that runs `.backward()` in its own body: a frozen
+// network run per sample inside a training step (voicefilter's speaker
+// embedder) is part of that step, not an evaluation loop. A validation
+// loop beside the training loop, in the same epoch loop, is not.
+func insideTrainingStep(p *Pass, loops []*rewrite.Node) bool {
+	for _, b := range p.File.MethodCalls("backward") {
+		if bl := p.Model.EnclosingLoops(b); len(bl) > 0 && slices.Contains(loops, bl[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // batchOneNote is AMP004's caveat for an evaluation loop over a loader of
