@@ -302,11 +302,44 @@ func sync1ReadInLoop(m *rewrite.Model, acc, loop *rewrite.Node) bool {
 // `.cpu()` there neither copies nor synchronises.
 func loaderBatchAt(p *Pass, ident, site *rewrite.Node) bool {
 	b := p.Model.ReachingBinding(ident, site)
+	if b != nil && b.Value != nil && b.Value.Type == "subscript" && b.Stmt != nil && b.Stmt.Start < site.Start {
+		// `i_batch = batch[1]`: an element of the loader's batch.
+		if v := b.Value.ChildByField("value"); v != nil && v.Type == "identifier" {
+			return loaderBatchAt(p, v, b.Stmt)
+		}
+	}
 	if b == nil || b.Stmt == nil || b.Stmt.Type != "for_statement" || !b.Stmt.Contains(site) {
 		return false
 	}
 	left := b.Stmt.ChildByField("left")
-	return left != nil && left.Contains(b.Ident) && p.Model.IsDataLoader(b.Stmt.ChildByField("right"))
+	if left == nil || !left.Contains(b.Ident) {
+		return false
+	}
+	right := b.Stmt.ChildByField("right")
+	return p.Model.IsDataLoader(right) || hostLoaderWrapper(p, right)
+}
+
+// hostLoaderWrapper reports an iterable built by a class of the project
+// that wraps a torch DataLoader in a module that never targets CUDA
+// (kaggle_jigsaw's LengthBucketingDataLoader), also inside tqdm(...) or
+// enumerate(...): its batches are the wrapped loader's, on the host.
+func hostLoaderWrapper(p *Pass, e *rewrite.Node) bool {
+	for e != nil && e.Type == "call" {
+		q := p.Model.CalleeName(e)
+		if q != "enumerate" && !strings.HasPrefix(q, "tqdm") {
+			break
+		}
+		args := rewrite.PositionalArgs(e)
+		if len(args) == 0 {
+			return false
+		}
+		e = args[0]
+	}
+	if e == nil || e.Type != "call" {
+		return false
+	}
+	d := p.Model.ImportedDef(e.ChildByField("function"))
+	return d != nil && d.Class && !d.UsesCUDA && (slices.Contains(d.Calls, "torch.utils.data.DataLoader") || slices.Contains(d.Calls, "torch.utils.data.dataloader.DataLoader"))
 }
 
 // hotInnerLoop reports a loop whose steps are those of a loop nested in it
