@@ -840,8 +840,14 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		if n.Type == "parameters" {
 			return false // defaults (`std=np.sqrt(2)`) build no layer
 		}
-		if n.Type == "binary_operator" && n.ChildByField("operator").Text() == "@" && mentionsWeight(n) {
-			fr.walk.openSide = true // `h @ self.embed.weight.T`
+		if n.Type == "binary_operator" && n.ChildByField("operator").Text() == "@" {
+			if convolutional(m, fr.def) {
+				known = false // attention over positions, as torch.bmm below
+				return false
+			}
+			if mentionsWeight(n) {
+				fr.walk.openSide = true // `h @ self.embed.weight.T`
+			}
 		}
 		if n.Type != "call" {
 			return true
@@ -978,6 +984,12 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		if weightProduct(m, n, q) {
 			fr.walk.openSide = true
 		}
+		if matmulLayers[q] && !strings.HasPrefix(q, "torch.nn.") && convolutional(m, fr.def) {
+			// torch.bmm of a convolutional block: attention over every
+			// pair of positions (SAGAN's), of a size no width shows.
+			known = false
+			return false
+		}
 		if q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter" {
 			// A weight used by hand (`F.linear(x, self.weight)`): its
 			// shape is the layer's.
@@ -1095,6 +1107,18 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		}
 	}
 	return width, layers, known
+}
+
+// convolutional reports a definition that builds a convolution.
+func convolutional(m *rewrite.Model, def *rewrite.Node) bool {
+	found := false
+	def.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "call" && strings.HasPrefix(m.CalleeName(n), "torch.nn.Conv") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // weightProduct reports a matrix product with a layer's weight read by

@@ -157,8 +157,11 @@ func convolutionsOnly(p *Pass) bool {
 	}
 	for _, op := range p.File.OfType("binary_operator") {
 		if o := op.ChildByField("operator"); o != nil && o.Text() == "@" && !sum.sparse {
-			return false
+			sum.products = true
 		}
+	}
+	if sum.products && !sum.recurrentOnly() {
+		return false
 	}
 	if sum.layers == 0 {
 		// No network built here: an engine module's training function
@@ -240,6 +243,15 @@ const tinyMatmulMACs = 1024 * 1024
 // matmulSummary is what convolutionsOnly learns of the file's layers.
 type matmulSummary struct {
 	cudnn   bool     // a convolution or recurrent layer
+	// recurrent, conv: which kind of cuDNN layer was seen.
+	recurrent, conv bool
+	// products: a matmul call (torch.bmm, torch.matmul, F.linear, ...),
+	// whose size the code does not show. In a network of convolutions
+	// (a self-attention block of a GAN or a U-Net) or of no cuDNN layer
+	// it counts as large; beside recurrent layers alone it is attention
+	// over their states, as narrow as they are (DA-RNN's and the Jigsaw
+	// LSTMs' attention: blind sample SS judged TF32 no gain there).
+	products bool
 	linear  int      // the largest linear layer's in × out, of those known
 	unknown bool     // a linear layer whose size the code does not show
 	vocab   []string // the vocabulary sizes of the embeddings seen, as spelled
@@ -292,6 +304,11 @@ func (s *matmulSummary) layer(fr *widthFrame, call *rewrite.Node, q string) bool
 		s.layers++
 	case cudnnLayer(q):
 		s.cudnn = true
+		if strings.HasPrefix(q, "torch.nn.Conv") {
+			s.conv = true
+		} else {
+			s.recurrent = true
+		}
 		s.layers++
 	case q == "torch.nn.Embedding" || q == "torch.nn.EmbeddingBag":
 		// A vocabulary: a linear layer as wide as it is a language
@@ -302,13 +319,15 @@ func (s *matmulSummary) layer(fr *widthFrame, call *rewrite.Node, q string) bool
 	case strings.HasPrefix(q, "torchvision.models.") && torchvisionCNN(q[strings.LastIndexByte(q, '.')+1:]):
 		// A torchvision CNN: convolutions, and a head of 2048×1000 at
 		// most (ResNet-50's).
-		s.cudnn = true
+		s.cudnn, s.conv = true, true
 		s.linear = max(s.linear, 2048*1000)
 		s.layers++
 	case matmulLayers[q] && s.sparse && !strings.HasPrefix(q, "torch.nn."):
 		// torch.mm(features, weight) in a graph network: the width of
 		// its embeddings, read with the linear layers.
 		s.layers++
+	case matmulLayers[q] && !strings.HasPrefix(q, "torch.nn."):
+		s.products = true
 	case matmulLayers[q], strings.HasPrefix(q, "torchvision.models"), strings.HasPrefix(q, "timm"), transformersModel(q):
 		s.large = true
 	default:
@@ -353,7 +372,7 @@ func (s *matmulSummary) network(fr *widthFrame) {
 // small reports layers whose matmuls the setting cannot speed up.
 func (s *matmulSummary) small() bool {
 	switch {
-	case s.large || s.layers == 0:
+	case s.large || s.layers == 0 || s.products && !s.recurrentOnly():
 		return false
 	case s.cudnn, s.sparse:
 		// A network of convolutions or recurrent layers, or one whose
@@ -364,6 +383,9 @@ func (s *matmulSummary) small() bool {
 	}
 	return !s.unknown && s.linear <= tinyMatmulMACs
 }
+
+// recurrentOnly reports cuDNN layers that are all recurrent.
+func (s *matmulSummary) recurrentOnly() bool { return s.recurrent && !s.conv }
 
 // cudnnLayer reports a torch.nn layer cuDNN runs: a convolution or a
 // recurrent layer.
