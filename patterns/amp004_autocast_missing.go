@@ -28,6 +28,13 @@ func checkMissingAutocast(p *Pass) {
 	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
 		return
 	}
+	if p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Autocast }) {
+		// The network's own module runs autocast regions (RAFT's
+		// `autocast(enabled=args.mixed_precision)` in forward): an outer
+		// wrap is switched off inside them; the project's flag is the
+		// switch (blind sample RR).
+		return
+	}
 	if !p.Env.Versions.Torch.AtLeast(1, 10) {
 		// torch.autocast (and bf16 autocast) arrived in 1.10: the wrap
 		// cannot run on the pinned version, and blind samples SS and RR
