@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -401,6 +402,47 @@ func firstString(p *Pass) *rewrite.Node {
 // its softmax), not the project's training (blind sample FF).
 func selfTest(p *Pass, loop *rewrite.Node) bool {
 	return underMainGuard(loop) && importedByProject(p)
+}
+
+// moduleSelfTest reports code under the `__main__` guard of a module
+// that is a library of the project: other modules import it (selfTest),
+// or it defines classes and its `__main__` block trains nothing (a pooling
+// layer's module checking its output shape on random CUDA tensors:
+// blind sample SS). Such code runs once, by hand.
+func moduleSelfTest(p *Pass, n *rewrite.Node) bool {
+	if !underMainGuard(n) {
+		return false
+	}
+	if importedByProject(p) {
+		return true
+	}
+	var guard *rewrite.Node
+	for a := n.Ancestor("if_statement"); a != nil; a = a.Ancestor("if_statement") {
+		if isMainGuard(a) {
+			guard = a
+		}
+	}
+	if guard == nil || !slices.ContainsFunc(p.File.Root.NamedChildren(), func(st *rewrite.Node) bool {
+		return st.Type == "class_definition" || st.Type == "decorated_definition" && st.ChildByField("definition").Type == "class_definition"
+	}) {
+		return false
+	}
+	trains := false
+	guard.Walk(func(c *rewrite.Node) bool {
+		if c.Type == "call" {
+			if fn := c.ChildByField("function"); fn.Type == "attribute" && fn.ChildByField("attribute").Is("identifier") {
+				switch fn.ChildByField("attribute").Text() {
+				case "backward", "step", "fit":
+					trains = true
+				}
+			}
+			if d := p.Model.CalledDef(c); d != nil && d.Type == "function_definition" && d.Parent != nil && d.Parent.Type == "module" {
+				trains = true // a function of the module: perhaps the training
+			}
+		}
+		return !trains
+	})
+	return !trains
 }
 
 // importedByProject reports a module that other modules of the project

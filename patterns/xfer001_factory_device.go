@@ -255,8 +255,8 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 	if perStep(p.Model, factory, 0) {
 		return false
 	}
-	if underMainGuard(factory) && importedByProject(p) {
-		return true // a model module's smoke test (PSPNet's `__main__`: blind sample JJ)
+	if moduleSelfTest(p, factory) {
+		return true // a model module's smoke test (PSPNet's `__main__`: blind samples JJ, SS)
 	}
 	switch name {
 	case "zeros", "ones", "empty", "rand", "randn": // the positional arguments are the size
