@@ -197,12 +197,28 @@ func preTorch04(f *rewrite.File) bool {
 	return false
 }
 
+// torch03Idiom matches preTorch04's idioms in a module's text.
+var torch03Idiom = regexp.MustCompile(`volatile\s*=\s*True|\b\w*loss\w*\.data\[0\]`)
+
 // writtenForTorch03 reports a file of a project written for PyTorch 0.3
-// (preTorch04): the file itself, or a project module it imports (main.py
-// beside the train.py that holds the idioms).
+// (preTorch04): the file itself, a project module it imports (main.py
+// beside the train.py that holds the idioms), or one that imports it (the
+// data module of that train.py, whose DataLoader would otherwise get
+// persistent_workers: blind sample TT).
 func writtenForTorch03(m *rewrite.Model) bool {
-	return preTorch04(m.File) || m.ImportsProjectModule(func(mod *rewrite.ProjectDef) bool {
+	if preTorch04(m.File) {
+		return true
+	}
+	if m.ImportsProjectModule(func(mod *rewrite.ProjectDef) bool {
 		fm := m.ModuleOf(mod)
-		return fm != nil && fm != m && preTorch04(fm.File)
-	})
+		return fm != nil && fm != m && torch03Idiom.Match(fm.File.Src.Bytes)
+	}) {
+		return true
+	}
+	for _, src := range m.ImporterSources() {
+		if torch03Idiom.Match(src) {
+			return true
+		}
+	}
+	return false
 }

@@ -269,6 +269,35 @@ func (m *Model) foreignImporters(def *Node) (name, self string, importers []stri
 	return name, self, ps.Importers(self, name)
 }
 
+// ImporterSources returns the sources of the other project modules that
+// import this module's classes or functions (a training script importing
+// the module of its data loaders); nil without a project that lists
+// sources.
+func (m *Model) ImporterSources() [][]byte {
+	ps, ok := m.project.(ProjectSources)
+	self := m.absPath()
+	if !ok || self == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out [][]byte
+	for name, bs := range m.Module.Bindings {
+		if len(bs) == 0 || bs[0].Kind != DefBinding && bs[0].Kind != ClassBinding {
+			continue
+		}
+		for _, path := range ps.Importers(self, name) {
+			if seen[path] {
+				continue
+			}
+			seen[path] = true
+			if src := ps.Source(path); src != nil {
+				out = append(out, src)
+			}
+		}
+	}
+	return out
+}
+
 // DefinitionOf returns the model of the module that holds a project
 // definition and the definition's statement (a class_definition or a
 // function_definition), parsing that module on first use; nil, nil when it

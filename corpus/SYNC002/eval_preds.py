@@ -3,7 +3,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-model = nn.Linear(16, 4).cuda()
+model = nn.Linear(4096, 4096).cuda()
 criterion = nn.CrossEntropyLoss()
 loader = DataLoader(TensorDataset(torch.randn(64, 16), torch.randint(0, 4, (64,))), batch_size=8)
 

@@ -3,7 +3,7 @@
 import torch
 from torch import nn
 
-model = nn.Linear(16, 16).cuda()
+model = nn.Linear(4096, 4096).cuda()
 loader = torch.utils.data.DataLoader(torch.randn(64, 16), batch_size=8)
 
 

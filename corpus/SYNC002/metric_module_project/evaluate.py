@@ -6,7 +6,7 @@ import torch.nn as nn
 import metrics
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-model = nn.Linear(64, 10).to(device)
+model = nn.Linear(4096, 4096).to(device)
 loss_fn = nn.CrossEntropyLoss()
 
 
