@@ -21,6 +21,9 @@ var EvalWithoutNoGrad = &Rule{
 func init() { Register(EvalWithoutNoGrad) }
 
 func checkEvalWithoutNoGrad(p *Pass) {
+	if !p.Env.Versions.Torch.AtLeast(0, 4) {
+		return // torch.no_grad arrived in 0.4; before it, Variable(volatile=True)
+	}
 	ctx := "torch.inference_mode"
 	if !p.Env.Versions.Torch.AtLeast(1, 9) {
 		ctx = "torch.no_grad"
