@@ -518,8 +518,29 @@ func recurrentClass(p *Pass, value *rewrite.Node) bool {
 		return false
 	}
 	fn := value.ChildByField("function")
+	if recurrentClassName(p, fn) {
+		return true
+	}
+	if fn.Type != "identifier" || p.Model.Binding(fn) != nil && p.Model.Binding(fn).Kind != rewrite.AssignBinding {
+		return false
+	}
+	// `neural_net = LstmGruModel` in each branch of an if, then
+	// `neural_net(embedding_matrix)`: every class it names must be
+	// recurrent (blind sample SS).
+	bs := p.Model.Bindings(fn)
+	for _, b := range bs {
+		if b.Kind != rewrite.AssignBinding || b.Value == nil || !b.Value.Is("identifier", "attribute") || !recurrentClassName(p, b.Value) {
+			return false
+		}
+	}
+	return len(bs) > 0
+}
+
+// recurrentClassName reports a name of a network class (of this file or
+// the project) with a recurrent layer.
+func recurrentClassName(p *Pass, name *rewrite.Node) bool {
 	recurrent := func(q string) bool { return q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN" }
-	if b := p.Model.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
+	if b := p.Model.Binding(name); b != nil && b.Kind == rewrite.ClassBinding {
 		found := false
 		b.Stmt.Walk(func(n *rewrite.Node) bool {
 			if n.Type == "call" && recurrent(p.Model.CalleeName(n)) {
@@ -529,10 +550,8 @@ func recurrentClass(p *Pass, value *rewrite.Node) bool {
 		})
 		return found
 	}
-	if d := p.Model.ImportedDef(fn); d != nil && d.Class {
-		return slices.ContainsFunc(d.Calls, recurrent)
-	}
-	return false
+	d := p.Model.ImportedDef(name)
+	return d != nil && d.Class && slices.ContainsFunc(d.Calls, recurrent)
 }
 
 // hostBoundNetwork reports a call building an instance of a network class
