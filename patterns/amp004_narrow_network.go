@@ -1577,21 +1577,32 @@ func constructionOf(fr *widthFrame, id *rewrite.Node) (*rewrite.Node, *widthFram
 // namespace to a class of this one: the default of the add_argument call
 // that stores nhid. flag is false when expr is no such read.
 func flagDefault(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, flag bool) {
+	def, parser, flag := flagDefaultValue(fr.m, expr)
+	if def == nil {
+		return 0, false, flag
+	}
+	v, ok = intBound(&widthFrame{m: parser, walk: fr.walk}, def, depth+1)
+	return v, ok, true
+}
+
+// flagDefaultValue returns the default of the command-line flag that
+// `args.name` reads, and the model of the module that parses the flags
+// (this file, or the script that hands the namespace to a class of this
+// file); flag is false when expr reads no flag, def nil when the flag has
+// no default.
+func flagDefaultValue(m *rewrite.Model, expr *rewrite.Node) (def *rewrite.Node, parser *rewrite.Model, flag bool) {
 	if expr.Type != "attribute" {
-		return 0, false, false
+		return nil, nil, false
 	}
 	obj := expr.ChildByField("object")
 	if obj == nil || obj.Type != "identifier" {
-		return 0, false, false
+		return nil, nil, false
 	}
-	// The parser's module: this file's, or the script's that hands the
-	// parsed namespace to a class of this file (`GAN(args)` in main.py).
-	var parser *rewrite.Model
-	for _, o := range fr.m.OriginsAcross(obj) {
+	for _, o := range m.OriginsAcross(obj) {
 		if o.Expr != nil && o.Expr.Type == "call" {
 			if f := o.Expr.ChildByField("function"); f != nil && f.Type == "attribute" && f.ChildByField("attribute").Text() == "parse_args" {
 				if o.Model == nil {
-					o.Model = fr.m
+					o.Model = m
 				}
 				if parser == nil || parser == o.Model {
 					parser = o.Model
@@ -1599,24 +1610,18 @@ func flagDefault(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, flag
 				}
 			}
 		}
-		return 0, false, false
+		return nil, nil, false
 	}
 	if parser == nil {
-		return 0, false, false
+		return nil, nil, false
 	}
 	dest := expr.ChildByField("attribute").Text()
 	for _, call := range parser.File.MethodCalls("add_argument") {
-		if flagDest(call) != dest {
-			continue
+		if flagDest(call) == dest {
+			return rewrite.KeywordValue(call, "default"), parser, true
 		}
-		def := rewrite.KeywordValue(call, "default")
-		if def == nil {
-			return 0, false, true
-		}
-		v, ok := intBound(&widthFrame{m: parser, walk: fr.walk}, def, depth+1)
-		return v, ok, true
 	}
-	return 0, false, true
+	return nil, nil, true
 }
 
 // intLiteralText parses a decimal integer literal (with underscores).

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,9 @@ func checkCudnnBenchmark(p *Pass) {
 	}
 	conv := false
 	for _, call := range torchCalls(p) {
+		if offDefaultBranch(p, call) {
+			continue // `elif args.encoder == "cnn":` with "mlp" the default
+		}
 		q := p.Model.CalleeName(call)
 		if convCallee(q) || q == "timm.create_model" && convTimmModel(rewrite.Arg(call, 0, "model_name")) || torchvisionByName(p, call) {
 			conv = true
@@ -73,6 +77,42 @@ func checkCudnnBenchmark(p *Pass) {
 			strconv.Itoa(line) + " that chooses determinism turns benchmark off again after this runs"
 	}
 	p.ReportRange(start, end, msg, fix)
+}
+
+// offDefaultBranch reports code that runs only when a command-line flag
+// is not at its default: inside `if args.encoder == "cnn":` (or an elif)
+// where `--encoder` defaults to "mlp" (blind sample TT: NRI's CNN encoder
+// behind a flag, its MLP encoder the default).
+func offDefaultBranch(p *Pass, n *rewrite.Node) bool {
+	for c := n.Parent; c != nil; c = c.Parent {
+		if c.Type != "if_statement" && c.Type != "elif_clause" {
+			continue
+		}
+		cons, cond := c.ChildByField("consequence"), c.ChildByField("condition")
+		if cons == nil || !cons.Contains(n) || cond == nil || cond.Type != "comparison_operator" {
+			continue
+		}
+		sides := cond.NamedChildren()
+		if len(sides) != 2 || !slices.ContainsFunc(cond.Children, func(k *rewrite.Node) bool { return k.Type == "==" }) {
+			continue
+		}
+		flagExpr, lit := sides[0], sides[1]
+		if lit.Type != "string" {
+			flagExpr, lit = lit, flagExpr
+		}
+		want, ok := rewrite.StringValue(lit)
+		if !ok {
+			continue
+		}
+		def, _, flag := flagDefaultValue(p.Model, flagExpr)
+		if !flag || def == nil {
+			continue
+		}
+		if got, ok := rewrite.StringValue(def); ok && got != want {
+			return true
+		}
+	}
+	return false
 }
 
 // optionalDeterminism returns the if statement that requests determinism
