@@ -41,8 +41,58 @@ func checkDataParallel(p *Pass) {
 			// function: DDP is training advice (blind sample JJ's DDIM).
 			continue
 		}
+		if wrappedForInference(p, call) {
+			continue
+		}
 		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
 	}
+}
+
+// wrappedForInference reports `model = nn.DataParallel(model)` whose
+// result is next put in eval mode (`model.eval()`) and that no training
+// loop after it calls: a model reloaded from a checkpoint for a
+// prediction pass, in a function that also trains (blind sample UU's
+// Kaggle solution). DDP is training advice.
+func wrappedForInference(p *Pass, call *rewrite.Node) bool {
+	stmt := rewrite.Statement(call)
+	if stmt == nil || len(stmt.NamedChildren()) != 1 || stmt.NamedChildren()[0].Type != "assignment" {
+		return false
+	}
+	target := stmt.NamedChildren()[0].ChildByField("left")
+	if target == nil || target.Type != "identifier" {
+		return false
+	}
+	scope := enclosingFunction(call)
+	if scope == nil {
+		scope = p.File.Root
+	}
+	name := target.Text()
+	evalAt, trains := -1, false
+	scope.Walk(func(n *rewrite.Node) bool {
+		if n.Start < stmt.End || trains {
+			return !trains
+		}
+		if n.Type == "call" {
+			fn := n.ChildByField("function")
+			if fn != nil && fn.Type == "attribute" && fn.ChildByField("object").Text() == name {
+				switch fn.ChildByField("attribute").Text() {
+				case "eval":
+					if evalAt < 0 {
+						evalAt = n.Start
+					}
+				case "train":
+					trains = true
+				}
+			}
+			if fn != nil && fn.Text() == name {
+				if loops := p.Model.EnclosingLoops(n); len(loops) > 0 && p.Model.Loop(loops[0]).Trains() {
+					trains = true
+				}
+			}
+		}
+		return !trains
+	})
+	return evalAt >= 0 && !trains
 }
 
 // callsTrainer reports a function that calls a training function: one of
