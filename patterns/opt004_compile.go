@@ -225,7 +225,9 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 				targets = left.NamedChildren()
 			}
 			for idx, t := range targets {
-				if t.Type != "identifier" || !handedToTrainer(fc.Model, t, cuda) {
+				if t.Type != "identifier" || !handedToTrainer(fc.Model, t, cuda) || callsInTrainingLoop(fc.Model, t.Text()) {
+					// (A caller that runs the model in its own training
+					// loop reports it there: one finding per model.)
 					continue
 				}
 				for _, r := range rets {
@@ -239,13 +241,56 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 					if item.Type != "identifier" || !p.Model.IsModule(item) {
 						continue
 					}
-					if value, target := builtModel(p, item, -1); value != nil {
+					if value, target := builtModel(p, item, -1); value != nil && !rebindsParam(p, value, def, 0) {
 						report(value, target, "assumes "+baseName(fc.Model.File.Src.Path)+" trains it: it hands `"+t.Text()+"` to a function that trains")
 					}
 				}
 			}
 		}
 	}
+}
+
+// callsInTrainingLoop reports a module that calls the model named name
+// in a loop that trains (the script that reports it itself).
+func callsInTrainingLoop(m *rewrite.Model, name string) bool {
+	for _, call := range m.File.OfType("call") {
+		fn := call.ChildByField("function")
+		if fn == nil || fn.Type != "identifier" || fn.Text() != name {
+			continue
+		}
+		if loops := m.EnclosingLoops(call); len(loops) > 0 && m.Loop(loops[0]).Trains() {
+			return true
+		}
+	}
+	return false
+}
+
+// rebindsParam reports a model value that moves or wraps a parameter of
+// def (`net = net.to(device)` in a create_optimizer(net, ...) helper):
+// the model was built by the caller, which reports it.
+func rebindsParam(p *Pass, value, def *rewrite.Node, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	root := rewrite.RootName(unchainModuleMethods(value))
+	if root == nil || root.Type != "identifier" {
+		if value.Type == "call" {
+			// torch.nn.DataParallel(net): its module argument.
+			if a := rewrite.PositionalArgs(value); len(a) > 0 && a[0].Type == "identifier" {
+				root = a[0]
+			}
+		}
+		if root == nil {
+			return false
+		}
+	}
+	for _, b := range p.Model.Bindings(root) {
+		if b.Kind == rewrite.ParamBinding && b.Stmt == def {
+			return true
+		}
+	}
+	b := p.Model.Binding(root)
+	return b != nil && b.Kind == rewrite.AssignBinding && b.Value != nil && b.Value != value && rebindsParam(p, b.Value, def, depth+1)
 }
 
 // trainingDef returns the project function or class a call calls when it
