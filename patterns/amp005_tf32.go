@@ -242,7 +242,7 @@ const tinyMatmulMACs = 1024 * 1024
 
 // matmulSummary is what convolutionsOnly learns of the file's layers.
 type matmulSummary struct {
-	cudnn   bool     // a convolution or recurrent layer
+	cudnn bool // a convolution or recurrent layer
 	// recurrent, conv: which kind of cuDNN layer was seen.
 	recurrent, conv bool
 	// products: a matmul call (torch.bmm, torch.matmul, F.linear, ...),
@@ -252,11 +252,11 @@ type matmulSummary struct {
 	// over their states, as narrow as they are (DA-RNN's and the Jigsaw
 	// LSTMs' attention: blind sample SS judged TF32 no gain there).
 	products bool
-	linear  int      // the largest linear layer's in × out, of those known
-	unknown bool     // a linear layer whose size the code does not show
-	vocab   []string // the vocabulary sizes of the embeddings seen, as spelled
-	layers  int
-	large   bool // a matmul of unknown or large size
+	linear   int      // the largest linear layer's in × out, of those known
+	unknown  bool     // a linear layer whose size the code does not show
+	vocab    []string // the vocabulary sizes of the embeddings seen, as spelled
+	layers   int
+	large    bool // a matmul of unknown or large size
 	// opaque: a network whose layers the walk cannot read (a project
 	// class built by name, a CNN picked with getattr(models, args.arch)).
 	// With no large matmul shown elsewhere, AMP005 stays silent: blind
