@@ -1440,10 +1440,16 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 				best = max(best, v)
 				continue
 			}
-			if o.Expr == nil || o.Index >= 0 || o.Expr == expr || o.Model != nil {
+			e := o.Expr
+			if e != nil && o.Index >= 0 && e.Is("expression_list", "tuple") && o.Index < len(e.NamedChildren()) {
+				e = e.NamedChildren()[o.Index] // `self.d_l, self.d_a = 30, 30`
+			} else if o.Index >= 0 {
 				return 0, false
 			}
-			v, ok := intBound(fr, o.Expr, depth+1)
+			if e == nil || e == expr || o.Model != nil {
+				return 0, false
+			}
+			v, ok := intBound(fr, e, depth+1)
 			if !ok {
 				return 0, false
 			}

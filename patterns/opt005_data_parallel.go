@@ -41,11 +41,32 @@ func checkDataParallel(p *Pass) {
 			// function: DDP is training advice (blind sample JJ's DDIM).
 			continue
 		}
-		if wrappedForInference(p, call) {
-			continue
+		if underNoGrad(p, call, nil) || wrappedForInference(p, call) {
+			continue // wrapped for inference: DDP is training advice
 		}
 		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
 	}
+}
+
+// exitingBlock returns the innermost block around stmt whose last
+// statement ends the process (`sys.exit(0)`, `exit()`, `quit()`), or nil.
+func exitingBlock(p *Pass, stmt *rewrite.Node) *rewrite.Node {
+	for b := stmt.Parent; b != nil && b.Type != "function_definition" && b.Type != "module"; b = b.Parent {
+		if b.Type != "block" {
+			continue
+		}
+		sts := rewrite.Statements(b)
+		if len(sts) == 0 || sts[len(sts)-1].Type != "expression_statement" {
+			continue
+		}
+		if last := sts[len(sts)-1].NamedChildren(); len(last) == 1 && last[0].Type == "call" {
+			switch q := p.Model.CalleeName(last[0]); q {
+			case "sys.exit", "exit", "quit", "os._exit":
+				return b
+			}
+		}
+	}
+	return nil
 }
 
 // wrappedForInference reports `model = nn.DataParallel(model)` whose
@@ -65,6 +86,9 @@ func wrappedForInference(p *Pass, call *rewrite.Node) bool {
 	scope := enclosingFunction(call)
 	if scope == nil {
 		scope = p.File.Root
+	}
+	if block := exitingBlock(p, stmt); block != nil {
+		scope = block // `if args.testOnly: ... sys.exit(0)`: what follows never runs after it
 	}
 	name := target.Text()
 	evalAt, trains := -1, false
