@@ -55,6 +55,15 @@ func TestPinnedVersions(t *testing.T) {
 	if v.Torch != (Version{1, 13}) || v.XGBoost != (Version{1, 99}) {
 		t.Errorf("got %+v", v)
 	}
+	// A listing of versions separated by a space (blind sample WW's
+	// `torch 0.4.1`, where fused=True raised TypeError); torchvision's
+	// line is not torch's.
+	if v := PinnedVersions("numpy 1.14.3\ntorchvision 0.2.1\ntorch 0.4.1\n"); v.Torch != (Version{0, 4}) {
+		t.Errorf("space-separated pin: got %+v", v)
+	}
+	if v := PinnedVersions("torchvision 0.2.1\n"); v.Torch != DefaultVersions.Torch {
+		t.Errorf("torchvision read as torch: got %+v", v)
+	}
 	// conda environment files: `- pytorch=1.8.1`, a build string after a
 	// second `=`, pip's list inside; poetry's `torch = "^1.13"`.
 	v = PinnedVersions("dependencies:\n  - pytorch=1.8.1\n  - py-xgboost=1.5.1=py39_0\n  - torchvision=0.9\n")

@@ -69,7 +69,16 @@ func PinnedVersions(requirements string) Versions {
 			if !ok {
 				continue
 			}
+			spaced := rest != "" && (rest[0] == ' ' || rest[0] == '\t')
 			rest = strings.TrimSpace(rest)
+			if f := strings.Fields(rest); spaced && len(f) > 0 && f[0][0] >= '0' && f[0][0] <= '9' {
+				// `torch 0.4.1`: a listing of installed versions (pip
+				// freeze's columns, a README-style requirements file).
+				if pv, ok := ParseVersion(f[0]); ok {
+					*lib.dst = pv
+				}
+				continue
+			}
 			// poetry: torch = ">=1.10.1,<1.13" (or { version = "..." }):
 			// the quoted spec's clauses, read as requirement pins.
 			if spec, ok := strings.CutPrefix(rest, "="); ok && !strings.HasPrefix(spec, "=") {
