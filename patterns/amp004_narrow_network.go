@@ -91,14 +91,16 @@ func columnCount(call *rewrite.Node, pos int, kw string) bool {
 // Evidence that a network is large enough for autocast to pay, from the
 // H100 measurements: CIFAR convolutions of 256/512 channels ran 1.59× and
 // a TCN of 256 channels 1.45× with it where 128/256 channels gave 1.10×
-// (corpus/gpu/amp004_narrow.py), 2048×2048 linear layers 2.06× at batch
-// 4096 (.notes/amp004-narrow-h100.txt), the encoder of d 1024 the
-// catalogue's 5.0×; an LSTM seq2seq and a Transformer of d 256 ran 0.65×
-// (blind sample Z, .notes/blind-z.md).
+// (corpus/gpu/amp004_narrow.py), the encoder of d 1024 the catalogue's
+// 5.0×; an LSTM seq2seq and a Transformer of d 256 ran 0.65× (blind sample
+// Z, .notes/blind-z.md). Linear layers alone are no such evidence: MLPs
+// of 2048- and 4096-wide layers ran 0.75-0.91× at batch 256 and 512 and
+// gained only at batch 4096 (1.66× and 3.84×; corpus/gpu/amp004_narrow.py
+// wide, .notes/amp004-wide-h100.txt), and a script's batch is rarely
+// known: an MLP gets the hedged hint (sizeGate).
 const (
-	largeConvWidth  = 256
-	largeLinearMACs = 2048 * 2048
-	largeModelDim   = 512
+	largeConvWidth = 256
+	largeModelDim  = 512
 )
 
 // largeLibraries build networks of the sizes autocast was measured on.
@@ -109,7 +111,7 @@ var largeLibraries = []string{"torchvision.models.", "timm.", "transformers."}
 const sizeGate = "; whether it pays depends on the network's size: the 5.0× is a Transformer encoder of d 1024, while networks of a few hundred channels or features ran 0.65-0.9× with it (an LSTM seq2seq, a Transformer of d 256, small CNNs at batch 1): keep it where the step measures faster"
 
 // largeNetwork reports statements that run a network shown to be large
-// (largeConvWidth, largeLinearMACs, largeModelDim, a library's model):
+// (largeConvWidth, largeModelDim, a vocabulary head, a library's model):
 // the only networks AMP004 wraps without asking to measure first.
 func largeNetwork(p *Pass, stmts []*rewrite.Node) bool {
 	walk := &widthWalk{gan: ganScript(p)}
@@ -202,9 +204,10 @@ func shownLarge(fr *widthFrame) bool {
 		}
 		switch {
 		case q == "torch.nn.Linear":
+			// Wide linear layers alone show nothing: their gain depends on
+			// the batch (largeLinearMACs).
 			in, inOK := intBound(fr, rewrite.Arg(n, 0, "in_features"), 0)
-			out, outOK := intBound(fr, rewrite.Arg(n, 1, "out_features"), 0)
-			large = inOK && outOK && in*out >= largeLinearMACs && !(fr.walk.gan && in*out <= ganLinearMACs)
+			_, outOK := intBound(fr, rewrite.Arg(n, 1, "out_features"), 0)
 			if a := rewrite.Arg(n, 1, "out_features"); a != nil && !outOK && slices.Contains(vocab, a.Text()) && (!inOK || in > narrowLinearSide) {
 				// `nn.Linear(dim, vocab)` beside `nn.Embedding(vocab, dim)`;
 				// not from a hidden size of 256 or less, where even a

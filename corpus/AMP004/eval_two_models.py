@@ -3,7 +3,7 @@ import torch
 from torch import nn
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-encoder = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU()).to(device)
+encoder = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU()).to(device)
 decoder = nn.Linear(4096, 10).to(device)
 criterion = nn.CrossEntropyLoss().to(device)
 params = list(encoder.parameters()) + list(decoder.parameters())

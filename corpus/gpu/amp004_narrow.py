@@ -8,6 +8,7 @@ gate's thresholds (patterns/amp004_narrow_network.go) cite these lines.
     python corpus/gpu/amp004_narrow.py        # all but the GANs
     python corpus/gpu/amp004_narrow.py gan    # the MNIST GAN pair
     python corpus/gpu/amp004_narrow.py rnn    # small GRU/LSTM forecasters, NCF
+    python corpus/gpu/amp004_narrow.py wide   # MLPs of 2048 and 4096 at common batches
 """
 import torch
 import torch.nn as nn
@@ -157,6 +158,18 @@ def recurrent():
                     F.binary_cross_entropy_with_logits)
 
 
+def wide():
+    """MLPs whose linear layers are 2048 or 4096 wide, at the batches
+    scripts train them (blind sample WW's Kaggle MoA MLP: 2048 wide, batch
+    256): where linear layers alone show a network large."""
+    for w in (2048, 4096):
+        for b in (256, 512, 4096):
+            x = torch.randn(b, 875, device=DEV)
+            y = torch.rand(b, 206, device=DEV)
+            measure(f"mlp 875-{w}-{w}-206 b{b}", lambda: mlp([875, w, w, 206]), x, y,
+                    F.binary_cross_entropy_with_logits)
+
+
 def measure(name, build, x, y, loss_fn):
     torch.manual_seed(0)
     model = build().to(DEV)
@@ -202,6 +215,10 @@ if __name__ == "__main__":
         torch.backends.cuda.matmul.allow_tf32 = False
         print(torch.__version__, torch.cuda.get_device_name())
         gans()
+    elif sys.argv[1:] == ["wide"]:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        print(torch.__version__, torch.cuda.get_device_name())
+        wide()
     elif sys.argv[1:] == ["rnn"]:
         torch.backends.cuda.matmul.allow_tf32 = False
         print(torch.__version__, torch.cuda.get_device_name())
