@@ -9,6 +9,7 @@ gate's thresholds (patterns/amp004_narrow_network.go) cite these lines.
     python corpus/gpu/amp004_narrow.py gan    # the MNIST GAN pair
     python corpus/gpu/amp004_narrow.py rnn    # small GRU/LSTM forecasters, NCF
     python corpus/gpu/amp004_narrow.py wide   # MLPs of 2048 and 4096 at common batches
+    python corpus/gpu/amp004_narrow.py wide-tf32   # the same, TF32 matmuls (AMP005)
 """
 import torch
 import torch.nn as nn
@@ -170,6 +171,24 @@ def wide():
                     F.binary_cross_entropy_with_logits)
 
 
+def wide_tf32():
+    """The same MLPs, fp32 against TF32 matmuls (AMP005)."""
+    for w in (2048, 4096):
+        for b in (256, 512, 4096):
+            x = torch.randn(b, 875, device=DEV)
+            y = torch.rand(b, 206, device=DEV)
+            torch.manual_seed(0)
+            model = mlp([875, w, w, 206]).to(DEV)
+            loss = F.binary_cross_entropy_with_logits
+            torch.backends.cuda.matmul.allow_tf32 = False
+            fp32 = train_step_ms(model, x, y, loss, 60)
+            torch.backends.cuda.matmul.allow_tf32 = True
+            tf32 = train_step_ms(model, x, y, loss, 60)
+            torch.backends.cuda.matmul.allow_tf32 = False
+            fp32 = min(fp32, train_step_ms(model, x, y, loss, 60))
+            print(f"mlp 875-{w}-{w}-206 b{b}: fp32 {fp32:.3f} ms, tf32 {tf32:.3f} ms, speed-up {fp32 / tf32:.2f}x", flush=True)
+
+
 def measure(name, build, x, y, loss_fn):
     torch.manual_seed(0)
     model = build().to(DEV)
@@ -215,6 +234,9 @@ if __name__ == "__main__":
         torch.backends.cuda.matmul.allow_tf32 = False
         print(torch.__version__, torch.cuda.get_device_name())
         gans()
+    elif sys.argv[1:] == ["wide-tf32"]:
+        print(torch.__version__, torch.cuda.get_device_name())
+        wide_tf32()
     elif sys.argv[1:] == ["wide"]:
         torch.backends.cuda.matmul.allow_tf32 = False
         print(torch.__version__, torch.cuda.get_device_name())
