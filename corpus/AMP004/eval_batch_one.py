@@ -1,7 +1,8 @@
 # gpuopt-env: target-gpu=h100
-# Validation one sample at a time (batch_size=1): autocast is offered as
-# a hint with the caveat that small launch-bound kernels may not gain.
-# The training loop's batch is 128: its finding carries no such caveat.
+# Validation one sample at a time (batch_size=1): small launch-bound
+# kernels, where autocast's casts cost more than they save: no finding
+# (blind samples KK, II and WW judged even a hedged hint false). The
+# training loop's batch is 128: its finding stays.
 import torch
 import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset
@@ -39,5 +40,5 @@ for epoch in range(3):
     with torch.no_grad():
         for x, y in val_loader:
             x, y = x.cuda(non_blocking=True), y.cuda(non_blocking=True)
-            logit = model(x)  # want: AMP004
+            logit = model(x)
             val_loss = criterion(logit, y)

@@ -1,8 +1,8 @@
 # gpuopt-env: target-gpu=h100
 # A model trained here, then sampled one token at a time: the sampling
 # loop feeds the forward its own outputs, so a wrap inside it would cast
-# every weight again at each step. That finding says what to do instead;
-# the training step gets the wrap.
+# every weight again at each step, for kernels bound by their launches:
+# no finding there. The training step gets the wrap.
 import torch
 from torch import nn
 
@@ -19,7 +19,7 @@ model.eval()
 idx = torch.zeros((1, 1), dtype=torch.long, device="cuda")
 with torch.no_grad():
     for _ in range(100):
-        logits = model(idx)  # want: AMP004
+        logits = model(idx)
         next_id = logits[:, -1].argmax(-1, keepdim=True)
         idx = torch.cat([idx, next_id], dim=1)
 
@@ -29,6 +29,6 @@ res = [0]
 with torch.no_grad():
     for _ in range(100):
         src = torch.tensor(res, device="cuda")[None, :]
-        logits = model(src)  # want: AMP004
+        logits = model(src)
         next_word = logits[0, -1].argmax().item()
         res.append(next_word)
