@@ -265,7 +265,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) || onCPU(p, call) {
 			continue // a loss is not a forward pass: it joins one below
 		}
-		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) {
+		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) || evaluatesOnce(p, loops[len(loops)-1]) {
 			// A loader of batch_size=1, or generation step by step from
 			// the loop's own outputs: small kernels bound by their
 			// launches, where autocast's casts (again at every step of a
@@ -325,6 +325,33 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		}
 		p.Report(call, msg, v.Downgrade(fix))
 	}
+}
+
+// evaluatesOnce reports an evaluation loop, nested in no other loop, that
+// runs once: at module level after training (a final test pass), or in a
+// function this file calls only outside loops and no other module
+// imports. Blind samples RR and WW judged autocast advice on such a pass
+// not worth it: its time is a small share of the run.
+func evaluatesOnce(p *Pass, loop *rewrite.Node) bool {
+	if len(p.Model.EnclosingLoops(loop)) > 0 {
+		return false
+	}
+	def := loop.Ancestor("function_definition")
+	if def == nil {
+		// A script's test pass after its training (not a --testOnly
+		// branch before it, whose evaluation is the whole run).
+		return slices.ContainsFunc(p.File.MethodCalls("backward"), func(b *rewrite.Node) bool { return b.End < loop.Start })
+	}
+	sites := p.Model.CallSites(def)
+	if len(sites) == 0 || p.Model.MayHaveForeignCallSites(def) {
+		return false
+	}
+	for _, site := range sites {
+		if len(p.Model.EnclosingLoops(site)) > 0 || site.Ancestor("function_definition") != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // insideTrainingStep reports a call whose enclosing loops (innermost

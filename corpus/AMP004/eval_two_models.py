@@ -17,17 +17,23 @@ for x, y in data:
     loss.backward()
     optimizer.step()
 
-encoder.eval()
-decoder.eval()
-total = []
-with torch.no_grad():
-    for x, y in data:
-        x, y = x.to(device), y.to(device)
-        # Two models and a loss a few lines later: one evaluation step, one
-        # finding, one autocast block (the loss is not a forward pass).
-        if encoder is not None:
-            x = encoder(x)  # want: AMP004
-        scores = decoder(x)
-        targets = y.long()
-        loss = criterion(scores, targets)
-        total.append(loss)
+def evaluate():
+    encoder.eval()
+    decoder.eval()
+    total = []
+    with torch.no_grad():
+        for x, y in data:
+            x, y = x.to(device), y.to(device)
+            # Two models and a loss a few lines later: one evaluation step, one
+            # finding, one autocast block (the loss is not a forward pass).
+            if encoder is not None:
+                x = encoder(x)  # want: AMP004
+            scores = decoder(x)
+            targets = y.long()
+            loss = criterion(scores, targets)
+            total.append(loss)
+    return total
+
+
+for fold in range(5):
+    evaluate()

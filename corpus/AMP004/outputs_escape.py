@@ -21,13 +21,19 @@ for x, y in data:
     losses.append(loss)
 print(y_pred.detach().cpu().numpy().shape)
 
-model.eval()
-outputs = []
-with torch.no_grad():
-    for x, y in data:
-        out = model(x)  # want: AMP004
-        outputs.append(out.cpu())
-features = torch.cat(outputs).numpy()
+
+def embed():
+    model.eval()
+    outputs = []
+    with torch.no_grad():
+        for x, y in data:
+            out = model(x)  # want: AMP004
+            outputs.append(out.cpu())
+    return torch.cat(outputs).numpy()
+
+
+for epoch in range(3):
+    features = embed()
 
 # SSD's loop frees its outputs after the loop (`del`): not a use in bf16.
 for x, y in data:
