@@ -189,7 +189,7 @@ func smallRecurrent(p *Pass) recurrentGate {
 	for _, call := range torchCalls(p) {
 		q := p.Model.CalleeName(call)
 		switch {
-		case q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN":
+		case recurrentLayer(q):
 			layer = "nn." + q[len("torch.nn."):]
 		case strings.HasPrefix(q, "torch.nn.Conv") || strings.HasPrefix(q, "torch.nn.Transformer") || q == "torch.nn.MultiheadAttention" ||
 			strings.HasPrefix(q, "torchvision.models.") || strings.HasPrefix(q, "transformers."):
@@ -204,7 +204,7 @@ func smallRecurrent(p *Pass) recurrentGate {
 			}
 			for _, c := range d.Calls {
 				switch {
-				case c == "torch.nn.LSTM" || c == "torch.nn.GRU" || c == "torch.nn.RNN":
+				case recurrentLayer(c):
 					layer = "nn." + c[len("torch.nn."):]
 				case pythonBuiltins[c]:
 					// super().__init__(), len(x), range(n): no layers

@@ -818,6 +818,16 @@ func widestLayer(fr *widthFrame) (width int, known bool) {
 func layersOf(fr *widthFrame) (width, layers int, known bool) {
 	known = true
 	m := fr.m
+	conv := 0 // whether fr.def builds a convolution, read once: 1 no, 2 yes
+	convolutionalDef := func() bool {
+		if conv == 0 {
+			conv = 1
+			if convolutional(m, fr.def) {
+				conv = 2
+			}
+		}
+		return conv == 2
+	}
 	visit := func(sub *widthFrame) bool {
 		if sub == nil {
 			known = false
@@ -844,7 +854,7 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			return false // defaults (`std=np.sqrt(2)`) build no layer
 		}
 		if n.Type == "binary_operator" && n.ChildByField("operator").Text() == "@" {
-			if convolutional(m, fr.def) {
+			if convolutionalDef() {
 				known = false // attention over positions, as torch.bmm below
 				return false
 			}
@@ -960,7 +970,7 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			width = max(width, w)
 			return false
 		}
-		if q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN" {
+		if recurrentLayer(q) {
 			// Narrow when its hidden state is narrowRecurrentHidden or
 			// less and its input no wider (or a size read at run time,
 			// a table's feature count).
@@ -987,7 +997,7 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		if weightProduct(m, n, q) {
 			fr.walk.openSide = true
 		}
-		if matmulLayers[q] && !strings.HasPrefix(q, "torch.nn.") && convolutional(m, fr.def) {
+		if matmulLayers[q] && !strings.HasPrefix(q, "torch.nn.") && convolutionalDef() {
 			// torch.bmm of a convolutional block: attention over every
 			// pair of positions (SAGAN's), of a size no width shows.
 			known = false

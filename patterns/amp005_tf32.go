@@ -443,7 +443,7 @@ func (s *matmulSummary) recurrentOnly() bool { return s.recurrent && !s.conv }
 // cudnnLayer reports a torch.nn layer cuDNN runs: a convolution or a
 // recurrent layer.
 func cudnnLayer(q string) bool {
-	return strings.HasPrefix(q, "torch.nn.Conv") || q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN"
+	return strings.HasPrefix(q, "torch.nn.Conv") || recurrentLayer(q)
 }
 
 // trainedNetworks returns the frames of the networks the file's training

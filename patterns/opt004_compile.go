@@ -584,11 +584,10 @@ func recurrentClass(p *Pass, value *rewrite.Node) bool {
 // recurrentClassName reports a name of a network class (of this file or
 // the project) with a recurrent layer.
 func recurrentClassName(p *Pass, name *rewrite.Node) bool {
-	recurrent := func(q string) bool { return q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN" }
 	if b := p.Model.Binding(name); b != nil && b.Kind == rewrite.ClassBinding {
 		found := false
 		b.Stmt.Walk(func(n *rewrite.Node) bool {
-			if n.Type == "call" && recurrent(p.Model.CalleeName(n)) {
+			if n.Type == "call" && recurrentLayer(p.Model.CalleeName(n)) {
 				found = true
 			}
 			return !found
@@ -596,7 +595,7 @@ func recurrentClassName(p *Pass, name *rewrite.Node) bool {
 		return found
 	}
 	d := p.Model.ImportedDef(name)
-	return d != nil && d.Class && slices.ContainsFunc(d.Calls, recurrent)
+	return d != nil && d.Class && slices.ContainsFunc(d.Calls, recurrentLayer)
 }
 
 // hostBoundNetwork reports a call building an instance of a network class

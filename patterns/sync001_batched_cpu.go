@@ -315,26 +315,15 @@ func loaderBatchAt(p *Pass, ident, site *rewrite.Node) bool {
 	if left == nil || !left.Contains(b.Ident) {
 		return false
 	}
-	right := b.Stmt.ChildByField("right")
-	return p.Model.IsDataLoader(right) || hostLoaderWrapper(p, right)
+	return p.Model.IsDataLoader(b.Stmt.ChildByField("right")) || hostLoaderWrapper(p, loopIterable(p.Model, b.Stmt))
 }
 
-// hostLoaderWrapper reports an iterable built by a class of the project
-// that wraps a torch DataLoader in a module that never targets CUDA
-// (kaggle_jigsaw's LengthBucketingDataLoader), also inside tqdm(...) or
-// enumerate(...): its batches are the wrapped loader's, on the host.
+// hostLoaderWrapper reports an iterable (seen through enumerate and tqdm:
+// loopIterable) built by a class of the project that wraps a torch
+// DataLoader in a module that never targets CUDA (kaggle_jigsaw's
+// LengthBucketingDataLoader): its batches are the wrapped loader's, on
+// the host.
 func hostLoaderWrapper(p *Pass, e *rewrite.Node) bool {
-	for e != nil && e.Type == "call" {
-		q := p.Model.CalleeName(e)
-		if q != "enumerate" && !strings.HasPrefix(q, "tqdm") {
-			break
-		}
-		args := rewrite.PositionalArgs(e)
-		if len(args) == 0 {
-			return false
-		}
-		e = args[0]
-	}
 	if e == nil || e.Type != "call" {
 		return false
 	}

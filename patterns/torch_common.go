@@ -907,3 +907,9 @@ func loopIterable(m *rewrite.Model, loop *rewrite.Node) *rewrite.Node {
 	}
 	return it
 }
+
+// recurrentLayer reports torch's recurrent layers that cuDNN runs:
+// nn.LSTM, nn.GRU, nn.RNN (not the cells, which are matmuls).
+func recurrentLayer(q string) bool {
+	return q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN"
+}

@@ -206,7 +206,8 @@ func preTorch04(f *rewrite.File) bool {
 	return false
 }
 
-// torch03Idiom matches preTorch04's idioms in a module's text.
+// torch03Idiom matches preTorch04's idioms in the text of a module that
+// is not parsed (an importer, read as source only).
 var torch03Idiom = regexp.MustCompile(`volatile\s*=\s*True|\b\w*loss\w*\.data\[0\]`)
 
 // writtenForTorch03 reports a file of a project written for PyTorch 0.3
@@ -220,7 +221,7 @@ func writtenForTorch03(m *rewrite.Model) bool {
 	}
 	if m.ImportsProjectModule(func(mod *rewrite.ProjectDef) bool {
 		fm := m.ModuleOf(mod)
-		return fm != nil && fm != m && torch03Idiom.Match(fm.File.Src.Bytes)
+		return fm != nil && fm != m && preTorch04(fm.File)
 	}) {
 		return true
 	}
