@@ -259,11 +259,14 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate) {
 		// The cheap tests first: most calls are in no loop, or in a
 		// training loop (checkMissingAutocast's), and IsModule is costly.
 		loops := p.Model.EnclosingLoops(call)
-		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() || insideTrainingStep(p, loops) {
+		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
 		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) || onCPU(p, call) {
 			continue // a loss is not a forward pass: it joins one below
+		}
+		if insideTrainingStep(p, loops) {
+			continue
 		}
 		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) || evaluatesOnce(p, loops[len(loops)-1]) {
 			// A loader of batch_size=1, or generation step by step from

@@ -67,7 +67,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	}
 	m := f.Model()
 	m.SetProject(env.Project)
-	if env.Versions.Torch.AtLeast(0, 4) && writtenForTorch03(m) {
+	if env.Versions.Torch.AtLeast(0, 4) && m.Imports("torch") && writtenForTorch03(m) {
 		own := *env
 		own.Versions.Torch = below(Version{0, 4})
 		env = &own
