@@ -95,6 +95,30 @@ func TestQuotedRequirements(t *testing.T) {
 	}
 }
 
+// pyproject.toml's PEP 621 lists and extras spell pins inside arrays;
+// prose that mentions a library is not a pin.
+func TestQuotedPins(t *testing.T) {
+	pyproject := "[project]\ndescription = \"torch 0.4 port of a model\"\ndependencies = [\"numpy>=1.20\"]\n" +
+		"[project.optional-dependencies]\ncpu   = [\"torch==1.10.*\"]\ncuda = ['torch==1.10.*', \"xgboost<1.6\"]\n"
+	v := PinnedVersions(pyproject + QuotedPins(pyproject))
+	if v.Torch != (Version{1, 10}) || v.XGBoost != (Version{1, 5}) {
+		t.Errorf("got %+v", v)
+	}
+	if got := QuotedPins("[project]\ndescription = \"torch 0.4 port\"\n"); got != "" {
+		t.Errorf("prose read as a pin: %q", got)
+	}
+}
+
+// uv.lock and poetry.lock list each resolved package's version after its
+// name; other packages' versions are not torch's.
+func TestLockedVersions(t *testing.T) {
+	lock := "[[package]]\nname = \"numpy\"\nversion = \"1.21.0\"\n\n[[package]]\nname = \"torch\"\nversion = \"1.10.2\"\n" +
+		"source = { registry = \"https://download.pytorch.org/whl/cpu\" }\n[[package]]\nname = \"torchvision\"\nversion = \"0.11.3\"\n"
+	if v := PinnedVersions(LockedVersions(lock)); v.Torch != (Version{1, 10}) || v.XGBoost != DefaultVersions.XGBoost {
+		t.Errorf("got %+v from %q", v, LockedVersions(lock))
+	}
+}
+
 func TestRelevant(t *testing.T) {
 	if Relevant([]byte("import os\nprint('torch')\n")) {
 		t.Error("a file mentioning torch only in a string is not relevant")

@@ -146,6 +146,55 @@ func QuotedRequirements(setupPy string) string {
 
 var quotedString = regexp.MustCompile(`"([^"\n]*)"|'([^'\n]*)'`)
 
+// QuotedPins returns the quoted requirement specs of a pyproject.toml, one
+// per line, for PinnedVersions: PEP 621 dependency lists and optional
+// extras spell them inside arrays, several on a line
+// (`cuda = ["torch==1.10.*"]`: blind sample XX, whose fused=True and
+// set_float32_matmul_precision broke on that pin). Only strings that are
+// a library name followed by a version operator are kept, not prose that
+// mentions a library.
+func QuotedPins(pyproject string) string {
+	var out strings.Builder
+	for _, m := range quotedString.FindAllStringSubmatch(pyproject, -1) {
+		if spec := m[1] + m[2]; quotedPin.MatchString(spec) {
+			out.WriteString(spec)
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
+}
+
+var quotedPin = regexp.MustCompile(`(?i)^\s*(torch|pytorch|xgboost)\s*(\[[^\]]*\])?\s*(==|~=|<=|<|===)\s*[0-9]`)
+
+// LockedVersions returns the torch and xgboost versions a lock file
+// resolved, as `torch==X` lines for PinnedVersions: uv.lock's and
+// poetry.lock's `name = "torch"` followed by `version = "1.10.2"`.
+func LockedVersions(lock string) string {
+	var out strings.Builder
+	lib := ""
+	for _, line := range strings.Split(lock, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			lib = "" // a new table: [[package]], [package.dependencies]
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "name = "); ok {
+			switch name := strings.Trim(v, `"'`); name {
+			case "torch", "xgboost":
+				lib = name
+			default:
+				lib = ""
+			}
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "version = "); ok && lib != "" {
+			out.WriteString(lib + "==" + strings.Trim(v, `"'`) + "\n")
+			lib = ""
+		}
+	}
+	return out.String()
+}
+
 func below(v Version) Version {
 	if v.Minor > 0 {
 		return Version{v.Major, v.Minor - 1}

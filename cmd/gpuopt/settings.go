@@ -147,7 +147,8 @@ func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, err
 
 // pinFiles are the files whose pins say which library versions a project
 // runs, in the order their text is read.
-var pinFiles = []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml"}
+// Lock files come last: what they resolved is what the project runs.
+var pinFiles = []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml", "uv.lock", "poetry.lock"}
 
 // pinText returns the pin files of dir as one requirements-style text
 // (setup.py's quoted install_requires one per line), and whether dir has
@@ -176,8 +177,13 @@ func pinText(dir string) (string, bool) {
 		}
 		found = true
 		text := string(b)
-		if name == "setup.py" {
+		switch name {
+		case "setup.py":
 			text = patterns.QuotedRequirements(text)
+		case "pyproject.toml":
+			text += "\n" + patterns.QuotedPins(text)
+		case "uv.lock", "poetry.lock":
+			text = patterns.LockedVersions(text)
 		}
 		reqs.WriteString(text)
 		reqs.WriteByte('\n')
