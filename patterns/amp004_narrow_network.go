@@ -1635,6 +1635,14 @@ func flagDefaultValue(m *rewrite.Model, expr *rewrite.Node) (def *rewrite.Node, 
 		return nil, nil, false
 	}
 	dest := expr.ChildByField("attribute").Text()
+	// parser.set_defaults(hidden_dim=20) overrides the argument's own
+	// default (argparse: parser-level defaults win; diffpool's widths,
+	// blind sample XX).
+	for _, call := range parser.File.MethodCalls("set_defaults") {
+		if v := rewrite.KeywordValue(call, dest); v != nil {
+			return v, parser, true
+		}
+	}
 	for _, call := range parser.File.MethodCalls("add_argument") {
 		if flagDest(call) == dest {
 			return rewrite.KeywordValue(call, "default"), parser, true

@@ -43,12 +43,7 @@ func checkCompileModel(p *Pass) {
 		if !p.Model.IsModule(fn) {
 			model = nil
 			if runsForward(p, call, 0) {
-				for _, a := range rewrite.PositionalArgs(call) {
-					if a.Type == "identifier" && p.Model.IsModule(a) {
-						model = a
-						break
-					}
-				}
+				model = forwardArgument(p, call)
 			}
 			if model == nil {
 				continue
@@ -87,6 +82,45 @@ func checkCompileModel(p *Pass) {
 		p.Report(value, msg, fix)
 	}
 	reportHandedModels(p, seen)
+}
+
+// forwardArgument returns the model argument of a call of a helper that
+// runs a forward pass: the positional argument, a module, whose parameter
+// the helper calls (or hands on to a call that runs one). A helper handed
+// two networks, a frozen encoder and the probe it trains (`train(args,
+// loader, simclr_model, model, ...)` that calls only `model(x)`: blind
+// sample XX), trains the one it calls. Nil when no such argument is found.
+func forwardArgument(p *Pass, call *rewrite.Node) *rewrite.Node {
+	def := p.Model.CalledDef(call)
+	if def == nil {
+		return nil
+	}
+	var params []string
+	for _, prm := range def.ChildByField("parameters").NamedChildren() {
+		if n := rewrite.ParamName(prm); n != nil {
+			params = append(params, n.Text())
+		}
+	}
+	if len(params) > 0 && (params[0] == "self" || params[0] == "cls") && def.Ancestor("class_definition") != nil {
+		params = params[1:]
+	}
+	calledInside := func(name string) bool {
+		for _, c := range p.File.OfTypeIn(def, "call") {
+			if fn := c.ChildByField("function"); fn.Type == "identifier" && fn.Text() == name {
+				return true
+			}
+			if slices.ContainsFunc(rewrite.PositionalArgs(c), func(a *rewrite.Node) bool { return a.Type == "identifier" && a.Text() == name }) && runsForward(p, c, 1) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, a := range rewrite.PositionalArgs(call) {
+		if i < len(params) && a.Type == "identifier" && p.Model.IsModule(a) && calledInside(params[i]) {
+			return a
+		}
+	}
+	return nil
 }
 
 // compileFix is the code action `target = torch.compile(target)` after the
@@ -450,6 +484,13 @@ func isLossOrLayer(p *Pass, e *rewrite.Node, name string) bool {
 		return true
 	}
 	e = unchainModuleMethods(e)
+	if e != nil && e.Type == "identifier" {
+		// `model = model.to(device)` after `model = LogisticRegression(...)`:
+		// the network is what the name held (blind sample XX).
+		if b := p.Model.ReachingBinding(e, e); b != nil && b.Value != nil {
+			e = unchainModuleMethods(b.Value)
+		}
+	}
 	if e == nil || e.Type != "call" {
 		return false
 	}
