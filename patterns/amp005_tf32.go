@@ -198,6 +198,12 @@ func convolutionsOnly(p *Pass) bool {
 				sum.opaque = true
 			}
 		}
+		if d := p.Model.ImportedDef(fn); d != nil && !d.Class && returnsTorchvisionCNN(p, d) {
+			// `encoder = get_resnet(args.resnet)` of a module whose
+			// function picks among torchvision ResNets (SimCLR: blind
+			// sample XX): convolutions and a head.
+			sum.layer(top, call, "torchvision.models.resnet50")
+		}
 		if d := p.Model.ImportedDef(fn); d != nil && !d.Class && slices.Contains(d.Returns, "class:torch.nn.Module") && convolutionModule(p, d) {
 			// `model = load_model(cfg)` returning a network of a module
 			// of convolutions only.
@@ -574,6 +580,28 @@ func torchvisionArchDefault(p *Pass, call *rewrite.Node) string {
 		}
 	}
 	return ""
+}
+
+// returnsTorchvisionCNN reports a project function that builds models of
+// torchvision's convolutional families only (a dict of resnet18 and
+// resnet50 indexed by name), and at least one.
+func returnsTorchvisionCNN(p *Pass, d *rewrite.ProjectDef) bool {
+	fm, def := p.Model.DefinitionOf(d)
+	if fm == nil || def == nil {
+		return false
+	}
+	found := false
+	for _, c := range fm.File.OfTypeIn(def, "call") {
+		q := fm.CalleeName(c)
+		if !strings.HasPrefix(q, "torchvision.models.") {
+			continue
+		}
+		if !torchvisionCNN(q[strings.LastIndexByte(q, '.')+1:]) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // reinforcementLearning reports a script of a reinforcement-learning
