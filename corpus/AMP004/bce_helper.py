@@ -24,7 +24,7 @@ def loss_function(x_hat, x, mu, logvar):
 
 model = VAE().cuda()
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)
-train_loader = torch.utils.data.DataLoader(torch.rand(512, 784), batch_size=256)
+train_loader = torch.utils.data.DataLoader(torch.rand(512, 784), batch_size=4096)
 for epoch in range(10):
     for x in train_loader:
         x = x.cuda()

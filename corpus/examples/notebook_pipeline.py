@@ -24,7 +24,7 @@ booster = xgb.train(params, dtrain, num_boost_round=200)
 # %%
 features = torch.tensor(X)
 labels = torch.tensor(y)
-loader = DataLoader(TensorDataset(features, labels), batch_size=256, shuffle=True)
+loader = DataLoader(TensorDataset(features, labels), batch_size=4096, shuffle=True)
 
 model = nn.Sequential(nn.Linear(X.shape[1], 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1)).cuda()
 optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
