@@ -10,6 +10,7 @@ gate's thresholds (patterns/amp004_narrow_network.go) cite these lines.
     python corpus/gpu/amp004_narrow.py rnn    # small GRU/LSTM forecasters, NCF
     python corpus/gpu/amp004_narrow.py wide   # MLPs of 2048 and 4096 at common batches
     python corpus/gpu/amp004_narrow.py wide-tf32   # the same, TF32 matmuls (AMP005)
+    python corpus/gpu/amp004_narrow.py transformer # small encoders: bf16 and TF32
 """
 import torch
 import torch.nn as nn
@@ -189,6 +190,41 @@ def wide_tf32():
             print(f"mlp 875-{w}-{w}-206 b{b}: fp32 {fp32:.3f} ms, tf32 {tf32:.3f} ms, speed-up {fp32 / tf32:.2f}x", flush=True)
 
 
+class SeqEncoder(nn.Module):
+    """nn.TransformerEncoder of d_model d (feed-forward 2048, PyTorch's
+    default) with a linear head per position: a time-series Transformer."""
+
+    def __init__(self, d, heads, layers):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(d_model=d, nhead=heads)
+        self.encoder = nn.TransformerEncoder(layer, num_layers=layers)
+        self.head = nn.Linear(d, 1)
+
+    def forward(self, x):
+        return self.head(self.encoder(x))
+
+
+def transformer():
+    """Small Transformer encoders at the sizes time-series and multimodal
+    scripts train (blind sample WW's d 250 at batch 10 of 100 steps; a d
+    256 at batch 64): fp32 against bf16 autocast, and against TF32."""
+    for d, heads, layers in ((64, 4, 2), (256, 8, 1), (256, 8, 3)):
+        for seq, b in ((100, 10), (100, 64), (256, 64)):
+            x = torch.randn(seq, b, d, device=DEV)
+            y = torch.randn(seq, b, 1, device=DEV)
+            name = f"encoder d{d} ff2048 x{layers}, seq {seq} b{b}"
+            torch.backends.cuda.matmul.allow_tf32 = False
+            measure(name, lambda: SeqEncoder(d, heads, layers), x, y, F.mse_loss)
+            torch.manual_seed(0)
+            model = SeqEncoder(d, heads, layers).to(DEV)
+            fp32 = train_step_ms(model, x, y, F.mse_loss, 60)
+            torch.backends.cuda.matmul.allow_tf32 = True
+            tf32 = train_step_ms(model, x, y, F.mse_loss, 60)
+            torch.backends.cuda.matmul.allow_tf32 = False
+            fp32 = min(fp32, train_step_ms(model, x, y, F.mse_loss, 60))
+            print(f"{name}: fp32 {fp32:.3f} ms, tf32 {tf32:.3f} ms, speed-up {fp32 / tf32:.2f}x", flush=True)
+
+
 def measure(name, build, x, y, loss_fn):
     torch.manual_seed(0)
     model = build().to(DEV)
@@ -241,6 +277,9 @@ if __name__ == "__main__":
         torch.backends.cuda.matmul.allow_tf32 = False
         print(torch.__version__, torch.cuda.get_device_name())
         wide()
+    elif sys.argv[1:] == ["transformer"]:
+        print(torch.__version__, torch.cuda.get_device_name())
+        transformer()
     elif sys.argv[1:] == ["rnn"]:
         torch.backends.cuda.matmul.allow_tf32 = False
         print(torch.__version__, torch.cuda.get_device_name())
