@@ -1254,8 +1254,11 @@ func parameterWidth(fr *widthFrame, data *rewrite.Node) (int, bool) {
 // attentionWidth measures an attention layer: nn.MultiheadAttention of
 // embed_dim, nn.TransformerEncoderLayer / DecoderLayer of d_model and
 // dim_feedforward (2048 when not given). ok: narrow (a model dimension of
-// narrowWidth or less and a feed-forward of 4 × narrowWidth or less, as
-// measured); attention: q is such a layer.
+// narrowWidth or less and a feed-forward of 2048 or less: encoders of d
+// 64 with PyTorch's default 2048 ran 0.83-0.94× with bf16 autocast and
+// 0.98-1.03× with TF32 up to 16k tokens a step on an H100,
+// corpus/gpu/amp004_narrow.py transformer,
+// .notes/amp004-transformer-h100.txt); attention: q is such a layer.
 func attentionWidth(fr *widthFrame, call *rewrite.Node, q string) (width int, ok, attention bool) {
 	switch q {
 	case "torch.nn.MultiheadAttention":
@@ -1267,10 +1270,14 @@ func attentionWidth(fr *widthFrame, call *rewrite.Node, q string) (width int, ok
 		if a := rewrite.Arg(call, 2, "dim_feedforward"); a != nil {
 			ff, ffKnown = intBound(fr, a, 0)
 		}
-		return max(d, ff), known && ffKnown && d <= narrowWidth && ff <= 4*narrowWidth, true
+		return d, known && ffKnown && d <= narrowWidth && ff <= narrowFeedForward, true
 	}
 	return 0, false, false
 }
+
+// narrowFeedForward is the widest feed-forward of a narrow attention
+// layer: PyTorch's default dim_feedforward (see attentionWidth).
+const narrowFeedForward = 2048
 
 // enclosingClass returns the class whose body defines the method def.
 func enclosingClass(def *rewrite.Node) *rewrite.Node {
