@@ -234,7 +234,7 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 			if a.Type != "identifier" || !p.Model.IsModule(a) {
 				continue
 			}
-			if value, target := builtModel(p, a, -1); value != nil {
+			if value, target := builtModel(p, a, noTrainingStart); value != nil {
 				report(value, target, "assumes "+d.Name+"() of "+baseName(d.Path)+" trains it")
 			}
 		}
@@ -275,7 +275,7 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 					if item.Type != "identifier" || !p.Model.IsModule(item) {
 						continue
 					}
-					if value, target := builtModel(p, item, -1); value != nil && !rebindsParam(p, value, def, 0) {
+					if value, target := builtModel(p, item, noTrainingStart); value != nil && !rebindsParam(p, value, def, 0) {
 						report(value, target, "assumes "+baseName(fc.Model.File.Src.Path)+" trains it: it hands `"+t.Text()+"` to a function that trains")
 					}
 				}
@@ -387,11 +387,11 @@ func callArguments(call *rewrite.Node) []*rewrite.Node {
 // Net().to(device)`), directly or through the call sites of the function
 // fn is a parameter of, with that name.
 //
-// trainedAt, when not -1, is where module-level code last starts the
-// training (trainedBy): a module-level construction after it builds a
-// model for something else (a model re-created to load the saved weights
-// and predict) and loses to one before it.
-func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, name string) {
+// trainedAt is where the training starts (trainedBy): a construction
+// after it in the same scope, or after the training loop in the loop's
+// own function, builds a model for something else (a model re-created to
+// load the saved weights and predict) and loses to one before it.
+func builtModel(p *Pass, fn *rewrite.Node, trainedAt trainingStart) (best *rewrite.Node, name string) {
 	bestByUse, bestLate, bestSelf := false, false, false
 	for _, o := range p.Model.Origins(fn) {
 		e := o.Expr
@@ -446,7 +446,9 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, n
 		// the main path's in most scripts.
 		// A construction known to build a model beats one only the
 		// name's use says is a model (`model = torch.load(f)`).
-		late := trainedAt >= 0 && e.Start > trainedAt && asg.Ancestor("function_definition", "class_definition") == nil
+		scope := asg.Ancestor("function_definition", "class_definition")
+		late := trainedAt.at >= 0 && e.Start > trainedAt.at && scope == trainedAt.scope ||
+			trainedAt.loop != nil && e.Start > trainedAt.loop.End && scope != nil && scope == trainedAt.loop.Ancestor("function_definition")
 		if best == nil || bestSelf && !self || bestLate && !late || bestLate == late && (bestByUse && !byUse || bestByUse == byUse && e.Start > best.Start) {
 			best, name, bestByUse, bestLate, bestSelf = e, left.Text(), byUse, late, self
 		}
@@ -454,21 +456,56 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt int) (best *rewrite.Node, n
 	return best, name
 }
 
-// trainedBy returns where module-level code starts the training loop: the
-// loop itself at module level, or the last module-level call of the
-// function that holds it; -1 when neither is known.
-func trainedBy(p *Pass, loop *rewrite.Node) int {
+// trainingStart is where the code that runs a training loop starts it:
+// the offset at, in scope (the function holding that code; nil at module
+// level). A model built in that scope after it is built for prediction.
+type trainingStart struct {
+	at    int
+	scope *rewrite.Node
+	// loop is the training loop: a model built after it in its own
+	// function is built for prediction too.
+	loop *rewrite.Node
+}
+
+var noTrainingStart = trainingStart{at: -1}
+
+// trainedBy returns where the training loop is started: the loop itself
+// at module level, else the last module-level call of the function that
+// holds it, else, when every call of that function is in one other
+// function (a Kaggle notebook's run_training(fold) calling train_fn),
+// the last call there.
+func trainedBy(p *Pass, loop *rewrite.Node) trainingStart {
+	at := trainingStartOf(p, loop)
+	at.loop = loop
+	return at
+}
+
+func trainingStartOf(p *Pass, loop *rewrite.Node) trainingStart {
 	def := loop.Ancestor("function_definition")
 	if def == nil {
 		if loop.Ancestor("class_definition") != nil {
-			return -1
+			return noTrainingStart
 		}
-		return loop.Start
+		return trainingStart{at: loop.Start}
 	}
-	at := -1
+	at := noTrainingStart
+	var caller *rewrite.Node
+	callers := 0
 	for _, c := range p.Model.CallSites(def) {
-		if c.Ancestor("function_definition", "class_definition") == nil && c.Start > at {
-			at = c.Start
+		scope := c.Ancestor("function_definition", "class_definition")
+		if scope == nil && c.Start > at.at {
+			at = trainingStart{at: c.Start}
+		}
+		if scope != nil && scope != caller {
+			caller, callers = scope, callers+1
+		}
+	}
+	if at.at >= 0 || callers != 1 || caller.Type != "function_definition" {
+		return at
+	}
+	for _, c := range p.Model.CallSites(def) {
+		if c.Ancestor("function_definition", "class_definition") == caller && c.Start > at.at {
+			at = trainingStart{at: c.Start, scope: caller}
 		}
 	}
 	return at
