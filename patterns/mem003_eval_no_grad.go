@@ -88,6 +88,11 @@ func touchesGrad(p *Pass, loop *rewrite.Node) bool {
 			switch n.Type {
 			case "identifier":
 				t := strings.ToLower(n.Text())
+				if kw := n.Parent; kw != nil && kw.Type == "keyword_argument" && kw.ChildByField("name") == n && t == "requires_grad" {
+					if v := kw.ChildByField("value"); v != nil && v.Type == "false" {
+						return false // `Variable(x, requires_grad=False)`: asks for no gradient
+					}
+				}
 				if strings.Contains(t, "grad") || t == "backward" {
 					found = true
 				}

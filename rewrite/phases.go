@@ -53,7 +53,8 @@ func (m *Model) IsGradModeCall(expr *Node) bool {
 // decorator that the file shows: an enclosing `with torch.no_grad():` (or
 // inference_mode, set_grad_enabled, enable_grad), an enclosing function
 // decorated with one, or an enclosing module-level function that the file
-// calls from such a context. It also reports true when the file switches
+// calls from such a context (up to three callers up; past that, no
+// context was found and it reports false). It also reports true when the file switches
 // grad mode globally (`torch.set_grad_enabled(False)` as a statement),
 // since the mode at n is then unknown.
 func (m *Model) InGradContext(n *Node) bool {
@@ -62,7 +63,11 @@ func (m *Model) InGradContext(n *Node) bool {
 
 func (m *Model) inGradContext(n *Node, depth int) bool {
 	if depth > 3 {
-		return true // unsure: treat as handled
+		// Callers of callers of callers: a script's main() calling a
+		// task calling train() calling evaluate() (diffpool: blind
+		// sample XX). No context was found on the way; a no_grad that
+		// far up is not this code's design.
+		return false
 	}
 	if m.globalGradSwitch() {
 		return true
