@@ -26,7 +26,7 @@ features = torch.tensor(X)
 labels = torch.tensor(y)
 loader = DataLoader(TensorDataset(features, labels), batch_size=4096, shuffle=True)
 
-model = nn.Sequential(nn.Linear(X.shape[1], 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1)).cuda()
+model = nn.Sequential(nn.Linear(X.shape[1], 2048), nn.ReLU(), nn.Linear(2048, 2048), nn.ReLU(), nn.Linear(2048, 1)).cuda()
 optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
 loss_fn = nn.MSELoss()
 
