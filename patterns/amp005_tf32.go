@@ -347,14 +347,14 @@ type matmulSummary struct {
 	// over their states, as narrow as they are (DA-RNN's and the Jigsaw
 	// LSTMs' attention: blind sample SS judged TF32 no gain there).
 	products bool
-	linear   int      // the largest linear layer's in × out, of those known
-	unknown  bool     // a linear layer whose size the code does not show
+	linear   int  // the largest linear layer's in × out, of those known
+	unknown  bool // a linear layer whose size the code does not show
 	// bare: a matmul by hand outside attention (`feats @ proj`), of a
 	// size the code does not show; large unless beside convolutions.
-	bare bool
-	vocab    []string // the vocabulary sizes of the embeddings seen, as spelled
-	layers   int
-	large    bool // a matmul of unknown or large size
+	bare   bool
+	vocab  []string // the vocabulary sizes of the embeddings seen, as spelled
+	layers int
+	large  bool // a matmul of unknown or large size
 	// opaque: a network whose layers the walk cannot read (a project
 	// class built by name, a CNN picked with getattr(models, args.arch)).
 	// With no large matmul shown elsewhere, AMP005 stays silent: blind
