@@ -394,7 +394,8 @@ func (s *matmulSummary) layer(fr *widthFrame, call *rewrite.Node, q string) bool
 			inOK && !outOK && in <= countedLinearSide && columnCount(call, 1, "out_features"):
 			s.linear = max(s.linear, max(in, out)*narrowLinearSide) // `len(target_cols)` outputs
 		default:
-			s.unknown = true
+			// A width the code does not show: no evidence either way
+			// (see small).
 		}
 		if a := rewrite.Arg(call, 1, "out_features"); a != nil && slices.Contains(s.vocab, a.Text()) && !outOK {
 			s.large = true // `nn.Linear(hidden, vocab_size)` beside `nn.Embedding(vocab_size, ...)`
