@@ -248,7 +248,12 @@ func runByBenchmarkSetter(p *Pass) bool {
 // sample XX judged OPT003 false there; a short run with a few batch sizes
 // ran 0.09× with it).
 func variableShapeBatches(p *Pass) bool {
-	if p.File.Spells("BucketIterator") {
+	if p.File.Spells("BucketIterator") || p.Model.ImportsProjectModule(func(mod *rewrite.ProjectDef) bool {
+		// torchtext's buckets built in the project's data module
+		// (BiDAF's model/data.py: blind sample TT).
+		fm := p.Model.ModuleOf(mod)
+		return fm != nil && fm.File.Spells("BucketIterator")
+	}) {
 		return true
 	}
 	for _, gl := range gpuLoaders(p) {
