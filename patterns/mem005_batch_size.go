@@ -64,6 +64,13 @@ func checkBatchSize(p *Pass) {
 	if p.File.SpellsAny([]string{"batchify", "bptt"}) || ganScript(p) || dividedAmongProcesses(p) {
 		return
 	}
+	// Semi-supervised training: the labelled batch is tied to the
+	// labelled set and to the unlabelled batch's ratio (MixMatch's 250
+	// labels with drop_last, FixMatch's batch × mu unlabelled images):
+	// blind samples TT and VV judged raising it false.
+	if p.File.SpellsMatching(func(s string) bool { l := strings.ToLower(s); return strings.Contains(l, "unlabeled") || strings.Contains(l, "unlabelled") }) {
+		return
+	}
 	// A summed loss (`reduction="sum"`): its gradient already grows with
 	// the batch, so the table's learning-rate scaling would compound
 	// (blind sample MM judged the advice wrong there).
