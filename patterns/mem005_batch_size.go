@@ -68,7 +68,10 @@ func checkBatchSize(p *Pass) {
 	// labelled set and to the unlabelled batch's ratio (MixMatch's 250
 	// labels with drop_last, FixMatch's batch × mu unlabelled images):
 	// blind samples TT and VV judged raising it false.
-	if p.File.SpellsMatching(func(s string) bool { l := strings.ToLower(s); return strings.Contains(l, "unlabeled") || strings.Contains(l, "unlabelled") }) {
+	if p.File.SpellsMatching(func(s string) bool {
+		l := strings.ToLower(s)
+		return strings.Contains(l, "unlabeled") || strings.Contains(l, "unlabelled")
+	}) {
 		return
 	}
 	// A summed loss (`reduction="sum"`): its gradient already grows with
