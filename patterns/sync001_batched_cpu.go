@@ -94,8 +94,9 @@ func checkBatchedCPU(p *Pass) {
 		if sync1StepSyncsAnyway(m, loop) {
 			continue // `losses.append(loss.item())` beside it: the step waits anyway
 		}
+		also := accumulatedItemNote(p, loop)
 		hint := func(why string) {
-			p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+why+")."+pays, nil)
+			p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+why+")."+also+pays, nil)
 		}
 		root := rewrite.RootName(base)
 		if root == nil || !m.FreshPerIteration(root, loop) || rewrite.InPlaceMutated(rewrite.LoopBody(loop), root.Text()) || !sync1BoundBefore(m, root, loop, arg) {
@@ -126,7 +127,7 @@ func checkBatchedCPU(p *Pass) {
 			{Start: arg.Start, End: arg.End, New: kept},
 			{Start: consumer.Start, End: consumer.End, New: repl},
 		}
-		p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+repl+")."+pays,
+		p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+repl+")."+also+pays,
 			Fix(rewrite.Unsafe, "Append the device tensor; convert once after the loop", edits...))
 	}
 }
@@ -341,6 +342,26 @@ func hotInnerLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// accumulatedItemNote names the lines of a loop's running totals of
+// `.item()` (`final_loss += loss.item()`), which wait for the GPU every
+// step too: deferring the appended copies alone gains nothing while they
+// stay (blind sample WW: a Kaggle MoA validation loop). "" when none.
+func accumulatedItemNote(p *Pass, loop *rewrite.Node) string {
+	var lines []string
+	stepSyncs(p.Model, loop, func(n *rewrite.Node, method string) bool {
+		if st := rewrite.Statement(n); method == "item" && st != nil && sync2IsAccumulation(st) {
+			if l := p.LineOf(n); !slices.Contains(lines, l) {
+				lines = append(lines, l)
+			}
+		}
+		return false
+	})
+	if len(lines) == 0 {
+		return ""
+	}
+	return " The step also waits for the running total's .item() at line " + strings.Join(lines, ", ") + ": accumulate it on the device too (SYNC002), or this change alone gains nothing."
 }
 
 // sync1StepSyncsAnyway reports a loop whose every step synchronises with

@@ -1,0 +1,46 @@
+package patterns
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// TestSYNC001NamesTheRunningTotal checks that a per-step .cpu() in a loop
+// that also sums loss.item() names that line: deferring the copies alone
+// gains nothing while the total still waits every step (blind sample WW's
+// Kaggle MoA validation loop).
+func TestSYNC001NamesTheRunningTotal(t *testing.T) {
+	src := `import numpy as np
+import torch
+
+
+def valid_fn(model, loss_fn, dataloader):
+    model.eval()
+    final_loss = 0
+    valid_preds = []
+    for x, y in dataloader:
+        outputs = model(x.cuda())
+        loss = loss_fn(outputs, y.cuda())
+        final_loss += loss.item()
+        valid_preds.append(outputs.sigmoid().detach().cpu().numpy())
+    return final_loss, np.concatenate(valid_preds)
+`
+	messages := func(src string) []string {
+		var out []string
+		for _, fd := range Run(rewrite.Parse("t.py", []byte(src)), Selection{Select: []string{"SYNC001"}}, nil) {
+			if fd.Code == "SYNC001" {
+				out = append(out, fd.Message)
+			}
+		}
+		return out
+	}
+	if msgs := messages(src); len(msgs) != 1 || !strings.Contains(msgs[0], "running total's .item() at line 12") {
+		t.Fatalf("want one SYNC001 naming line 12, got %q", msgs)
+	}
+	alone := strings.Replace(src, "        final_loss += loss.item()\n", "", 1)
+	if msgs := messages(alone); len(msgs) != 1 || strings.Contains(msgs[0], "running total") {
+		t.Errorf("want one SYNC001 naming no running total, got %q", msgs)
+	}
+}
