@@ -119,6 +119,21 @@ func TestLockedVersions(t *testing.T) {
 	}
 }
 
+// A Dockerfile pins through pip's arguments and wheel URLs; apt packages
+// and torchvision's wheel are not torch's.
+func TestDockerfilePins(t *testing.T) {
+	docker := "FROM nvidia/cuda:10.0-cudnn7-devel-ubuntu18.04\nRUN apt-get install -y python3-torch-doc \\\n  && rm -rf /var/lib/apt/lists/*\n" +
+		"RUN pip3 install https://download.pytorch.org/whl/cu100/torch-1.1.0-cp36-cp36m-linux_x86_64.whl \\\n" +
+		"  && pip3 install https://download.pytorch.org/whl/cu100/torchvision-0.3.0-cp36-cp36m-linux_x86_64.whl\n" +
+		"RUN /opt/conda/envs/gbdt/bin/python -m pip install xgboost==1.5.0 \"numpy<2\"\n"
+	if v := PinnedVersions(DockerfilePins(docker)); v.Torch != (Version{1, 1}) || v.XGBoost != (Version{1, 5}) {
+		t.Errorf("got %+v from %q", v, DockerfilePins(docker))
+	}
+	if got := DockerfilePins("FROM pytorch/pytorch:latest\nRUN pip install torchvision==0.15.0\n"); got != "" {
+		t.Errorf("torchvision read as torch: %q", got)
+	}
+}
+
 func TestRelevant(t *testing.T) {
 	if Relevant([]byte("import os\nprint('torch')\n")) {
 		t.Error("a file mentioning torch only in a string is not relevant")

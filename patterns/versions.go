@@ -166,6 +166,29 @@ func QuotedPins(pyproject string) string {
 
 var quotedPin = regexp.MustCompile(`(?i)^\s*(torch|pytorch|xgboost)\s*(\[[^\]]*\])?\s*(==|~=|<=|<|===)\s*[0-9]`)
 
+// DockerfilePins returns the torch and xgboost pins a Dockerfile's
+// install commands spell, one per line, for PinnedVersions: `pip install
+// xgboost==1.5.0` and wheel URLs such as `.../torch-1.1.0-cp36-...whl`
+// (blind sample YY: projects whose README trains in their container,
+// pinned there alone; fix wrote fused=True for torch 1.1.0).
+func DockerfilePins(dockerfile string) string {
+	var out strings.Builder
+	for _, tok := range strings.FieldsFunc(dockerfile, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\\' || r == '"' || r == '\'' || r == ';' || r == '&' || r == '|'
+	}) {
+		if quotedPin.MatchString(tok) {
+			out.WriteString(tok + "\n")
+			continue
+		}
+		if m := wheelPin.FindStringSubmatch(tok); m != nil {
+			out.WriteString(m[1] + "==" + m[2] + "\n")
+		}
+	}
+	return out.String()
+}
+
+var wheelPin = regexp.MustCompile(`(?:^|/)(torch|xgboost)-([0-9]+\.[0-9]+(?:\.[0-9]+)?)[^/]*\.whl$`)
+
 // LockedVersions returns the torch and xgboost versions a lock file
 // resolved, as `torch==X` lines for PinnedVersions: uv.lock's and
 // poetry.lock's `name = "torch"` followed by `version = "1.10.2"`.

@@ -148,7 +148,7 @@ func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, err
 // pinFiles are the files whose pins say which library versions a project
 // runs, in the order their text is read.
 // Lock files come last: what they resolved is what the project runs.
-var pinFiles = []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml", "uv.lock", "poetry.lock"}
+var pinFiles = []string{"requirements.txt", "requirements-gpu.txt", "pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml", "Dockerfile", "uv.lock", "poetry.lock"}
 
 // pinText returns the pin files of dir as one requirements-style text
 // (setup.py's quoted install_requires one per line), and whether dir has
@@ -184,6 +184,8 @@ func pinText(dir string) (string, bool) {
 			text += "\n" + patterns.QuotedPins(text)
 		case "uv.lock", "poetry.lock":
 			text = patterns.LockedVersions(text)
+		case "Dockerfile":
+			text = patterns.DockerfilePins(text)
 		}
 		reqs.WriteString(text)
 		reqs.WriteByte('\n')
