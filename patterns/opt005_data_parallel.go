@@ -27,6 +27,12 @@ func checkDataParallel(p *Pass) {
 	if !p.Model.IsTrainingScript() && !p.File.Spells("backward") && len(p.File.MethodCalls("eval")) > 0 {
 		return
 	}
+	// A file that trains nothing: the wrapped model counts only where
+	// it leaves the function, returned or handed to a call (a builder
+	// for a trainer elsewhere). A fine-tuning template whose train()
+	// builds, loads and wraps the model and stops there is not training
+	// (blind sample ZZ's audioset finetune_template.py).
+	noTraining := !p.Model.IsTrainingScript() && !p.File.Spells("backward") && len(p.File.MethodCalls("step")) == 0
 	for _, call := range p.Model.CallsTo("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel") {
 		if inNoCUDABranch(p, call) {
 			continue // the CPU fallback: DataParallel there does nothing
@@ -41,7 +47,10 @@ func checkDataParallel(p *Pass) {
 			// function: DDP is training advice (blind sample JJ's DDIM).
 			continue
 		}
-		if underNoGrad(p, call, nil) || wrappedForInference(p, call) {
+		if noTraining && !leavesFunction(p, call) {
+			continue
+		}
+		if underNoGrad(p, call, nil) || wrappedForInference(p, call) || wrapsUntrained(p, call) {
 			continue // wrapped for inference: DDP is training advice
 		}
 		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
@@ -117,6 +126,64 @@ func wrappedForInference(p *Pass, call *rewrite.Node) bool {
 		return !trains
 	})
 	return evalAt >= 0 && !trains
+}
+
+// leavesFunction reports a DataParallel wrap whose model leaves its
+// function: the wrap returned (`return nn.DataParallel(model)`), or the
+// name it is assigned to returned or passed to a call other than its own
+// methods'.
+func leavesFunction(p *Pass, call *rewrite.Node) bool {
+	stmt := rewrite.Statement(call)
+	if stmt == nil || stmt.Type == "return_statement" {
+		return true
+	}
+	if len(stmt.NamedChildren()) != 1 || stmt.NamedChildren()[0].Type != "assignment" {
+		return true // used in place: not ours to judge
+	}
+	target := stmt.NamedChildren()[0].ChildByField("left")
+	if target == nil || target.Type != "identifier" {
+		return true
+	}
+	scope := enclosingFunction(call)
+	if scope == nil {
+		return true // module level: what follows may train it
+	}
+	name, leaves := target.Text(), false
+	scope.Walk(func(n *rewrite.Node) bool {
+		if leaves || n.Start < stmt.End {
+			return !leaves
+		}
+		switch n.Type {
+		case "return_statement", "yield":
+			leaves = strings.Contains(n.Text(), name)
+		case "call":
+			for _, a := range callArguments(n) {
+				if a.Type == "identifier" && a.Text() == name {
+					leaves = true
+				}
+			}
+		}
+		return !leaves
+	})
+	return leaves
+}
+
+// wrapsUntrained reports `teacher = nn.DataParallel(teacher)` in a file
+// whose optimizers step other models only: a frozen teacher of knowledge
+// distillation, wrapped so that a multi-GPU checkpoint's `module.` keys
+// load and run under no_grad (blind sample ZZ). DDP, which synchronises
+// gradients, has nothing to do for it.
+func wrapsUntrained(p *Pass, call *rewrite.Node) bool {
+	stmt := rewrite.Statement(call)
+	if stmt == nil || len(stmt.NamedChildren()) != 1 || stmt.NamedChildren()[0].Type != "assignment" {
+		return false
+	}
+	target := stmt.NamedChildren()[0].ChildByField("left")
+	if target == nil || target.Type != "identifier" {
+		return false
+	}
+	names, any := optimizedModels(p)
+	return any && len(names) > 0 && !names[target.Text()] && !feedsOptimized(p, target, names)
 }
 
 // callsTrainer reports a function that calls a training function: one of
