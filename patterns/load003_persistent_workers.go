@@ -1,6 +1,10 @@
 package patterns
 
-import "github.com/gpuopt/gpuopt/rewrite"
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
 
 // LoaderPersistentWorkers is LOAD003.
 var LoaderPersistentWorkers = &Rule{
@@ -23,7 +27,7 @@ func checkLoaderPersistent(p *Pass) {
 		if !workersLikely(gl) || !gl.PerEpoch || gl.has(p, "persistent_workers") {
 			continue
 		}
-		if datasetTouchedPerEpoch(p, gl) {
+		if datasetTouchedPerEpoch(p, gl) || readEveryFewEpochs(p, gl) {
 			continue
 		}
 		value := "True"
@@ -185,4 +189,36 @@ var datasetReaders = map[string]bool{
 	"torch.utils.data.distributed.DistributedSampler": true, "torch.utils.data.DistributedSampler": true,
 	"torch.utils.data.RandomSampler": true, "torch.utils.data.SequentialSampler": true,
 	"torch.utils.data.sampler.RandomSampler": true, "torch.utils.data.sampler.SequentialSampler": true,
+}
+
+// readEveryFewEpochs reports a loader whose every loop runs under a
+// periodic guard inside the epoch loop (`if epoch % test_interval ==
+// test_interval - 1:`): its workers start every few epochs, not every
+// epoch, and persistent ones would sit idle in between (blind sample
+// ZZ's test loader read every 20 epochs).
+func readEveryFewEpochs(p *Pass, gl gpuLoader) bool {
+	if gl.Binding == nil {
+		return false
+	}
+	_, _, loops := loaderFeeds(p, gl.Binding)
+	if len(loops) == 0 {
+		return false
+	}
+	for _, loop := range loops {
+		periodic := false
+		for a := loop.Parent; a != nil && !periodic; a = a.Parent {
+			if rewrite.IsLoop(a) || rewrite.IsDefOrLambda(a) {
+				break
+			}
+			if a.Type == "if_statement" {
+				if c := a.ChildByField("condition"); c != nil && strings.Contains(c.Text(), "%") {
+					periodic = true
+				}
+			}
+		}
+		if !periodic {
+			return false
+		}
+	}
+	return true
 }
