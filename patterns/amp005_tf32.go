@@ -216,8 +216,9 @@ func convolutionsOnly(p *Pass) bool {
 		// A network class imported from the project (a class with no
 		// base, or one of nn.Module's): its layers, those of the blocks
 		// it builds included.
-		fn := call.ChildByField("function")
-		if d := p.Model.ImportedDef(fn); d != nil && d.Class && !slices.ContainsFunc(d.Bases, func(b string) bool { return !strings.Contains(b, "Module") }) {
+		switch d := p.Model.ImportedDef(call.ChildByField("function")); {
+		case d == nil:
+		case d.Class && !slices.ContainsFunc(d.Bases, func(b string) bool { return !strings.Contains(b, "Module") }):
 			nets, _ := importedNetwork(top, d, call)
 			switch {
 			case len(nets) > 0:
@@ -230,18 +231,20 @@ func convolutionsOnly(p *Pass) bool {
 			default:
 				sum.opaque = true
 			}
-		}
-		if d := p.Model.ImportedDef(fn); d != nil && !d.Class && returnsTorchvisionCNN(p, d) {
-			// `encoder = get_resnet(args.resnet)` of a module whose
-			// function picks among torchvision ResNets (SimCLR: blind
-			// sample XX): convolutions and a head.
-			sum.layer(top, call, "torchvision.models.resnet50")
-		}
-		if d := p.Model.ImportedDef(fn); d != nil && !d.Class && slices.Contains(d.Returns, "class:torch.nn.Module") && convolutionModule(p, d) {
-			// `model = load_model(cfg)` returning a network of a module
-			// of convolutions only.
-			sum.cudnn = true
-			sum.layers++
+		case d.Class:
+		default:
+			if returnsTorchvisionCNN(p, d) {
+				// `encoder = get_resnet(args.resnet)` of a module whose
+				// function picks among torchvision ResNets (SimCLR:
+				// blind sample XX): convolutions and a head.
+				sum.layer(top, call, "torchvision.models.resnet50")
+			}
+			if slices.Contains(d.Returns, "class:torch.nn.Module") && convolutionModule(p, d) {
+				// `model = load_model(cfg)` returning a network of a
+				// module of convolutions only.
+				sum.cudnn = true
+				sum.layers++
+			}
 		}
 		if sum.large {
 			return false

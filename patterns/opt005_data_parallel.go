@@ -78,18 +78,30 @@ func exitingBlock(p *Pass, stmt *rewrite.Node) *rewrite.Node {
 	return nil
 }
 
+// wrapAssignment returns the statement `name = nn.DataParallel(...)` that
+// assigns the wrap call to a plain name, and that name; nil, nil when
+// the wrap is used otherwise (returned, passed on, assigned to an
+// attribute).
+func wrapAssignment(call *rewrite.Node) (stmt, target *rewrite.Node) {
+	stmt = rewrite.Statement(call)
+	if stmt == nil || len(stmt.NamedChildren()) != 1 || stmt.NamedChildren()[0].Type != "assignment" {
+		return nil, nil
+	}
+	target = stmt.NamedChildren()[0].ChildByField("left")
+	if target == nil || target.Type != "identifier" {
+		return nil, nil
+	}
+	return stmt, target
+}
+
 // wrappedForInference reports `model = nn.DataParallel(model)` whose
 // result is next put in eval mode (`model.eval()`) and that no training
 // loop after it calls: a model reloaded from a checkpoint for a
 // prediction pass, in a function that also trains (blind sample UU's
 // Kaggle solution). DDP is training advice.
 func wrappedForInference(p *Pass, call *rewrite.Node) bool {
-	stmt := rewrite.Statement(call)
-	if stmt == nil || len(stmt.NamedChildren()) != 1 || stmt.NamedChildren()[0].Type != "assignment" {
-		return false
-	}
-	target := stmt.NamedChildren()[0].ChildByField("left")
-	if target == nil || target.Type != "identifier" {
+	stmt, target := wrapAssignment(call)
+	if target == nil {
 		return false
 	}
 	scope := enclosingFunction(call)
@@ -133,16 +145,9 @@ func wrappedForInference(p *Pass, call *rewrite.Node) bool {
 // name it is assigned to returned or passed to a call other than its own
 // methods'.
 func leavesFunction(p *Pass, call *rewrite.Node) bool {
-	stmt := rewrite.Statement(call)
-	if stmt == nil || stmt.Type == "return_statement" {
-		return true
-	}
-	if len(stmt.NamedChildren()) != 1 || stmt.NamedChildren()[0].Type != "assignment" {
-		return true // used in place: not ours to judge
-	}
-	target := stmt.NamedChildren()[0].ChildByField("left")
-	if target == nil || target.Type != "identifier" {
-		return true
+	stmt, target := wrapAssignment(call)
+	if target == nil {
+		return true // returned, or used in place: not ours to judge
 	}
 	scope := enclosingFunction(call)
 	if scope == nil {
@@ -174,12 +179,8 @@ func leavesFunction(p *Pass, call *rewrite.Node) bool {
 // load and run under no_grad (blind sample ZZ). DDP, which synchronises
 // gradients, has nothing to do for it.
 func wrapsUntrained(p *Pass, call *rewrite.Node) bool {
-	stmt := rewrite.Statement(call)
-	if stmt == nil || len(stmt.NamedChildren()) != 1 || stmt.NamedChildren()[0].Type != "assignment" {
-		return false
-	}
-	target := stmt.NamedChildren()[0].ChildByField("left")
-	if target == nil || target.Type != "identifier" {
+	_, target := wrapAssignment(call)
+	if target == nil {
 		return false
 	}
 	names, any := optimizedModels(p)

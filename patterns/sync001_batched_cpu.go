@@ -283,14 +283,27 @@ func sync1ConsumerReplacement(p *Pass, consumer *rewrite.Node, torchName, acc st
 // sync1ReadInLoop reports whether the list acc is read inside loop other than by
 // this append and len().
 func sync1ReadInLoop(m *rewrite.Model, acc, loop *rewrite.Node) bool {
+	return readInLoop(m, acc, loop, false)
+}
+
+// readInLoop reports whether the list acc is read inside loop other than
+// by acc itself and len(); with otherAppends, `acc.append(...)` elsewhere
+// in the loop is no read either (the appends of both branches of an `if
+// use_amp:`).
+func readInLoop(m *rewrite.Model, acc, loop *rewrite.Node, otherAppends bool) bool {
 	s := m.VarScope(acc)
 	if s == nil {
 		return true
 	}
 	for _, id := range m.Reads(s, acc.Text(), loop) {
-		if id != acc && !sync1IsLenArg(m, id) {
-			return true
+		if id == acc || sync1IsLenArg(m, id) {
+			continue
 		}
+		if attr := id.Parent; otherAppends && attr != nil && attr.Type == "attribute" && attr.ChildByField("object") == id &&
+			attr.ChildByField("attribute").Text() == "append" && attr.Parent != nil && attr.Parent.Type == "call" {
+			continue
+		}
+		return true
 	}
 	return false
 }

@@ -510,33 +510,14 @@ func checkAppendedItems(p *Pass) {
 			continue
 		}
 		loop := loops[0]
-		if listReadInLoop(m, acc, loop) || stepSyncsBesides(m, loop, acc.Text()) || launchBoundLoop(p, loop) {
+		// (Another append to the list, the other branch of an `if
+		// use_amp:`, is no read: iTransformer, blind sample UU.)
+		if readInLoop(m, acc, loop, true) || stepSyncsBesides(m, loop, acc.Text()) || launchBoundLoop(p, loop) {
 			continue
 		}
 		value := ifn.ChildByField("object").Text()
 		p.Report(item, ".item() appended on every step synchronises with the GPU: append "+value+".detach() and convert once after the loop (torch.stack("+acc.Text()+").tolist()), by hand: the list's readers see numbers today."+sync002Pays, nil)
 	}
-}
-
-// listReadInLoop reports a list acc that the loop reads, besides
-// appending to it: the appends of both branches of an `if use_amp:`
-// (iTransformer: blind sample UU) are not reads.
-func listReadInLoop(m *rewrite.Model, acc, loop *rewrite.Node) bool {
-	s := m.VarScope(acc)
-	if s == nil {
-		return true
-	}
-	for _, id := range m.Reads(s, acc.Text(), loop) {
-		if id == acc || sync1IsLenArg(m, id) {
-			continue
-		}
-		if attr := id.Parent; attr != nil && attr.Type == "attribute" && attr.ChildByField("object") == id &&
-			attr.ChildByField("attribute").Text() == "append" && attr.Parent != nil && attr.Parent.Type == "call" {
-			continue
-		}
-		return true
-	}
-	return false
 }
 
 // stepSyncsBesides reports a loop whose step synchronises with the GPU

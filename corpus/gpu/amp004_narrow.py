@@ -178,16 +178,8 @@ def wide_tf32():
         for b in (256, 512, 4096):
             x = torch.randn(b, 875, device=DEV)
             y = torch.rand(b, 206, device=DEV)
-            torch.manual_seed(0)
-            model = mlp([875, w, w, 206]).to(DEV)
-            loss = F.binary_cross_entropy_with_logits
-            torch.backends.cuda.matmul.allow_tf32 = False
-            fp32 = train_step_ms(model, x, y, loss, 60)
-            torch.backends.cuda.matmul.allow_tf32 = True
-            tf32 = train_step_ms(model, x, y, loss, 60)
-            torch.backends.cuda.matmul.allow_tf32 = False
-            fp32 = min(fp32, train_step_ms(model, x, y, loss, 60))
-            print(f"mlp 875-{w}-{w}-206 b{b}: fp32 {fp32:.3f} ms, tf32 {tf32:.3f} ms, speed-up {fp32 / tf32:.2f}x", flush=True)
+            measure_tf32(f"mlp 875-{w}-{w}-206 b{b}", lambda: mlp([875, w, w, 206]), x, y,
+                         F.binary_cross_entropy_with_logits)
 
 
 class SeqEncoder(nn.Module):
@@ -215,14 +207,21 @@ def transformer():
             name = f"encoder d{d} ff2048 x{layers}, seq {seq} b{b}"
             torch.backends.cuda.matmul.allow_tf32 = False
             measure(name, lambda: SeqEncoder(d, heads, layers), x, y, F.mse_loss)
-            torch.manual_seed(0)
-            model = SeqEncoder(d, heads, layers).to(DEV)
-            fp32 = train_step_ms(model, x, y, F.mse_loss, 60)
-            torch.backends.cuda.matmul.allow_tf32 = True
-            tf32 = train_step_ms(model, x, y, F.mse_loss, 60)
-            torch.backends.cuda.matmul.allow_tf32 = False
-            fp32 = min(fp32, train_step_ms(model, x, y, F.mse_loss, 60))
-            print(f"{name}: fp32 {fp32:.3f} ms, tf32 {tf32:.3f} ms, speed-up {fp32 / tf32:.2f}x", flush=True)
+            measure_tf32(name, lambda: SeqEncoder(d, heads, layers), x, y, F.mse_loss)
+
+
+def measure_tf32(name, build, x, y, loss_fn):
+    """Median step time with fp32 matmuls (the better of two runs around
+    it, a drift check) against TF32 matmuls (AMP005), one model."""
+    torch.manual_seed(0)
+    model = build().to(DEV)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    fp32 = train_step_ms(model, x, y, loss_fn, 60)
+    torch.backends.cuda.matmul.allow_tf32 = True
+    tf32 = train_step_ms(model, x, y, loss_fn, 60)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    fp32 = min(fp32, train_step_ms(model, x, y, loss_fn, 60))
+    print(f"{name}: fp32 {fp32:.3f} ms, tf32 {tf32:.3f} ms, speed-up {fp32 / tf32:.2f}x", flush=True)
 
 
 def measure(name, build, x, y, loss_fn):
