@@ -14,8 +14,8 @@ const fewWorkers = 4
 // reportFewWorkers raises a small literal num_workers to the worker count
 // and adds the seeds' prefetch_factor=4 when absent.
 func reportFewWorkers(p *Pass, gl gpuLoader) {
-	if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) {
-		return
+	if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) || tensorDataset(p, ds) {
+		return // more workers only add start-up and pickling to items already in memory
 	}
 	n, why, edits := workerCount(p, gl.Call)
 	edits = append(edits, rewrite.Edit{Start: gl.Workers.Start, End: gl.Workers.End, New: n})

@@ -43,7 +43,7 @@ def test(loader):
   with torch.no_grad():
     for data, target in loader:
       data, target = data.cuda(), target.cuda()
-      output = model(data)  # want: AMP004
+      output = model(data)  # joins the step's hint: its fix wraps this loop too
       total += F.nll_loss(output, target, reduction='sum')
       pred = output.argmax(dim=1)
   return total
@@ -60,7 +60,7 @@ def evaluate(data_source):
   with torch.no_grad():
     for data, targets in data_source:
       if use_extra:
-        output = model(data.cuda())  # want: AMP004
+        output = model(data.cuda())  # joins the step's hint too
       else:
         output = model(data.cuda() * 2)
       total += len(data) * F.nll_loss(output, targets.cuda())

@@ -27,7 +27,7 @@ def evaluate():
             # Two models and a loss a few lines later: one evaluation step, one
             # finding, one autocast block (the loss is not a forward pass).
             if encoder is not None:
-                x = encoder(x)  # want: AMP004
+                x = encoder(x)  # joins the step's hint: its fix wraps this loop too
             scores = decoder(x)
             targets = y.long()
             loss = criterion(scores, targets)

@@ -33,7 +33,7 @@ def test(loader, glimpses):
         x = x.cuda(non_blocking=True)
         h = torch.zeros(x.shape[0], 256, device="cuda")
         for t in range(glimpses - 1):
-            h = model(x, h)  # want: AMP004
+            h = model(x, h)  # joins the step's hint: its fix wraps this loop too
         logits = model(x, h, last=True)
         correct += (logits.argmax(1).cpu() == y).sum()
     return correct

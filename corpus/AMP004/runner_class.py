@@ -32,5 +32,5 @@ def evaluate(model, loader):
     with torch.no_grad():
         for x, y in loader:
             x, y = x.cuda(), y.cuda()
-            correct += (model(x).argmax(1) == y).sum()  # want: AMP004
+            correct += (model(x).argmax(1) == y).sum()  # joins the step's hint: its fix wraps this loop too
     return correct

@@ -1,0 +1,68 @@
+package patterns
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// TestAMP004EvaluationJoinsTheHedgedStep checks that a hedged evaluation
+// finding (a network of unread size) joins the hedged finding of the
+// training step: one finding naming the evaluation loop's line, whose
+// hint fix wraps both loops. A network shown large keeps one finding per
+// loop.
+func TestAMP004EvaluationJoinsTheHedgedStep(t *testing.T) {
+	src := `import torch
+from models import build_model
+
+model = build_model().cuda()
+optimizer = torch.optim.Adam(model.parameters())
+
+
+def train(loader):
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def validate(loader):
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader:
+            correct += (model(x.cuda()).argmax(1) == y.cuda()).sum()
+    return correct
+
+
+for epoch in range(10):
+    train(train_loader)
+    validate(val_loader)
+`
+	findings := func(src string) []rewrite.Finding {
+		var out []rewrite.Finding
+		for _, fd := range Run(rewrite.Parse("t.py", []byte(src)), Selection{Select: []string{"AMP004"}}, &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}) {
+			if fd.Code == "AMP004" {
+				out = append(out, fd)
+			}
+		}
+		return out
+	}
+	got := findings(src)
+	if len(got) != 1 {
+		t.Fatalf("want one AMP004 finding (the step's), got %d: %+v", len(got), got)
+	}
+	if !strings.Contains(got[0].Message, "its evaluation loop at line 20 runs in fp32 too") {
+		t.Errorf("the step's message does not name the evaluation loop: %q", got[0].Message)
+	}
+	if got[0].Fix == nil || len(got[0].Fix.Edits) != 2 || got[0].Fix.Applicability != rewrite.Hint {
+		t.Errorf("want a hint fix wrapping both loops (2 edits), got %+v", got[0].Fix)
+	}
+
+	large := strings.Replace(src, "from models import build_model\n", "import torchvision\n", 1)
+	large = strings.Replace(large, "build_model()", "torchvision.models.resnet50()", 1)
+	if got := findings(large); len(got) != 2 {
+		t.Errorf("a network shown large keeps a finding per loop, got %d: %+v", len(got), got)
+	}
+}
