@@ -72,7 +72,7 @@ func checkMissingAutocast(p *Pass) {
 			continue
 		}
 		first, stmts := forwardStatements(p, bstmt, call)
-		if first == nil || slices.Contains(reported, first) || onCPU(p, first) {
+		if first == nil || slices.Contains(reported, first) || onCPU(p, first) || hostBatchLoop(p, step) {
 			continue // several backward calls after one forward: one finding
 		}
 		reported = append(reported, first)
@@ -325,7 +325,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 		if len(loops) == 0 || p.Model.Loop(loops[0]).Trains() {
 			continue
 		}
-		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) || onCPU(p, call) {
+		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) || onCPU(p, call) || hostBatchLoop(p, loops[0]) {
 			continue // a loss is not a forward pass: it joins one below
 		}
 		if insideTrainingStep(p, loops) {

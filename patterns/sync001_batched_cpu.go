@@ -64,8 +64,8 @@ func checkBatchedCPU(p *Pass) {
 			continue
 		}
 		loop := loops[0]
-		if hotInnerLoop(m, loop) {
-			continue // the steps are an inner loop's: this copy runs once per epoch or fold
+		if hotInnerLoop(m, loop) || hostBatchLoop(p, loop) {
+			continue // the steps are an inner loop's (this copy runs once per epoch or fold), or run on the CPU
 		}
 		arg := rewrite.PositionalArgs(call)[0]
 		base, cpu, numpy, tolist, detach := sync1StripConversions(arg)

@@ -48,7 +48,7 @@ func checkDeviceAccumulate(p *Pass) {
 		}
 		loop := loops[0]
 		value := item.ChildByField("function").ChildByField("object")
-		if sync2SyncNeededInLoop(m, loop, aug, total, value) || launchBoundLoop(p, loop) {
+		if sync2SyncNeededInLoop(m, loop, aug, total, value) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
 			continue
 		}
 		if guard := sync2PeriodicRead(m, loop, total); guard != nil {
@@ -512,7 +512,7 @@ func checkAppendedItems(p *Pass) {
 		loop := loops[0]
 		// (Another append to the list, the other branch of an `if
 		// use_amp:`, is no read: iTransformer, blind sample UU.)
-		if readInLoop(m, acc, loop, true) || stepSyncsBesides(m, loop, acc.Text()) || launchBoundLoop(p, loop) {
+		if readInLoop(m, acc, loop, true) || stepSyncsBesides(m, loop, acc.Text()) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
 			continue
 		}
 		value := ifn.ChildByField("object").Text()
