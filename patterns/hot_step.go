@@ -164,6 +164,11 @@ func hostBatchLoop(p *Pass, loop *rewrite.Node) bool {
 		if n.Type != "call" || args == nil || !slices.ContainsFunc(args.NamedChildren(), func(a *rewrite.Node) bool { return a.Type == "identifier" && targets[a.Text()] }) {
 			continue
 		}
+		if fn := n.ChildByField("function"); fn != nil && fn.Type == "identifier" {
+			if k := p.Model.ModuleDevice(fn, n); k == rewrite.DeviceCUDA || k == rewrite.DeviceMaybeCUDA {
+				return false // fed to a network this file placed on the GPU
+			}
+		}
 		if def := p.Model.FunctionDef(n); def != nil {
 			if text := def.Text(); strings.Contains(text, ".to(") || strings.Contains(text, ".cuda(") || strings.Contains(text, "device") {
 				return false // a helper of this file handed the batch may move it
