@@ -942,7 +942,17 @@ func callsNumpy(p *Pass, loop *rewrite.Node) bool {
 	if body == nil {
 		return false
 	}
-	if callsMethod(body, "numpy") {
+	halfReaches := false
+	body.Walk(func(n *rewrite.Node) bool {
+		if halfReaches || rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if fn := n.ChildByField("function"); n.Type == "call" && fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "numpy" {
+			halfReaches = !integerOrInput(p, loop, fn.ChildByField("object"))
+		}
+		return !halfReaches
+	})
+	if halfReaches {
 		return true
 	}
 	// Or hands tensors to a function, of this file or a project module,
@@ -960,6 +970,85 @@ func callsNumpy(p *Pass, loop *rewrite.Node) bool {
 		if _, def := calledFunction(p.Model, n); def != nil {
 			found = callsMethod(def, "numpy")
 		}
+		return !found
+	})
+	return found
+}
+
+// integerOrInput reports a tensor expression that autocast leaves out of
+// half precision: a chain through an integer or fp32 conversion
+// (`preds.argmax(1).cpu()`, halfFree), or a name the loop binds to the
+// loader's batch or to the indices of torch.max/min/topk/sort
+// (`_, pred = torch.max(out, 1)`), reassigned in the loop only from
+// itself (`labels = labels.long().to(dev)`). Its .numpy() needs no
+// .float() under the wrap (blind sample S14B: argmax indices and long
+// labels).
+func integerOrInput(p *Pass, loop, expr *rewrite.Node) bool {
+	for expr != nil {
+		switch expr.Type {
+		case "call":
+			fn := expr.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" {
+				return false
+			}
+			if halfFree[fn.ChildByField("attribute").Text()] {
+				return true
+			}
+			expr = fn.ChildByField("object")
+		case "attribute":
+			if a := expr.ChildByField("attribute").Text(); a != "data" {
+				return false
+			}
+			expr = expr.ChildByField("object")
+		case "identifier":
+			return integerOrBatchName(loop, expr.Text(), expr.Start)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// integerOrBatchName: integerOrInput for a name of the loop, read at
+// offset at: the last assignment to it in the loop's body before that
+// read decides (none: the name must be the loop's batch).
+func integerOrBatchName(loop *rewrite.Node, name string, at int) bool {
+	batch := loopTargetNames(loop)[name]
+	var last *rewrite.Node
+	loop.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+		if rewrite.IsDefOrLambda(n) || n.Start >= at {
+			return false
+		}
+		if left := n.ChildByField("left"); n.Type == "assignment" && left != nil && bindsName(left, name) {
+			last = n
+		}
+		return true
+	})
+	if last == nil {
+		return batch
+	}
+	left, right := last.ChildByField("left"), last.ChildByField("right")
+	if right == nil {
+		return false
+	}
+	if left.Type == "identifier" {
+		// `labels = labels.long().to(dev)`: the batch, converted.
+		root := rewrite.RootName(right)
+		return batch && root != nil && root.Text() == name
+	}
+	// `_, pred = torch.max(out, 1)`: the indices.
+	if !left.Is("pattern_list", "tuple_pattern") || len(left.NamedChildren()) != 2 || left.NamedChildren()[1].Text() != name || right.Type != "call" {
+		return false
+	}
+	q := right.ChildByField("function").Text()
+	return strings.HasSuffix(q, ".max") || strings.HasSuffix(q, ".min") || strings.HasSuffix(q, ".topk") || strings.HasSuffix(q, ".sort")
+}
+
+// bindsName reports an assignment target that binds name.
+func bindsName(target *rewrite.Node, name string) bool {
+	found := false
+	target.Walk(func(n *rewrite.Node) bool {
+		found = found || n.Type == "identifier" && n.Text() == name
 		return !found
 	})
 	return found

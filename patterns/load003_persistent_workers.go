@@ -54,16 +54,20 @@ func checkLoaderPersistent(p *Pass) {
 		case !gl.Known && byFlag:
 			// persistent_workers=True with num_workers=0 raises ValueError:
 			// keep them only when the count asks for workers.
-			msg = "this DataLoader's workers are restarted every epoch: pass persistent_workers=" + value + " (it pays when epochs are short: each restart re-forks the workers and re-warms their prefetch)"
+			msg = "this DataLoader's workers are restarted every epoch: pass persistent_workers=" + value
 			fix = Fix(app, "Pass persistent_workers="+value, e)
 		case !gl.Known:
 			// persistent_workers=True with num_workers=0 raises ValueError.
 			msg += " (assumes num_workers=" + gl.Workers.Text() + " is above 0)"
 			fix.Applicability = rewrite.Hint
 		}
-		p.Report(gl.Call, msg, fix)
+		p.Report(gl.Call, msg+load003Pays, fix)
 	}
 }
+
+// load003Pays is the condition every LOAD003 message states: a restart
+// costs a second or so, which only short epochs notice.
+const load003Pays = "; it pays when epochs are short: each restart re-forks the workers and re-warms their prefetch"
 
 // workersCondition returns `<num_workers> > 0` for a worker count that is
 // written in the DataLoader call itself as a name, an attribute or a

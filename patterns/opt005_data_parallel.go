@@ -53,7 +53,11 @@ func checkDataParallel(p *Pass) {
 		if underNoGrad(p, call, nil) || wrappedForInference(p, call) || wrapsUntrained(p, call) {
 			continue // wrapped for inference: DDP is training advice
 		}
-		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with torchrun)", nil)
+		launcher := "torchrun"
+		if !p.Env.Versions.Torch.AtLeast(1, 10) {
+			launcher = "python -m torch.distributed.launch" // torchrun arrived in 1.10
+		}
+		p.Report(call, "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with "+launcher+")", nil)
 	}
 }
 
