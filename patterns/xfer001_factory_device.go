@@ -291,8 +291,12 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		return false
 	}
 	if cls := enclosingClass(fn); cls != nil && isModuleClass(m, cls) {
-		// A forward and its helpers, loops of their own included.
-		return fn.ChildByField("name").Text() != "__init__"
+		// A forward and its helpers, loops of their own included; not a
+		// helper every caller of which, in this file or another module,
+		// runs outside the steps (a recurrent model's init_hidden()
+		// called before each epoch's batch loop: blind sample S14A).
+		name := fn.ChildByField("name").Text()
+		return name != "__init__" && (name == "forward" || depth > 2 || !calledOutsideSteps(m, fn, depth))
 	}
 	if hasLoop(fn) {
 		// The set-up of a function that runs its own loop (a test()
@@ -332,6 +336,28 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		}
 	}
 	return false
+}
+
+// calledOutsideSteps reports a method of an nn.Module that has callers,
+// every one of them outside the steps (perStep false): `self.name(...)` in
+// its class, and `<expr>.name(...)` in the project's other modules.
+func calledOutsideSteps(m *rewrite.Model, method *rewrite.Node, depth int) bool {
+	foreign, complete := m.ForeignMethodCalls(method.ChildByField("name").Text())
+	sites := m.CallSites(method)
+	if !complete || len(sites)+len(foreign) == 0 {
+		return false
+	}
+	for _, site := range sites {
+		if perStep(m, site, depth+1) {
+			return false
+		}
+	}
+	for _, fc := range foreign {
+		if perStep(fc.Model, fc.Call, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // returnsNetwork reports a function that returns an nn.Module (a model

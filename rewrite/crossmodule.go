@@ -65,6 +65,8 @@ type ProjectSources interface {
 	Importers(path, name string) []string
 	// Source returns the text of a project module, nil when unreadable.
 	Source(path string) []byte
+	// Modules returns the paths of the project's Python modules.
+	Modules() []string
 	// Borrow hands out a cache of parsed modules that no other model
 	// uses until it is given back with Return.
 	Borrow() *ForeignModels
@@ -199,6 +201,49 @@ func topLevelName(def *Node) string {
 func (m *Model) MayHaveForeignCallSites(def *Node) bool {
 	_, _, importers := m.foreignImporters(def)
 	return len(importers) > 0
+}
+
+// maxMethodScan bounds the modules ForeignMethodCalls reads: a project
+// larger than that is not searched (complete is false).
+const maxMethodScan = 2000
+
+// ForeignMethodCalls returns the calls `<expr>.name(...)` in the other
+// modules of the project that spell `.name(`: the call sites of a method
+// reached through an object another module holds (a trainer's
+// `self.model.init_hidden()`), matched by the method's name alone.
+// complete is false without a project that lists its modules, or for one
+// too large to search.
+func (m *Model) ForeignMethodCalls(name string) (calls []ForeignCall, complete bool) {
+	ps, ok := m.project.(ProjectSources)
+	self := m.absPath()
+	if !ok || self == "" {
+		return nil, false
+	}
+	paths := ps.Modules()
+	if len(paths) > maxMethodScan {
+		return nil, false
+	}
+	spelled := []byte("." + name + "(")
+	for _, path := range paths {
+		if path == self {
+			continue
+		}
+		if fm, parsed := m.foreign.parsed(path); !parsed || fm == nil {
+			if src := ps.Source(path); !bytes.Contains(src, spelled) {
+				continue
+			}
+		}
+		fm := m.foreignModel(path)
+		if fm == nil {
+			continue
+		}
+		for _, call := range fm.File.OfType("call") {
+			if fn := call.ChildByField("function"); fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == name {
+				calls = append(calls, ForeignCall{Model: fm, Call: call})
+			}
+		}
+	}
+	return calls, true
 }
 
 // ForeignCallSites returns the calls of def (a module-level function, or

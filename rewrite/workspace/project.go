@@ -305,6 +305,18 @@ func (p *Project) Importers(path, name string) []string {
 	return out
 }
 
+// Modules implements rewrite.ProjectSources: the Python modules under the
+// project's roots (absolute paths, at most maxScanned).
+func (p *Project) Modules() []string {
+	if p == nil {
+		return nil
+	}
+	p.importsOnce.Do(p.scanImports)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pyFiles
+}
+
 // Source implements rewrite.ProjectSources.
 func (p *Project) Source(path string) []byte {
 	b, err := os.ReadFile(path)
