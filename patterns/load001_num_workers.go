@@ -391,6 +391,14 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 	if ds == nil {
 		return false
 	}
+	if ds.Type == "identifier" {
+		// `data = t.from_numpy(data)` just before the loader, in the same
+		// block: the value it serves, whatever data held before.
+		if b := p.Model.ReachingBinding(ds, ds); b != nil && b.Value != nil && b.Stmt != nil &&
+			enclosingStatementBlock(b.Stmt) == enclosingStatementBlock(ds) && b.Value.Type == "call" && inMemoryTensorCalls[p.Model.CalleeName(b.Value)] {
+			return true
+		}
+	}
 	origins := p.Model.Origins(ds)
 	if len(origins) == 0 {
 		return false
@@ -419,6 +427,15 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 		}
 	}
 	return true
+}
+
+// enclosingStatementBlock returns the block (or module) whose statement
+// holds n.
+func enclosingStatementBlock(n *rewrite.Node) *rewrite.Node {
+	if st := rewrite.Statement(n); st != nil {
+		return st.Parent
+	}
+	return nil
 }
 
 // tensorDataset reports a dataset that is a TensorDataset on every path.

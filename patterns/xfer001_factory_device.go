@@ -252,11 +252,14 @@ func integerArange(call *rewrite.Node) bool {
 // demo notebook, a 207×10 parameter's initial values, an adjacency matrix
 // read once, a validation function's set-up called once per epoch.
 func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
+	if moduleSelfTest(p, factory) {
+		// A model module's smoke test (PSPNet's `__main__`: blind samples
+		// JJ, SS), its loops included (TSM's ten-step shift check: blind
+		// sample S14D): it runs once, by hand.
+		return true
+	}
 	if perStep(p.Model, factory, 0) {
 		return false
-	}
-	if moduleSelfTest(p, factory) {
-		return true // a model module's smoke test (PSPNet's `__main__`: blind samples JJ, SS)
 	}
 	switch name {
 	case "zeros", "ones", "empty", "rand", "randn": // the positional arguments are the size

@@ -18,8 +18,9 @@ def predict(model, X, device):
     return torch.cat(preds)
 
 
-def train(model, optimizer, rows: np.ndarray):
-    data = torch.from_numpy(rows)
+def train(model, optimizer, opt):
+    data, word2ix, ix2word = np.load(opt.path, allow_pickle=True)
+    data = torch.from_numpy(data)  # rebound just before the loader: the tensor is what it serves
     loader = DataLoader(data, batch_size=128, shuffle=True, num_workers=1)
     model.cuda()
     for epoch in range(20):

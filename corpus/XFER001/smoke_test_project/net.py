@@ -16,3 +16,9 @@ class Net(nn.Module):
 if __name__ == "__main__":
     x = torch.rand(4, 3, 473, 473).cuda()
     print(Net().cuda()(x).shape)
+    # A gradient check over a few random batches: a loop, still the
+    # module's self-test, run once by hand (blind sample S14D's TSM).
+    net = Net().cuda()
+    for i in range(10):
+        y = torch.rand(8, 3, 32, 32).cuda()
+        net(y).sum().backward()
