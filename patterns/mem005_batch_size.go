@@ -105,6 +105,16 @@ func checkBatchSize(p *Pass) {
 		p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "replay") }) {
 		return
 	}
+	// Dense outputs at large images: a network that upsamples back to
+	// crops of 224 px a side or more (segmentation, optical flow, style
+	// transfer) keeps activations of every pixel at full resolution, the
+	// batch is sized by memory, and the table's 512 counts classification
+	// images. Blind samples judged the finding false on a 256-px U-Net,
+	// FlowNet at 320×448 and AdaIN at 256 (and true on a 256×128 re-id
+	// ResNet and a 224-px captioning encoder, which keep their finding).
+	if largeImages(p) && denseOutputs(p) {
+		return
+	}
 	vram := p.Env.GPU.VRAMGB
 	if v.Hint {
 		vram = 80 // what the message assumes, and says so
@@ -316,4 +326,70 @@ func detectionRecipe(p *Pass) bool {
 		return strings.Contains(l, "coco") || strings.Contains(l, "bbox") || strings.Contains(l, "detr") ||
 			strings.Contains(l, "rcnn") || strings.Contains(l, "yolo") || l == "boxes"
 	})
+}
+
+// largeImageSide is the side, in pixels, from which MEM005 counts an
+// input image as large.
+const largeImageSide = 224
+
+// imageSizeCalls are the transforms whose first argument (or size=) is an
+// image's output size.
+var imageSizeCalls = map[string]bool{"Resize": true, "CenterCrop": true, "RandomCrop": true, "RandomResizedCrop": true,
+	"Scale": true, "RandomSizedCrop": true, "LongestMaxSize": true, "SmallestMaxSize": true, "PadIfNeeded": true}
+
+// imageSizeNames are flag names that hold an input image's side (not a
+// flattened image's length: `input_size = 784` is an MLP's).
+var imageSizeNames = regexp.MustCompile(`^-*((img|image|crop|train|fine|input)[_-]?(height|width|h|w)|(img|image|crop|patch)[_-]?size|resolution|crop)$`)
+
+// largeImages reports a file that resizes or crops its inputs to
+// largeImageSide or more a side (a torchvision or albumentations
+// transform with literal sizes), or whose image-size flag defaults to
+// that much (`--crop_size 256`).
+func largeImages(p *Pass) bool {
+	large := func(n *rewrite.Node) bool {
+		if n == nil {
+			return false
+		}
+		if v, ok := intLiteral(p, n); ok {
+			return v >= largeImageSide
+		}
+		if n.Is("tuple", "list") {
+			for _, c := range n.NamedChildren() {
+				if v, ok := intLiteral(p, c); ok && v >= largeImageSide {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, call := range p.File.OfType("call") {
+		fn := call.ChildByField("function")
+		if fn == nil {
+			continue
+		}
+		name := fn.Text()
+		if fn.Type == "attribute" {
+			name = fn.ChildByField("attribute").Text()
+		}
+		switch {
+		case imageSizeCalls[name]:
+			if large(rewrite.Arg(call, 0, "size")) || large(rewrite.Arg(call, 0, "height")) {
+				return true
+			}
+		case name == "add_argument":
+			for _, f := range rewrite.PositionalArgs(call) {
+				if f.Type == "string" && imageSizeNames.MatchString(strings.ToLower(strings.Trim(f.Text(), `"'`))) && large(rewrite.KeywordValue(call, "default")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// denseOutputs reports a network with an upsampling layer, in this file
+// or in a project module it imports (a U-Net, a flow or style decoder):
+// its outputs are per pixel.
+func denseOutputs(p *Pass) bool {
+	return p.Model.Upsamples() || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Upsamples }, 2)
 }

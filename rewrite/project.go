@@ -95,6 +95,10 @@ type ProjectDef struct {
 	// AutogradFunction: on the module's own entry, the module defines a
 	// torch.autograd.Function (a hand-written forward and backward).
 	AutogradFunction bool
+	// Upsamples: on the module's own entry, the module builds or calls a
+	// layer that brings feature maps back up (Upsamples): a U-Net, a flow
+	// or style decoder, whose outputs are per pixel.
+	Upsamples bool
 	// CustomKernels: on the module's own entry, the module imports
 	// torch.utils.cpp_extension (it compiles CUDA kernels of its own).
 	CustomKernels bool
@@ -260,7 +264,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name

@@ -793,3 +793,25 @@ func (m *Model) RequestsDeterminism() bool {
 	}
 	return false
 }
+
+// upsamplingCallees build or call a layer that brings a feature map back
+// up in resolution.
+var upsamplingCallees = map[string]bool{"torch.nn.ConvTranspose2d": true, "torch.nn.ConvTranspose3d": true, "torch.nn.Upsample": true,
+	"torch.nn.UpsamplingBilinear2d": true, "torch.nn.UpsamplingNearest2d": true, "torch.nn.PixelShuffle": true,
+	"torch.nn.functional.interpolate": true, "torch.nn.functional.upsample": true, "torch.nn.functional.upsample_bilinear": true,
+	"torch.nn.functional.conv_transpose2d": true, "torch.nn.functional.pixel_shuffle": true}
+
+// Upsamples reports a file that builds or calls an upsampling layer
+// (ConvTranspose2d, Upsample, interpolate, PixelShuffle): its network's
+// outputs are per pixel, or it is a generator or decoder.
+func (m *Model) Upsamples() bool {
+	if !m.File.SpellsAny([]string{"ConvTranspose2d", "ConvTranspose3d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "PixelShuffle", "interpolate", "upsample", "upsample_bilinear", "conv_transpose2d", "pixel_shuffle"}) {
+		return false
+	}
+	for _, c := range m.File.OfType("call") {
+		if upsamplingCallees[m.CalleeName(c)] {
+			return true
+		}
+	}
+	return false
+}
