@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -37,5 +38,48 @@ for x, y in loader:
 	}
 	if m := message(Version{1, 10}); !strings.Contains(m, "launched with torchrun") {
 		t.Errorf("torch 1.10: %q", m)
+	}
+}
+
+// TestRemovedAPIBoundsTorch checks that code calling an API a later
+// release removed is advised for the torch before that release: legacy
+// torchtext fields (torch 1.7 or older) get OPT002 and no fused=True;
+// transforms.Scale (torch 1.10 or older) gets no TF32 call (blind sample
+// S14E: both fixes failed on the only torch those projects run on).
+func TestRemovedAPIBoundsTorch(t *testing.T) {
+	src, err := os.ReadFile("../corpus/OPT001/removed_api_bound.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}
+	codes := func(src []byte) map[string]bool {
+		got := map[string]bool{}
+		for _, fd := range Run(rewrite.Parse("t.py", src), Selection{}, env) {
+			got[fd.Code] = true
+		}
+		return got
+	}
+	if got := codes(src); !got["OPT002"] || got["OPT001"] {
+		t.Errorf("legacy torchtext: want OPT002 and no OPT001, got %v", got)
+	}
+	scaled := []byte(`import torch
+import torchvision
+from torchvision import transforms
+
+tf = transforms.Compose([transforms.Scale(256), transforms.ToTensor()])
+model = torchvision.models.vgg16().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+`)
+	if got := codes(scaled); got["AMP005"] {
+		t.Errorf("transforms.Scale: want no AMP005 (set_float32_matmul_precision needs torch 1.12), got %v", got)
+	}
+	if got := codes([]byte(strings.Replace(string(scaled), "transforms.Scale(256)", "transforms.Resize(256)", 1))); !got["AMP005"] {
+		t.Errorf("transforms.Resize: want AMP005, got %v", got)
 	}
 }

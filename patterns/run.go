@@ -67,6 +67,13 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	}
 	m := f.Model()
 	m.SetProject(env.Project)
+	if bound, ok := removedAPIBound(m); ok && env.Versions.Torch.AtLeast(bound.Major, bound.Minor) {
+		// The code calls an API removed in bound: it runs on an older
+		// torch than any pin says.
+		own := *env
+		own.Versions.Torch = below(bound)
+		env = &own
+	}
 	if env.Versions.Torch.AtLeast(0, 4) && m.Imports("torch") && writtenForTorch03(m) {
 		own := *env
 		own.Versions.Torch = below(Version{0, 4})

@@ -304,3 +304,68 @@ func writtenForTorch03(m *rewrite.Model) bool {
 	}
 	return false
 }
+
+// removedAPIs are callables later releases removed, with the torch release
+// that first lacks them (through the companion library released with it):
+// code that calls one runs only on the releases before. torchvision 0.12
+// (torch 1.11) removed transforms.Scale and RandomSizedCrop; torchtext
+// 0.9 (torch 1.8) moved Field, the iterators and the datasets built on
+// them to torchtext.legacy.
+var removedAPIs = map[string]Version{
+	"torchvision.transforms.Scale": {1, 11}, "torchvision.transforms.RandomSizedCrop": {1, 11},
+	"torchvision.transforms.transforms.Scale": {1, 11}, "torchvision.transforms.transforms.RandomSizedCrop": {1, 11},
+	"torchtext.data.Field": {1, 8}, "torchtext.data.LabelField": {1, 8}, "torchtext.data.RawField": {1, 8},
+	"torchtext.data.Iterator": {1, 8}, "torchtext.data.BucketIterator": {1, 8}, "torchtext.data.BPTTIterator": {1, 8},
+	"torchtext.data.TabularDataset": {1, 8}, "torchtext.data.Example": {1, 8}, "torchtext.data.Dataset": {1, 8},
+}
+
+// removedAPIText finds the same calls in the text of a module that is
+// not parsed (an importer, read as source only).
+var (
+	removedTransformText = regexp.MustCompile(`transforms\.(Scale|RandomSizedCrop)\(`)
+	legacyTorchtextText  = regexp.MustCompile(`\b(Field|LabelField|BucketIterator|TabularDataset)\(`)
+)
+
+// removedAPIBound returns the first torch release this file's code cannot
+// run on, read from the removed APIs it calls (removedAPIs), or a project
+// module it imports, or one that imports it, calls (a script building
+// torchtext fields that hands the iterators to this module's train
+// function): blind sample S14E's fixes wrote torch.inference_mode (1.9)
+// and set_float32_matmul_precision (1.12) into projects that run only on
+// torch 1.7 and 1.10. ok is false when no such call is seen.
+func removedAPIBound(m *rewrite.Model) (bound Version, ok bool) {
+	note := func(v Version) {
+		if !ok || v.Major < bound.Major || v.Major == bound.Major && v.Minor < bound.Minor {
+			bound, ok = v, true
+		}
+	}
+	calls := func(fm *rewrite.Model) {
+		if !fm.File.SpellsAny([]string{"Scale", "RandomSizedCrop", "Field", "LabelField", "RawField", "Iterator", "BucketIterator", "BPTTIterator", "TabularDataset", "Example", "Dataset"}) {
+			return
+		}
+		for _, c := range fm.File.OfType("call") {
+			if v, found := removedAPIs[fm.CalleeName(c)]; found {
+				note(v)
+			}
+		}
+	}
+	text := func(src []byte) {
+		if removedTransformText.Match(src) {
+			note(Version{1, 11})
+		}
+		if bytes.Contains(src, []byte("torchtext")) && !bytes.Contains(src, []byte("torchtext.legacy")) && legacyTorchtextText.Match(src) {
+			note(Version{1, 8})
+		}
+	}
+	calls(m)
+	m.ImportsProjectModule(func(mod *rewrite.ProjectDef) bool {
+		if fm := m.ModuleOf(mod); fm != nil && fm != m {
+			calls(fm)
+		}
+		return false
+	})
+	for _, src := range m.ImporterSources() {
+		text(src)
+	}
+	return bound, ok
+}
