@@ -117,6 +117,9 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		lines = suppressions{}
 	}
 	for _, fd := range out {
+		if fd.End > fd.Start && rewrite.Unreachable(f.NodeAt(fd.Start, fd.End)) {
+			continue // dead code after a return: it never runs
+		}
 		if fd.Fix != nil && (f.Rejected() || f.InError(fd.Start, fd.End)) {
 			fd.Fix = nil // never rewrite inside a syntax error, nor a file CPython rejects
 		}

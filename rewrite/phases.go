@@ -87,7 +87,7 @@ func (m *Model) inGradContext(n *Node, depth int) bool {
 						continue
 					}
 					for _, e := range d.NamedChildren() {
-						if m.IsGradModeCall(e) || gradModeWrapper(e) {
+						if m.IsGradModeCall(e) || gradModeWrapper(e) || m.gradModeDecorator(e) {
 							return true
 						}
 					}
@@ -242,6 +242,9 @@ func methodStatement(s *Node) (*Node, string) {
 // YOLOv5's `@smart_inference_mode()` (inference_mode, or no_grad on old
 // torch) or `@no_grad_eval`.
 func gradModeWrapper(e *Node) bool {
+	if e != nil && e.Type == "identifier" && strings.EqualFold(e.Text(), "nograd") {
+		return true
+	}
 	if e.Type == "call" {
 		e = e.ChildByField("function")
 	}
@@ -256,4 +259,32 @@ func gradModeWrapper(e *Node) bool {
 	}
 	name := strings.ToLower(e.Text())
 	return strings.Contains(name, "inference_mode") || strings.Contains(name, "no_grad")
+}
+
+// gradModeDecorator reports a decorator that is a function of this file
+// whose body runs its wrapped call under a grad-mode context (`def
+// nograd(f): def new_f(*a, **k): with t.no_grad(): return f(*a, **k)`:
+// blind sample S14F's Faster R-CNN).
+func (m *Model) gradModeDecorator(e *Node) bool {
+	if e == nil || e.Type != "identifier" {
+		return false
+	}
+	for _, b := range m.Bindings(e) {
+		if b.Kind != DefBinding || b.Stmt == nil {
+			continue
+		}
+		found := false
+		b.Stmt.Walk(func(n *Node) bool {
+			if n.Type == "with_statement" {
+				for _, v := range WithContexts(n) {
+					found = found || m.IsGradModeCall(v)
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

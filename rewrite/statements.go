@@ -21,6 +21,30 @@ func Statement(n *Node) *Node {
 	return nil
 }
 
+// Unreachable reports a node that no execution reaches: its statement,
+// or a statement around it in its function, follows a `return`, `raise`,
+// `continue` or `break` of the same block (`def test(): return` left at
+// the top of a function whose old body stays below it).
+func Unreachable(n *Node) bool {
+	for st := Statement(n); st != nil && st.Parent != nil; st = Statement(st.Parent) {
+		for _, prev := range st.Parent.NamedChildren() {
+			if prev == st {
+				break
+			}
+			if prev.Is("return_statement", "raise_statement", "continue_statement", "break_statement") {
+				return true
+			}
+		}
+		if st.Parent.Type == "module" || IsDefOrLambda(st) {
+			return false
+		}
+		if st.Parent.Parent != nil && IsDefOrLambda(st.Parent.Parent) {
+			return false // the function's own body: its callers are another question
+		}
+	}
+	return false
+}
+
 // ownsLines reports whether stmt starts its line and only a comment (or
 // nothing) follows it on its last line: no `a; b` on the same line.
 func ownsLines(stmt *Node) bool {

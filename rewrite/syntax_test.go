@@ -1,6 +1,9 @@
 package rewrite
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDeleteArgEdit removes dict entries and keyword arguments with their
 // separating comma, keeping the comments of the items that stay.
@@ -40,6 +43,41 @@ func TestDeleteArgEdit(t *testing.T) {
 		}
 		if string(out) != c.want {
 			t.Errorf("deleting %s from %q:\n got %q\nwant %q", c.key, c.src, out, c.want)
+		}
+	}
+}
+
+// TestUnreachable checks the statements after a return, raise, continue
+// or break of their block, and only those.
+func TestUnreachable(t *testing.T) {
+	src := `def f(xs):
+    return
+    dead_a = 1
+
+
+def g(xs):
+    for x in xs:
+        if x:
+            continue
+        live_b = 2
+        break
+        dead_c = 3
+    live_d = 4
+
+
+def h():
+    raise ValueError()
+    if True:
+        dead_e = 5
+
+
+live_f = 6
+`
+	f := Parse("t.py", []byte(src))
+	for name, want := range map[string]bool{"dead_a": true, "live_b": false, "dead_c": true, "live_d": false, "dead_e": true, "live_f": false} {
+		i := strings.Index(src, name)
+		if got := Unreachable(f.NodeAt(i, i+len(name))); got != want {
+			t.Errorf("%s: Unreachable = %v, want %v", name, got, want)
 		}
 	}
 }
