@@ -69,7 +69,7 @@ func checkTensorAttribute(p *Pass) {
 				continue
 			}
 			name := left.ChildByField("attribute").Text()
-			if !bufferSafe(p, cls, asg, name) {
+			if !bufferSafe(p, cls, asg, name) || !readAfterInit(p, init, name) {
 				continue
 			}
 			edit := rewrite.Edit{Start: asg.Start, End: asg.End,
@@ -78,6 +78,19 @@ func checkTensorAttribute(p *Pass) {
 				Fix(rewrite.Safe, "Register "+name+" as a buffer (persistent=False)", edit))
 		}
 	}
+}
+
+// readAfterInit reports an attribute `name` read outside the __init__
+// that sets it (in forward, another method, or code of the file): one read
+// only while building the module (handed to a helper's constructor:
+// blind sample S14E's contrastive memory) never meets a device.
+func readAfterInit(p *Pass, init *rewrite.Node, name string) bool {
+	for _, id := range p.File.Identifiers(name) {
+		if id.Field == "attribute" && id.Parent != nil && id.Parent.Type == "attribute" && !init.Contains(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // methodNamed returns the def `name` in a class body (decorated or not).
