@@ -357,11 +357,17 @@ func ganScript(p *Pass) bool {
 // word-prediction MLP (widths 2 to 7) and a character LSTM of 128 units
 // trained 0.6× and 0.88× as fast on an H200 as on its host's CPU, a
 // 512-wide Transformer 4.7× faster (blind sample V, .notes/blind-v.md).
+// MLPs of 1000-100-10 and 784-128-10 at batch 64 trained 0.31× and 0.55×
+// as fast on an H100 as on its host's 16 CPU threads, 784-500-10 at batch
+// 100 0.94×, 1000-1000-10 at 64 1.11× (corpus/gpu/dev001_toy.py,
+// .notes/dev001-toy-h100.txt): linear layers up to 784×500 are toys
+// where the code shows no loader batch above toyBatch.
 // toySide is the widest other side of a toy linear layer one side of
 // which is read at run time (NNLM's 2 hidden units beside its
 // vocabulary).
 const (
-	toyMACs  = 128 * 128
+	toyMACs  = 784 * 500
+	toyBatch = 128
 	toyWidth = 128
 	toySide  = 16
 )
@@ -475,6 +481,9 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 // toyNetwork reports statements that run only toy networks
 // (widthWalk.toy): a CPU runs their steps as fast as a GPU.
 func toyNetwork(p *Pass, stmts []*rewrite.Node) bool {
+	if b, ok := loaderBatch(p); ok && b > toyBatch {
+		return false // a larger batch fills the GPU's matmuls
+	}
 	return networkWidth(p, stmts, &widthWalk{toy: true}).width > 0
 }
 

@@ -2,8 +2,8 @@
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
-loader = DataLoader(TensorDataset(torch.randn(8, 16384, dtype=torch.float64), torch.randn(8, 4)), batch_size=2)
-model = torch.nn.Linear(16384, 4)
+loader = DataLoader(TensorDataset(torch.randn(8, 16384, dtype=torch.float64), torch.randn(8, 1024)), batch_size=2)
+model = torch.nn.Linear(16384, 1024)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 
 for x, y in loader:  # want: DEV001

@@ -4,7 +4,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 accumulation_steps = 4
-model = nn.Sequential(nn.Linear(20, 1024), nn.ReLU(), nn.Linear(1024, 2))
+model = nn.Sequential(nn.Linear(20, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 2))
 criterion = nn.CrossEntropyLoss()
 optimizer = torch.optim.Adam(model.parameters())
 loader = DataLoader(TensorDataset(torch.randn(64, 20), torch.randint(0, 2, (64,))), batch_size=8)
