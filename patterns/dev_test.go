@@ -17,7 +17,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 loader = DataLoader(TensorDataset(torch.randn(8, 16384), torch.randint(0, 2, (8,))), batch_size=2)
-model = nn.Linear(16384, 2)
+model = nn.Linear(16384, 64)
 weighted = nn.CrossEntropyLoss(weight=torch.tensor([1.0, 3.0]))
 plain = nn.CrossEntropyLoss(label_smoothing=0.1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -36,7 +36,7 @@ from torch.utils.data import DataLoader, TensorDataset
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 loader = DataLoader(TensorDataset(torch.randn(8, 16384), torch.randint(0, 2, (8,))), batch_size=2)
-model = nn.Linear(16384, 2)
+model = nn.Linear(16384, 64)
 model.to(device)
 weighted = nn.CrossEntropyLoss(weight=torch.tensor([1.0, 3.0]))
 weighted.to(device)
@@ -54,20 +54,20 @@ for epoch in range(2):
 `,
 	}, {
 		name: "a batch reshaped into another name moves too",
-		src:  "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\nloader = DataLoader(TensorDataset(torch.randn(8, 128, 128), torch.randn(8, 4)), batch_size=2)\nmodel = torch.nn.Linear(16384, 4)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor images, target in loader:\n    flat = images.view(-1, 16384)\n    torch.nn.functional.mse_loss(model(flat), target).backward()\n    opt.step()\n",
-		want: "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ndevice = torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")\n\nloader = DataLoader(TensorDataset(torch.randn(8, 128, 128), torch.randn(8, 4)), batch_size=2)\nmodel = torch.nn.Linear(16384, 4)\nmodel.to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor images, target in loader:\n    images, target = images.to(device), target.to(device)\n    flat = images.view(-1, 16384)\n    torch.nn.functional.mse_loss(model(flat), target).backward()\n    opt.step()\n",
+		src:  "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\nloader = DataLoader(TensorDataset(torch.randn(8, 128, 128), torch.randn(8, 64)), batch_size=2)\nmodel = torch.nn.Linear(16384, 64)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor images, target in loader:\n    flat = images.view(-1, 16384)\n    torch.nn.functional.mse_loss(model(flat), target).backward()\n    opt.step()\n",
+		want: "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ndevice = torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")\n\nloader = DataLoader(TensorDataset(torch.randn(8, 128, 128), torch.randn(8, 64)), batch_size=2)\nmodel = torch.nn.Linear(16384, 64)\nmodel.to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor images, target in loader:\n    images, target = images.to(device), target.to(device)\n    flat = images.view(-1, 16384)\n    torch.nn.functional.mse_loss(model(flat), target).backward()\n    opt.step()\n",
 	}, {
 		name: "dtype conversions of a batch are not moves",
-		src:  "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\nloader = DataLoader(TensorDataset(torch.randn(8, 16384), torch.randn(8, 4)), batch_size=2)\nmodel = torch.nn.Linear(16384, 4)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(x.to(torch.float32)), y.to(x.dtype)).backward()\n    opt.step()\n",
-		want: "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ndevice = torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")\n\nloader = DataLoader(TensorDataset(torch.randn(8, 16384), torch.randn(8, 4)), batch_size=2)\nmodel = torch.nn.Linear(16384, 4)\nmodel.to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x, y in loader:\n    x, y = x.to(device), y.to(device)\n    torch.nn.functional.mse_loss(model(x.to(torch.float32)), y.to(x.dtype)).backward()\n    opt.step()\n",
+		src:  "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\nloader = DataLoader(TensorDataset(torch.randn(8, 16384), torch.randn(8, 64)), batch_size=2)\nmodel = torch.nn.Linear(16384, 64)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x, y in loader:\n    torch.nn.functional.mse_loss(model(x.to(torch.float32)), y.to(x.dtype)).backward()\n    opt.step()\n",
+		want: "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ndevice = torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")\n\nloader = DataLoader(TensorDataset(torch.randn(8, 16384), torch.randn(8, 64)), batch_size=2)\nmodel = torch.nn.Linear(16384, 64)\nmodel.to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x, y in loader:\n    x, y = x.to(device), y.to(device)\n    torch.nn.functional.mse_loss(model(x.to(torch.float32)), y.to(x.dtype)).backward()\n    opt.step()\n",
 	}, {
 		name: "an unused CUDA device of the file is reused",
-		src:  "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\n\ndef main():\n\tloader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(8, 16384)), batch_size=2)\n\tmodel = torch.nn.Linear(16384, 4)\n\topt = torch.optim.SGD(model.parameters(), lr=0.1)\n\tfor (x,) in loader:\n\t\tmodel(x).sum().backward()\n\t\topt.step()\n",
-		want: "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\n\ndef main():\n\tloader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(8, 16384)), batch_size=2)\n\tmodel = torch.nn.Linear(16384, 4)\n\tmodel.to(device)\n\topt = torch.optim.SGD(model.parameters(), lr=0.1)\n\tfor (x,) in loader:\n\t\tx = x.to(device)\n\t\tmodel(x).sum().backward()\n\t\topt.step()\n",
+		src:  "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\n\ndef main():\n\tloader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(8, 16384)), batch_size=2)\n\tmodel = torch.nn.Linear(16384, 64)\n\topt = torch.optim.SGD(model.parameters(), lr=0.1)\n\tfor (x,) in loader:\n\t\tmodel(x).sum().backward()\n\t\topt.step()\n",
+		want: "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\n\ndef main():\n\tloader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(8, 16384)), batch_size=2)\n\tmodel = torch.nn.Linear(16384, 64)\n\tmodel.to(device)\n\topt = torch.optim.SGD(model.parameters(), lr=0.1)\n\tfor (x,) in loader:\n\t\tx = x.to(device)\n\t\tmodel(x).sum().backward()\n\t\topt.step()\n",
 	}, {
 		name: "the name device is taken: another one, single quotes, CRLF",
-		src:  "import torch as T\r\nfrom torch.utils.data import DataLoader\r\n\r\ndef report(device):\r\n    print('on', device)\r\n\r\nloader = DataLoader(T.utils.data.TensorDataset(T.randn(8, 16384), T.randn(8, 4)), batch_size=2)\r\nnet = T.nn.Linear(16384, 4)\r\nopt = T.optim.SGD(net.parameters(), lr=0.1)\r\nfor x, y, in loader:\r\n    T.nn.functional.mse_loss(net(x), y).backward()\r\n    opt.step()\r\n",
-		want: "import torch as T\r\nfrom torch.utils.data import DataLoader\r\ntorch_device = T.device('cuda' if T.cuda.is_available() else 'cpu')\r\n\r\ndef report(device):\r\n    print('on', device)\r\n\r\nloader = DataLoader(T.utils.data.TensorDataset(T.randn(8, 16384), T.randn(8, 4)), batch_size=2)\r\nnet = T.nn.Linear(16384, 4)\r\nnet.to(torch_device)\r\nopt = T.optim.SGD(net.parameters(), lr=0.1)\r\nfor x, y, in loader:\r\n    x, y = x.to(torch_device), y.to(torch_device)\r\n    T.nn.functional.mse_loss(net(x), y).backward()\r\n    opt.step()\r\n",
+		src:  "import torch as T\r\nfrom torch.utils.data import DataLoader\r\n\r\ndef report(device):\r\n    print('on', device)\r\n\r\nloader = DataLoader(T.utils.data.TensorDataset(T.randn(8, 16384), T.randn(8, 64)), batch_size=2)\r\nnet = T.nn.Linear(16384, 64)\r\nopt = T.optim.SGD(net.parameters(), lr=0.1)\r\nfor x, y, in loader:\r\n    T.nn.functional.mse_loss(net(x), y).backward()\r\n    opt.step()\r\n",
+		want: "import torch as T\r\nfrom torch.utils.data import DataLoader\r\ntorch_device = T.device('cuda' if T.cuda.is_available() else 'cpu')\r\n\r\ndef report(device):\r\n    print('on', device)\r\n\r\nloader = DataLoader(T.utils.data.TensorDataset(T.randn(8, 16384), T.randn(8, 64)), batch_size=2)\r\nnet = T.nn.Linear(16384, 64)\r\nnet.to(torch_device)\r\nopt = T.optim.SGD(net.parameters(), lr=0.1)\r\nfor x, y, in loader:\r\n    x, y = x.to(torch_device), y.to(torch_device)\r\n    T.nn.functional.mse_loss(net(x), y).backward()\r\n    opt.step()\r\n",
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -81,7 +81,7 @@ for epoch in range(2):
 // Scripts DEV001 reports without a code action: moving the model would
 // leave some tensor that meets it on the CPU.
 func TestDEV001NoAction(t *testing.T) {
-	head := "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\nloader = DataLoader(TensorDataset(torch.randn(8, 16384), torch.randn(8, 4)), batch_size=2)\nmodel = torch.nn.Linear(16384, 4)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+	head := "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\nloader = DataLoader(TensorDataset(torch.randn(8, 16384), torch.randn(8, 64)), batch_size=2)\nmodel = torch.nn.Linear(16384, 64)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
 	loop := "for x, y in loader:\n    torch.nn.functional.mse_loss(model(x), y).backward()\n    opt.step()\n"
 	cases := map[string]string{
 		"model called outside a loop":          head + loop + "print(model(torch.randn(1, 4)))\n",
