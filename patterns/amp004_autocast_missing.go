@@ -60,6 +60,9 @@ func checkMissingAutocast(p *Pass) {
 		switch {
 		case len(loops) > 0 && p.Model.Loop(loops[0]).Trains():
 			step = loops[0]
+			if inputGradientLoop(p, step) {
+				continue // an attack's gradient steps on its input: not a training step
+			}
 		case len(loops) == 0:
 			step = stepFunction(p, call)
 		}
@@ -122,6 +125,59 @@ func checkMissingAutocast(p *Pass) {
 	if trains {
 		checkEvalAutocast(p, v, bf16, small, hedged)
 	}
+}
+
+// inputGradientLoop reports a loop that steps no optimizer of parameters
+// and reads the gradient of a tensor it feeds the network (`loss.backward()`
+// then `X_pgd.grad.sign()`): an adversarial attack, whose backward serves
+// its input. Under bf16 autocast its perturbations, and the robust
+// accuracy it reports, would change (blind sample S14H's TRADES
+// evaluation).
+func inputGradientLoop(p *Pass, loop *rewrite.Node) bool {
+	if p.Model.Loop(loop).OptimizerStep && !stepsOnlyInputs(p, loop) {
+		return false
+	}
+	fed := map[string]bool{}
+	var grads []string
+	for _, n := range p.Model.LoopBodyNodes(loop) {
+		switch n.Type {
+		case "call":
+			if args := n.ChildByField("arguments"); args != nil {
+				for _, a := range args.NamedChildren() {
+					if a.Type == "identifier" {
+						fed[a.Text()] = true
+					}
+				}
+			}
+		case "attribute":
+			if obj := n.ChildByField("object"); obj != nil && obj.Type == "identifier" && n.ChildByField("attribute").Text() == "grad" {
+				grads = append(grads, obj.Text())
+			}
+		}
+	}
+	for _, g := range grads {
+		if fed[g] {
+			return true
+		}
+	}
+	return false
+}
+
+// stepsOnlyInputs reports a loop whose optimizers are all built over a
+// list of the loop's own tensors (`optim.SGD([X_pgd], lr=...)` rebuilt
+// each step), not over a module's parameters.
+func stepsOnlyInputs(p *Pass, loop *rewrite.Node) bool {
+	found := false
+	for _, n := range p.Model.LoopBodyNodes(loop) {
+		if n.Type != "call" || p.Facts.What(n).Kind != KindOptimizer {
+			continue
+		}
+		found = true
+		if arg := rewrite.Arg(n, 0, "params"); arg == nil || arg.Type != "list" {
+			return false
+		}
+	}
+	return found
 }
 
 // stepOfEval returns the index in p.out of the hedged training-step
