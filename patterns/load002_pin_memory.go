@@ -69,25 +69,27 @@ func feedsOneEvaluationPass(p *Pass, gl gpuLoader) bool {
 	if gl.PerEpoch || gl.Across != "" || gl.Binding == nil {
 		return false
 	}
-	_, _, loops := loaderFeeds(p, gl.Binding)
-	if len(loops) == 0 {
+	// Every read of the loader heads a for loop (not a `next(iter(loader))`
+	// drawn during training).
+	if slices.ContainsFunc(gl.Binding.Uses, func(u *rewrite.Node) bool { return !headsForLoop(u) }) {
 		return false
 	}
-	for _, u := range gl.Binding.Uses {
-		// Every read of the loader heads one of those loops (not a
-		// `next(iter(loader))` drawn during training).
-		if !slices.ContainsFunc(loops, func(l *rewrite.Node) bool { it := l.ChildByField("right"); return it != nil && it.Contains(u) }) {
-			return false
-		}
-	}
-	for _, loop := range loops {
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool {
 		outer := loop
 		if around := p.Model.EnclosingLoops(loop); len(around) > 0 {
 			outer = around[len(around)-1]
 		}
-		if p.Model.Loop(loop).Trains() || !evaluatesOnce(p, outer) {
-			return false
+		return !p.Model.Loop(loop).Trains() && evaluatesOnce(p, outer)
+	})
+}
+
+// headsForLoop reports a name read in a for loop's iterable (`for x in
+// loader`, `for i, b in enumerate(tqdm(loader))`).
+func headsForLoop(u *rewrite.Node) bool {
+	for n := u; n.Parent != nil && !rewrite.IsScopeNode(n.Parent); n = n.Parent {
+		if n.Parent.Type == "for_statement" {
+			return n.Parent.ChildByField("right") == n
 		}
 	}
-	return true
+	return false
 }

@@ -201,30 +201,19 @@ var datasetReaders = map[string]bool{
 // epoch, and persistent ones would sit idle in between (blind sample
 // ZZ's test loader read every 20 epochs).
 func readEveryFewEpochs(p *Pass, gl gpuLoader) bool {
-	if gl.Binding == nil {
-		return false
-	}
-	_, _, loops := loaderFeeds(p, gl.Binding)
-	if len(loops) == 0 {
-		return false
-	}
-	for _, loop := range loops {
-		periodic := false
-		for a := loop.Parent; a != nil && !periodic; a = a.Parent {
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool {
+		for a := loop.Parent; a != nil; a = a.Parent {
 			if rewrite.IsLoop(a) || rewrite.IsDefOrLambda(a) {
-				break
+				return false
 			}
 			if a.Type == "if_statement" {
 				if c := a.ChildByField("condition"); c != nil && strings.Contains(c.Text(), "%") {
-					periodic = true
+					return true
 				}
 			}
 		}
-		if !periodic {
-			return false
-		}
-	}
-	return true
+		return false
+	})
 }
 
 // fewEpochs is the epoch count at or under which LOAD003 takes the
@@ -242,20 +231,10 @@ const fewEpochs = 20
 // epoch of thousands of heavy steps is well under 1%. A small network's
 // few epochs (an MNIST VAE's 10) are short, and keep the finding.
 func fewLongEpochs(p *Pass, gl gpuLoader) bool {
-	if gl.Binding == nil {
-		return false
-	}
-	_, _, loops := loaderFeeds(p, gl.Binding)
-	if len(loops) == 0 {
-		return false
-	}
-	for _, loop := range loops {
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool {
 		n, ok := epochCount(p, loop, 0)
-		if !ok || n > fewEpochs || !largeNetwork(p, []*rewrite.Node{loop}) {
-			return false
-		}
-	}
-	return true
+		return ok && n <= fewEpochs && largeNetwork(p, []*rewrite.Node{loop})
+	})
 }
 
 // epochCount is the trip count of the range loop around loop (the

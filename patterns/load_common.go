@@ -26,6 +26,24 @@ type gpuLoader struct {
 	Across string
 }
 
+// everyLoop reports whether the loader feeds at least one loop this file
+// shows (loaderFeeds) and each satisfies pred.
+func (gl gpuLoader) everyLoop(p *Pass, pred func(loop *rewrite.Node) bool) bool {
+	if gl.Binding == nil {
+		return false
+	}
+	_, _, loops := loaderFeeds(p, gl.Binding)
+	if len(loops) == 0 {
+		return false
+	}
+	for _, loop := range loops {
+		if !pred(loop) {
+			return false
+		}
+	}
+	return true
+}
+
 // has reports whether the loader sets keyword name, by a keyword or in
 // its **kwargs (on any path).
 func (gl gpuLoader) has(p *Pass, name string) bool {

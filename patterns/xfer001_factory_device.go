@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -328,17 +329,14 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		// its entry point.
 		return fn.ChildByField("name").Text() != "main"
 	}
-	for _, site := range sites {
-		if perStep(m, site, depth+1) {
-			return true
-		}
-	}
-	for _, fc := range foreign {
-		if perStep(fc.Model, fc.Call, depth+1) {
-			return true
-		}
-	}
-	return false
+	return anyPerStep(m, sites, foreign, depth+1)
+}
+
+// anyPerStep reports whether a call site, of this file or another module,
+// runs on every step (perStep).
+func anyPerStep(m *rewrite.Model, sites []*rewrite.Node, foreign []rewrite.ForeignCall, depth int) bool {
+	return slices.ContainsFunc(sites, func(site *rewrite.Node) bool { return perStep(m, site, depth) }) ||
+		slices.ContainsFunc(foreign, func(fc rewrite.ForeignCall) bool { return perStep(fc.Model, fc.Call, depth) })
 }
 
 // calledOutsideSteps reports a method of an nn.Module that has callers,
@@ -347,20 +345,7 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 func calledOutsideSteps(m *rewrite.Model, method *rewrite.Node, depth int) bool {
 	foreign, complete := m.ForeignMethodCalls(method.ChildByField("name").Text())
 	sites := m.CallSites(method)
-	if !complete || len(sites)+len(foreign) == 0 {
-		return false
-	}
-	for _, site := range sites {
-		if perStep(m, site, depth+1) {
-			return false
-		}
-	}
-	for _, fc := range foreign {
-		if perStep(fc.Model, fc.Call, depth+1) {
-			return false
-		}
-	}
-	return true
+	return complete && len(sites)+len(foreign) > 0 && !anyPerStep(m, sites, foreign, depth+1)
 }
 
 // returnsNetwork reports a function that returns an nn.Module (a model
