@@ -43,7 +43,7 @@ func checkPerStepLogging(p *Pass) {
 		if stmt == nil || sync5HoldsStepLoop(m, loop) {
 			continue
 		}
-		read := sync5TensorRead(m, call.ChildByField("arguments"))
+		read := sync5TensorRead(p, call.ChildByField("arguments"))
 		if read == nil {
 			continue
 		}
@@ -192,12 +192,25 @@ func sync5HoldsStepLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 	return found
 }
 
+// hostBatchRead reports a read of the loader's batch as it came, still on
+// the host (`count[0].item()` of an unmoved batch element): it waits for
+// nothing (blind sample S14I's crowd-counting test script).
+func hostBatchRead(p *Pass, read *rewrite.Node) bool {
+	if fn := read.ChildByField("function"); read.Type == "call" && fn != nil && fn.Type == "attribute" {
+		read = fn.ChildByField("object")
+	}
+	root := rewrite.RootName(read)
+	return root != nil && loaderBatchAt(p, root, read)
+}
+
 // sync5TensorRead returns the first expression in args that reads a
 // tensor's value on the host: `.item()` / `.tolist()` (unless called on an
-// evident NumPy or CuPy array), `float(t)` / `int(t)` / `str(t)` of a tensor,
+// evident NumPy or CuPy array, or the loader's batch still on the host),
+// `float(t)` / `int(t)` / `str(t)` of a tensor,
 // or a tensor formatted into the message (an argument, an f-string
 // interpolation, a `%` operand, a dict value, a str.format argument).
-func sync5TensorRead(m *rewrite.Model, args *rewrite.Node) *rewrite.Node {
+func sync5TensorRead(p *Pass, args *rewrite.Node) *rewrite.Node {
+	m := p.Model
 	var found *rewrite.Node
 	args.Walk(func(n *rewrite.Node) bool {
 		if found != nil || n.Is("lambda", "function_definition") {
@@ -209,7 +222,7 @@ func sync5TensorRead(m *rewrite.Model, args *rewrite.Node) *rewrite.Node {
 				switch fn.ChildByField("attribute").Text() {
 				case "item", "tolist":
 					recv := fn.ChildByField("object")
-					if len(n.ChildByField("arguments").NamedChildren()) == 0 && !(m.IsArrayExpr(recv) && !m.IsTensorExpr(recv)) {
+					if len(n.ChildByField("arguments").NamedChildren()) == 0 && !(m.IsArrayExpr(recv) && !m.IsTensorExpr(recv)) && !hostBatchRead(p, n) {
 						found = n
 						return false
 					}

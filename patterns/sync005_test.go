@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -39,5 +40,24 @@ for x in loader:
 		if strings.Contains(fd.Message, "also waits") {
 			t.Errorf("a step whose only wait is the log names other lines: %q", fd.Message)
 		}
+	}
+}
+
+// TestSYNC005NamesTheDeviceRead checks that a print reading both a host
+// batch element and a device tensor names the device read (blind sample
+// S14I: the message said count[0].item(), a CPU tensor, waits for the GPU).
+func TestSYNC005NamesTheDeviceRead(t *testing.T) {
+	src, err := os.ReadFile("../corpus/SYNC005/host_batch_read.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, fd := range Run(rewrite.Parse("host_batch_read.py", src), Selection{Select: []string{"SYNC005"}}, nil) {
+		if fd.Code == "SYNC005" {
+			msgs = append(msgs, fd.Message)
+		}
+	}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "reads torch.sum(outputs).item()") {
+		t.Fatalf("want one SYNC005 naming torch.sum(outputs).item(), got %q", msgs)
 	}
 }
