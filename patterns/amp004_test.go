@@ -41,13 +41,7 @@ for epoch in range(10):
     validate(val_loader)
 `
 	findings := func(src string) []rewrite.Finding {
-		var out []rewrite.Finding
-		for _, fd := range Run(rewrite.Parse("t.py", []byte(src)), Selection{Select: []string{"AMP004"}}, &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}) {
-			if fd.Code == "AMP004" {
-				out = append(out, fd)
-			}
-		}
-		return out
+		return ruleFindings([]byte(src), "AMP004", &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions})
 	}
 	got := findings(src)
 	if len(got) != 1 {

@@ -1,7 +1,6 @@
 package patterns
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -26,10 +25,8 @@ for x, y in loader:
 `
 	message := func(torch Version) string {
 		env := &Env{GPU: targetGPU(t, "h100"), Versions: Versions{Torch: torch, XGBoost: DefaultVersions.XGBoost}}
-		for _, fd := range Run(rewrite.Parse("t.py", []byte(src)), Selection{Select: []string{"OPT005"}}, env) {
-			if fd.Code == "OPT005" {
-				return fd.Message
-			}
+		if got := ruleFindings([]byte(src), "OPT005", env); len(got) > 0 {
+			return got[0].Message
 		}
 		return ""
 	}
@@ -47,10 +44,7 @@ for x, y in loader:
 // transforms.Scale (torch 1.10 or older) gets no TF32 call (blind sample
 // S14E: both fixes failed on the only torch those projects run on).
 func TestRemovedAPIBoundsTorch(t *testing.T) {
-	src, err := os.ReadFile("../corpus/OPT001/removed_api_bound.py")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := corpusFile(t, "OPT001/removed_api_bound.py")
 	env := &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}
 	codes := func(src []byte) map[string]bool {
 		got := map[string]bool{}

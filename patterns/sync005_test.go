@@ -1,7 +1,6 @@
 package patterns
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -47,15 +46,9 @@ for x in loader:
 // batch element and a device tensor names the device read (blind sample
 // S14I: the message said count[0].item(), a CPU tensor, waits for the GPU).
 func TestSYNC005NamesTheDeviceRead(t *testing.T) {
-	src, err := os.ReadFile("../corpus/SYNC005/host_batch_read.py")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var msgs []string
-	for _, fd := range Run(rewrite.Parse("host_batch_read.py", src), Selection{Select: []string{"SYNC005"}}, nil) {
-		if fd.Code == "SYNC005" {
-			msgs = append(msgs, fd.Message)
-		}
+	for _, fd := range ruleFindings(corpusFile(t, "SYNC005/host_batch_read.py"), "SYNC005", nil) {
+		msgs = append(msgs, fd.Message)
 	}
 	if len(msgs) != 1 || !strings.Contains(msgs[0], "reads torch.sum(outputs).item()") {
 		t.Fatalf("want one SYNC005 naming torch.sum(outputs).item(), got %q", msgs)

@@ -334,6 +334,9 @@ var (
 // and set_float32_matmul_precision (1.12) into projects that run only on
 // torch 1.7 and 1.10. ok is false when no such call is seen.
 func removedAPIBound(m *rewrite.Model) (bound Version, ok bool) {
+	if !m.Imports("torch") {
+		return Version{}, false // no torch advice to hold back
+	}
 	note := func(v Version) {
 		if !ok || v.Major < bound.Major || v.Major == bound.Major && v.Minor < bound.Minor {
 			bound, ok = v, true

@@ -214,6 +214,24 @@ const maxMethodScan = 2000
 // complete is false without a project that lists its modules, or for one
 // too large to search.
 func (m *Model) ForeignMethodCalls(name string) (calls []ForeignCall, complete bool) {
+	if r, ok := m.methodCalls[name]; ok {
+		return r.calls, r.complete
+	}
+	calls, complete = m.foreignMethodCalls(name)
+	if m.methodCalls == nil {
+		m.methodCalls = map[string]methodCallsResult{}
+	}
+	m.methodCalls[name] = methodCallsResult{calls, complete}
+	return calls, complete
+}
+
+// methodCallsResult is a cached ForeignMethodCalls answer.
+type methodCallsResult struct {
+	calls    []ForeignCall
+	complete bool
+}
+
+func (m *Model) foreignMethodCalls(name string) (calls []ForeignCall, complete bool) {
 	ps, ok := m.project.(ProjectSources)
 	self := m.absPath()
 	if !ok || self == "" {
@@ -319,6 +337,14 @@ func (m *Model) foreignImporters(def *Node) (name, self string, importers []stri
 // the module of its data loaders); nil without a project that lists
 // sources.
 func (m *Model) ImporterSources() [][]byte {
+	if m.importers == nil {
+		out := m.importerSources()
+		m.importers = &out
+	}
+	return *m.importers
+}
+
+func (m *Model) importerSources() [][]byte {
 	ps, ok := m.project.(ProjectSources)
 	self := m.absPath()
 	if !ok || self == "" {

@@ -124,6 +124,10 @@ type Model struct {
 	// ("config", ".config").
 	starFrom     []string
 	foreignCalls map[*Node][]ForeignCall
+	// methodCalls caches ForeignMethodCalls by method name; importers
+	// caches ImporterSources (read once though several version checks ask).
+	methodCalls map[string]methodCallsResult
+	importers   *[][]byte
 	// abs caches absPath (nil: not resolved yet).
 	abs *string
 	// readsCache caches Reads: rules ask for the reads of one accumulator
