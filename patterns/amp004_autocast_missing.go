@@ -35,6 +35,11 @@ func checkMissingAutocast(p *Pass) {
 		// switch (blind sample RR).
 		return
 	}
+	if float64Training(p) {
+		// Autocast casts only fp32: a float64 network runs as it is, so
+		// the wrap would do nothing (blind sample S15A's `Net().double()`).
+		return
+	}
 	if !p.Env.Versions.Torch.AtLeast(1, 10) {
 		// torch.autocast (and bf16 autocast) arrived in 1.10: the wrap
 		// cannot run on the pinned version, and blind samples SS and RR
@@ -1550,4 +1555,47 @@ func runsForward(p *Pass, call *rewrite.Node, depth int) bool {
 		}
 	}
 	return false
+}
+
+// float64Training reports a file that trains in float64: it converts a
+// network with `.double()` or `.to(torch.float64)`, or makes float64 the
+// default dtype. Autocast and TF32 leave float64 alone (autocast casts
+// only fp32 tensors, TF32 is a format for fp32 matmuls), so neither
+// rule's fix would change anything there.
+func float64Training(p *Pass) bool {
+	return p.Memo("float64Training", func() any {
+		float64Name := func(n *rewrite.Node) bool {
+			if n == nil {
+				return false
+			}
+			switch q := p.Model.QualifiedName(n); q {
+			case "torch.float64", "torch.double", "torch.DoubleTensor", "torch.cuda.DoubleTensor":
+				return true
+			}
+			t := strings.Trim(n.Text(), `"'`)
+			return n.Type == "string" && (t == "torch.DoubleTensor" || t == "torch.cuda.DoubleTensor" || t == "float64")
+		}
+		for _, call := range p.File.OfType("call") {
+			switch q := p.Model.CalleeName(call); q {
+			case "torch.set_default_dtype", "torch.set_default_tensor_type":
+				if float64Name(rewrite.Arg(call, 0, "d")) || float64Name(rewrite.Arg(call, 0, "t")) {
+					return true
+				}
+				continue
+			}
+			fn := call.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" || !p.Model.IsModule(fn.ChildByField("object")) {
+				continue
+			}
+			switch fn.ChildByField("attribute").Text() {
+			case "double":
+				return true
+			case "to", "type":
+				if float64Name(rewrite.Arg(call, 0, "dtype")) || float64Name(rewrite.KeywordValue(call, "dtype")) {
+					return true
+				}
+			}
+		}
+		return false
+	}).(bool)
 }

@@ -106,7 +106,7 @@ func checkNumpyOnGPU(p *Pass) {
 	}
 	reported := map[*rewrite.Node]bool{}
 	for _, r := range roots {
-		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) {
+		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) || inItemLoader(r.call) {
 			continue
 		}
 		plan := newCupyPlan(p, byCall)
@@ -260,6 +260,16 @@ func cupyImageBuffer(m *rewrite.Model, call *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// inItemLoader reports code of a dataset's `__getitem__`: it runs in the
+// DataLoader's worker processes, on the CPU, feeding CPU libraries
+// (albumentations, OpenCV); CUDA in forked workers fails, and the batch
+// reaches the GPU after collation (blind sample S15A's empty mask handed
+// to albumentations).
+func inItemLoader(n *rewrite.Node) bool {
+	fn := n.Ancestor("function_definition")
+	return fn != nil && fn.ChildByField("name").Text() == "__getitem__"
 }
 
 func groupDigits(n int64) string {

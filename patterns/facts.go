@@ -52,6 +52,14 @@ type Facts struct {
 	// byName caches the answers for names: every read of a name with the
 	// same bindings has the same origins (keyed by the first binding).
 	byName map[*rewrite.Binding]Fact
+	// busy holds, for each question being answered, its depth in the
+	// chain of questions (1 for the outermost); cycleAt is the lowest
+	// depth of such a question asked again during the answers under way
+	// (0: none). An answer that read one asked above it is provisional:
+	// it is not cached, so what a question answers does not depend on
+	// which rule happened to ask first.
+	busy    map[any]int
+	cycleAt int
 }
 
 // kindBusy marks, in the Facts caches, a question being answered: asked
@@ -60,17 +68,38 @@ type Facts struct {
 const kindBusy Kind = -1
 
 // memoFact returns the cached answer for key, computing it on first ask;
-// during compute the entry holds kindBusy, so a cycle answers Fact{}.
-func memoFact[K comparable](cache map[K]Fact, key K, compute func() Fact) Fact {
+// during compute the entry holds kindBusy, so a cycle answers Fact{}. An
+// answer computed while a question above it was cut short this way is
+// returned but not cached (see Facts.busy).
+func memoFact[K comparable](fx *Facts, cache map[K]Fact, key K, compute func() Fact) Fact {
 	if f, ok := cache[key]; ok {
 		if f.Kind == kindBusy {
+			if d := fx.busy[key]; fx.cycleAt == 0 || d < fx.cycleAt {
+				fx.cycleAt = d
+			}
 			return Fact{}
 		}
 		return f
 	}
+	if fx.busy == nil {
+		fx.busy = map[any]int{}
+	}
+	depth := len(fx.busy) + 1
+	fx.busy[key] = depth
 	cache[key] = Fact{Kind: kindBusy}
+	outer := fx.cycleAt
+	fx.cycleAt = 0
 	f := compute()
-	cache[key] = f
+	delete(fx.busy, key)
+	if fx.cycleAt != 0 && fx.cycleAt < depth {
+		delete(cache, key) // provisional: it read a question still open above
+		if outer == 0 || fx.cycleAt < outer {
+			outer = fx.cycleAt
+		}
+	} else {
+		cache[key] = f
+	}
+	fx.cycleAt = outer
 	return f
 }
 
@@ -158,13 +187,13 @@ func (fx *Facts) What(expr *rewrite.Node) Fact {
 			if fx.byName == nil {
 				fx.byName = map[*rewrite.Binding]Fact{}
 			}
-			return memoFact(fx.byName, bs[0], compute)
+			return memoFact(fx, fx.byName, bs[0], compute)
 		}
 	}
 	if fx.kinds == nil {
 		fx.kinds = map[*rewrite.Node]Fact{}
 	}
-	return memoFact(fx.kinds, expr, compute)
+	return memoFact(fx, fx.kinds, expr, compute)
 }
 
 func (fx *Facts) what(expr *rewrite.Node) Fact {

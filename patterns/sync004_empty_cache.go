@@ -21,9 +21,9 @@ func checkEmptyCacheInLoop(p *Pass) {
 		if rewrite.HasSplat(call) {
 			continue
 		}
-		stmt, _ := perStepCallStatement(p, call)
-		if stmt == nil {
-			continue
+		stmt, loop := perStepCallStatement(p, call)
+		if stmt == nil || waitsForUser(p, loop) {
+			continue // an interactive loop (blind sample S15C's stylize prompt)
 		}
 		var fix *rewrite.Fix
 		if e, ok := rewrite.RemoveStatementEdit(stmt); ok {

@@ -68,7 +68,7 @@ func checkHistDevice(p *Pass) {
 		}
 	}
 	for _, n := range p.File.OfType("call") {
-		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) && !splatsKnown(p, n) || neverUsed(p, n) {
+		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) && !splatsKnown(p, n) || neverUsed(p, n) || paramsSetLater(p, n) {
 			continue
 		}
 		g := &paramGroup{}
@@ -91,6 +91,28 @@ func checkHistDevice(p *Pass) {
 			report(n, g, e, ok)
 		}
 	}
+}
+
+// paramsSetLater reports an estimator whose parameters a later
+// `set_params(...)` call sets with a splat or a device or tree method
+// (`self.clf = XGBClassifier()` then `self.clf.set_params(**params)`):
+// the device may come there, from code gpuopt does not see (blind sample
+// S15A's cross-validation wrapper, whose caller passes gpu_hist).
+func paramsSetLater(p *Pass, est *rewrite.Node) bool {
+	a := est.Parent
+	if a == nil || a.Type != "assignment" || a.ChildByField("right") != est {
+		return false
+	}
+	target := a.ChildByField("left").Text()
+	for _, c := range p.File.MethodCalls("set_params") {
+		if c.ChildByField("function").ChildByField("object").Text() != target {
+			continue
+		}
+		if rewrite.HasSplat(c) || rewrite.KeywordArg(c, "device") != nil || rewrite.KeywordArg(c, "tree_method") != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func mustString(n *rewrite.Node) string {
