@@ -266,6 +266,11 @@ func (f *File) checkKeywordArguments() {
 				continue
 			}
 			name := a.ChildByField("name").Text()
+			if name == "async" || name == "await" {
+				// `.cuda(async=True)`, PyTorch 0.3's spelling of
+				// non_blocking: a keyword since Python 3.7.
+				f.reject(a.Start, a.End, "%q is a keyword since Python 3.7 (cannot name an argument)", name)
+			}
 			for _, seen := range names {
 				if seen == name && name != "" {
 					f.reject(a.Start, a.End, "keyword argument repeated: %s", name)

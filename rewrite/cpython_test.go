@@ -62,6 +62,7 @@ func TestRejectionMessages(t *testing.T) {
 		{"x = ur\"a\"\n", "1:5: string prefix \"ur\""},
 		{"if x:\n        a = 1\n\tb = 2\n", "3:1: inconsistent use of tabs and spaces"},
 		{"f(a=1, b=2, a=3)\n", "1:13: keyword argument repeated: a"},
+		{"x = y.cuda(async=True)\n", "1:12: \"async\" is a keyword since Python 3.7"},
 		{"return 1\n", "1:1: 'return' outside function"},
 		{"class C:\n    yield 1\n", "2:5: 'yield' outside function"},
 		{"for i in x:\n    pass\nelse:\n    break\n", "4:5: 'break' outside loop"},
