@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strconv"
@@ -1563,6 +1564,9 @@ func runsForward(p *Pass, call *rewrite.Node, depth int) bool {
 // only fp32 tensors, TF32 is a format for fp32 matmuls), so neither
 // rule's fix would change anything there.
 func float64Training(p *Pass) bool {
+	if src := p.File.Src.Bytes; !bytes.Contains(src, []byte("ouble")) && !bytes.Contains(src, []byte("float64")) {
+		return false // (also in strings: set_default_tensor_type("torch.cuda.DoubleTensor"))
+	}
 	return p.Memo("float64Training", func() any {
 		float64Name := func(n *rewrite.Node) bool {
 			if n == nil {
@@ -1584,16 +1588,20 @@ func float64Training(p *Pass) bool {
 				continue
 			}
 			fn := call.ChildByField("function")
-			if fn == nil || fn.Type != "attribute" || !p.Model.IsModule(fn.ChildByField("object")) {
+			if fn == nil || fn.Type != "attribute" {
 				continue
 			}
 			switch fn.ChildByField("attribute").Text() {
 			case "double":
-				return true
 			case "to", "type":
-				if float64Name(rewrite.Arg(call, 0, "dtype")) || float64Name(rewrite.KeywordValue(call, "dtype")) {
-					return true
+				if !float64Name(rewrite.Arg(call, 0, "dtype")) && !float64Name(rewrite.KeywordValue(call, "dtype")) {
+					continue
 				}
+			default:
+				continue
+			}
+			if p.Model.IsModule(fn.ChildByField("object")) {
+				return true
 			}
 		}
 		return false
