@@ -1044,6 +1044,12 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			return visit(fr.enter(m, d, n))
 		}
 		fn := n.ChildByField("function")
+		if b := m.Binding(fn); fn != nil && fn.Type == "identifier" && b != nil && b.Kind == rewrite.ClassBinding &&
+			b.Stmt != nil && b.Stmt.Type == "class_definition" {
+			// A class of this module with no __init__ of its own (an
+			// activation module: NewGELUActivation's forward alone).
+			return visit(fr.enter(m, b.Stmt, n))
+		}
 		if d := m.ImportedDef(fn); d != nil {
 			// A block or a helper of another project module.
 			fm, node := m.DefinitionOf(d)
@@ -1059,7 +1065,7 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			// value (`layers.append`, `x.view`) is harmless, a bare name
 			// may build anything, unless it is a network the building
 			// call handed over (`self.encoder = encoder`).
-			if fn != nil && fn.Type == "identifier" {
+			if fn != nil && fn.Type == "identifier" && !elementOfOwnContainer(m, fn) {
 				known = false
 			}
 		case !strings.HasPrefix(q, "torch.") && !strings.Contains(q, "."),
@@ -1249,6 +1255,13 @@ func parameterWidth(fr *widthFrame, data *rewrite.Node) (int, bool) {
 	if len(dims) == 0 {
 		return 0, false
 	}
+	if len(dims) >= 3 && dims[0].Type == "integer" && dims[0].Text() == "1" {
+		// `torch.randn(1, num_patches + 1, hidden)`: a token or position
+		// embedding added to the activations (a ViT's class token), no
+		// matmul weight: its feature side is the last.
+		v, ok := intBound(fr, dims[len(dims)-1], 0)
+		return v, ok && v <= narrowWidth
+	}
 	widest, size := 0, 1
 	for _, d := range dims {
 		v, ok := intBound(fr, d, 0)
@@ -1339,6 +1352,9 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 	case "subscript":
 		if idx := expr.ChildByField("subscript"); idx != nil && idx.Type == "slice" {
 			return 0, false
+		}
+		if v, ok, known := dictField(fr, expr, depth); known {
+			return v, ok
 		}
 		return intBound(fr, expr.ChildByField("value"), depth+1)
 	case "conditional_expression":
@@ -1572,6 +1588,95 @@ func configField(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, know
 		}
 	}
 	return 0, false, false
+}
+
+// elementOfOwnContainer reports a name bound by a loop over an attribute
+// of self (`[head(x) for head in self.heads]`): a module of a container
+// the class fills, whose elements' layers the walk reads where they are
+// built.
+func elementOfOwnContainer(m *rewrite.Model, id *rewrite.Node) bool {
+	b := m.Binding(id)
+	if b == nil || b.Kind != rewrite.LoopBinding || b.Stmt == nil {
+		return false
+	}
+	r := b.Stmt.ChildByField("right")
+	return r != nil && r.Type == "attribute" && r.ChildByField("object").Text() == "self"
+}
+
+// dictField reads `config["hidden_size"]` where config is a dict written
+// out in a module (a literal, or dict(...) with keywords), in this frame
+// or handed down through the building calls' arguments (a ViT whose
+// training script writes its config dict: blind sample S14J). known is
+// false when expr is no such read.
+func dictField(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, known bool) {
+	idx, obj := expr.ChildByField("subscript"), expr.ChildByField("value")
+	if idx == nil || idx.Type != "string" || obj == nil || obj.Type != "identifier" {
+		return 0, false, false
+	}
+	key, isString := rewrite.StringValue(idx)
+	if !isString {
+		return 0, false, false
+	}
+	d, in := dictOf(fr, obj)
+	if d == nil {
+		return 0, false, false
+	}
+	var val *rewrite.Node
+	if d.Type == "call" {
+		val = rewrite.KeywordValue(d, key)
+	} else {
+		for _, pair := range d.NamedChildren() {
+			if pair.Type != "pair" {
+				continue
+			}
+			if k, ok := rewrite.StringValue(pair.ChildByField("key")); ok && k == key {
+				val = pair.ChildByField("value")
+			}
+		}
+	}
+	if val == nil {
+		return 0, false, true
+	}
+	v, ok = intBound(in, val, depth+1)
+	return v, ok, true
+}
+
+// dictOf returns the dict written out (a literal, or a dict(...) call
+// with keywords only) that the identifier id read in fr holds, through
+// the building calls' arguments when id is a parameter, and the frame to
+// read it in; nil when it is not one such dict of this module's frames.
+// The dict is only read: a name assigned more than once (a dict updated
+// key by key) has several origins and is not one.
+func dictOf(fr *widthFrame, id *rewrite.Node) (*rewrite.Node, *widthFrame) {
+	for range 8 { // a config handed down from block to block
+		if b := fr.m.Binding(id); b != nil && b.Kind == rewrite.ParamBinding {
+			f := fr.paramFrame(b.Ident)
+			if f == nil {
+				return nil, nil
+			}
+			a, in, _, ok := f.argument(b.Ident)
+			if !ok || a == nil || a.Type != "identifier" && a.Type != "dictionary" {
+				return nil, nil
+			}
+			if a.Type == "dictionary" {
+				return a, in
+			}
+			fr, id = in, a
+			continue
+		}
+		origins := fr.m.Origins(id)
+		if len(origins) != 1 || origins[0].Model != nil || origins[0].Expr == nil || origins[0].Index >= 0 {
+			return nil, nil
+		}
+		switch e := origins[0].Expr; {
+		case e.Type == "dictionary":
+			return e, fr
+		case e.Type == "call" && fr.m.CalleeName(e) == "dict" && len(rewrite.PositionalArgs(e)) == 0 && !rewrite.HasSplat(e):
+			return e, fr
+		}
+		return nil, nil
+	}
+	return nil, nil
 }
 
 // constructionOf returns the call that builds the value of the
