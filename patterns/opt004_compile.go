@@ -62,9 +62,11 @@ func checkCompileModel(p *Pass) {
 		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
 			continue
 		}
-		if narrowNetwork(p, []*rewrite.Node{rewrite.Statement(call)}).width > 0 {
+		if g := narrowNetwork(p, []*rewrite.Node{rewrite.Statement(call)}); g.width > 0 && !g.attention {
 			// Launch-bound: compiled MLPs of 784-500-10 and 7-32-16-6
-			// and LeNet ran 0.47-0.89× on an H100 (narrowTraining).
+			// and LeNet ran 0.47-0.89× on an H100 (narrowTraining). Not
+			// a network that attends: a GPT of d 256 ran 1.39-1.43×
+			// compiled (widthWalk.attention).
 			continue
 		}
 		seen = append(seen, value)
