@@ -92,3 +92,41 @@ func TestTrainingThroughSiblingFunction(t *testing.T) {
 		t.Error("without the project index: AMP005 on a script that shows no training")
 	}
 }
+
+// TestMemoFactCyclesAreNotCached: in a cycle A → B → A, B's answer is
+// computed while A is still open (A answers Fact{} inside it), so B is
+// not cached: asked later on its own, B is computed again and sees A's
+// final answer. A, where the cycle closes, is cached.
+func TestMemoFactCyclesAreNotCached(t *testing.T) {
+	fx := &Facts{}
+	cache := map[string]Fact{}
+	computedB := 0
+	var askA, askB func() Fact
+	askA = func() Fact {
+		return memoFact(fx, cache, "A", func() Fact {
+			askB()
+			return Fact{Kind: KindModule}
+		})
+	}
+	askB = func() Fact {
+		return memoFact(fx, cache, "B", func() Fact {
+			computedB++
+			return askA() // Fact{} while A is open
+		})
+	}
+	if got := askA(); got.Kind != KindModule {
+		t.Fatalf("A = %v, want a module", got.Kind)
+	}
+	if _, ok := cache["B"]; ok {
+		t.Fatalf("B was cached though it read A while A was open")
+	}
+	if got := askB(); got.Kind != KindModule || computedB != 2 {
+		t.Fatalf("B asked later = %v (computed %d times), want A's final answer, computed again", got.Kind, computedB)
+	}
+	if _, ok := cache["B"]; !ok {
+		t.Fatalf("B, computed with no question open, was not cached")
+	}
+	if fx.cycleAt != 0 || len(fx.busy) != 0 {
+		t.Fatalf("state left behind: cycleAt %d, busy %v", fx.cycleAt, fx.busy)
+	}
+}
