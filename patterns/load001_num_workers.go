@@ -452,6 +452,19 @@ func tensorDataset(p *Pass, ds *rewrite.Node) bool {
 	if ds == nil {
 		return false
 	}
+	isTensorDataset := func(m *rewrite.Model, call *rewrite.Node) bool {
+		q := m.CalleeName(call)
+		return q == "torch.utils.data.TensorDataset" || q == "torch.utils.data.dataset.TensorDataset"
+	}
+	if ds.Type == "identifier" {
+		// A name a script rebinds to each data set in turn (`ood_data =
+		// TensorDataset(...)` before each loader of an evaluation script,
+		// blind sample S15D): the binding that reaches the loader.
+		if b := p.Model.ReachingBinding(ds, ds); b != nil && b.Value != nil && b.Stmt != nil &&
+			enclosingStatementBlock(b.Stmt) == enclosingStatementBlock(ds) && b.Value.Type == "call" && isTensorDataset(p.Model, b.Value) {
+			return true
+		}
+	}
 	origins := p.Model.OriginsAcross(ds)
 	for _, o := range origins {
 		if o.Expr == nil || o.Expr.Type != "call" {
@@ -461,8 +474,7 @@ func tensorDataset(p *Pass, ds *rewrite.Node) bool {
 		if o.Model != nil {
 			m = o.Model
 		}
-		q := m.CalleeName(o.Expr)
-		if q != "torch.utils.data.TensorDataset" && q != "torch.utils.data.dataset.TensorDataset" {
+		if !isTensorDataset(m, o.Expr) {
 			return false
 		}
 	}

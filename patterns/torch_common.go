@@ -540,7 +540,13 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 				// loader (and new workers) on every call of that function:
 				// calls in a loop do not make it live across epochs.
 				fresh := b.Kind == rewrite.AssignBinding && b.Scope.Kind == rewrite.FunctionScope && b.Scope == p.Model.ScopeOf(loop)
-				if outer := p.Model.EnclosingLoops(loop); len(outer) > 0 && !builtInside(p, b, outer[0]) || !fresh && calledInLoop(p, loop) {
+				// A parameter reached from one call site: that call site
+				// decided whether it runs per epoch (above), not the
+				// function's other calls with other loaders (blind sample
+				// S15D's get_ood_scores, called once with the test loader
+				// and in a loop with the noise loaders).
+				param := b.Kind == rewrite.ParamBinding
+				if outer := p.Model.EnclosingLoops(loop); len(outer) > 0 && !builtInside(p, b, outer[0]) || !fresh && !param && calledInLoop(p, loop) {
 					perEpoch = true
 				}
 			}
