@@ -71,8 +71,8 @@ func checkLoaderWorkers(p *Pass) {
 		if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) || tensorDataset(p, ds) {
 			continue
 		}
-		if !gl.PerEpoch && gl.Binding != nil && readsFewBatches(p, gl.Binding) {
-			continue // a handful of samples drawn once: workers cost more than they save
+		if !gl.PerEpoch && gl.Binding != nil && readsFewBatches(p, gl.Binding) || oneBatch(gl) {
+			continue // a handful of samples drawn once, or one batch: workers cost more than they save
 		}
 		n, why, edits := workerCount(p, gl.Call)
 		args := gl.Call.ChildByField("arguments")
@@ -113,8 +113,12 @@ func checkLoaderWorkers(p *Pass) {
 			}
 			edits = append(edits, e) // beside **kwargs no fix is offered (below)
 		}
+		kept := ", pinned and persistent"
+		if !p.Env.Versions.Torch.AtLeast(1, 7) {
+			kept = ", pinned" // (persistent_workers arrived in torch 1.7)
+		}
 		msg := "this DataLoader feeds the GPU loop from the main process (num_workers=0): load batches in " + why +
-			", pinned and persistent (needs a picklable dataset and a __main__ guard with spawn)"
+			kept + " (needs a picklable dataset and a __main__ guard with spawn)"
 		if gl.Across != "" {
 			msg += " (" + gl.Across + ")"
 		}

@@ -183,3 +183,16 @@ func splatsKnown(p *Pass, call *rewrite.Node) bool {
 	}
 	return true
 }
+
+// oneBatch reports a loader whose batch is its whole dataset
+// (`DataLoader(test_set, batch_size=len(test_set))`): one batch a pass,
+// which one worker or the main process builds alone (blind sample S15E's
+// keyword-spotting evaluation).
+func oneBatch(gl gpuLoader) bool {
+	ds, bs := rewrite.Arg(gl.Call, 0, "dataset"), rewrite.Arg(gl.Call, 1, "batch_size")
+	if ds == nil || bs == nil || bs.Type != "call" || bs.ChildByField("function").Text() != "len" {
+		return false
+	}
+	args := rewrite.PositionalArgs(bs)
+	return len(args) == 1 && args[0].Text() == ds.Text()
+}

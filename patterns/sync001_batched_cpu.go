@@ -64,7 +64,7 @@ func checkBatchedCPU(p *Pass) {
 			continue
 		}
 		loop := loops[0]
-		if hotInnerLoop(m, loop) || hostBatchLoop(p, loop) {
+		if hotInnerLoop(p, loop) || hostBatchLoop(p, loop) {
 			continue // the steps are an inner loop's (this copy runs once per epoch or fold), or run on the CPU
 		}
 		arg := rewrite.PositionalArgs(call)[0]
@@ -346,11 +346,17 @@ func hostLoaderWrapper(p *Pass, e *rewrite.Node) bool {
 }
 
 // hotInnerLoop reports a loop whose steps are those of a loop nested in it
-// (`for fold in folds:` around `for x, y in loader:`): what it appends it
-// appends once per pass of the inner loop, not per step.
-func hotInnerLoop(m *rewrite.Model, loop *rewrite.Node) bool {
+// (`for fold in folds:` around `for x, y in loader:`), or of a function
+// it calls that runs one, of this file or a project module (N-BEATS'
+// `model = trainer(...)` per seasonal pattern: blind sample S15E): what it
+// appends it appends once per pass of the inner loop, not per step.
+func hotInnerLoop(p *Pass, loop *rewrite.Node) bool {
+	m := p.Model
 	for _, n := range m.LoopBodyNodes(loop) {
 		if rewrite.IsLoop(n) && m.Loop(n).Hot() {
+			return true
+		}
+		if n.Type == "call" && (holdsHotLoop(p, m.FunctionDef(n), 0) || importedHotLoop(p, n)) {
 			return true
 		}
 	}
