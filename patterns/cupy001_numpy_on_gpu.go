@@ -106,7 +106,7 @@ func checkNumpyOnGPU(p *Pass) {
 	}
 	reported := map[*rewrite.Node]bool{}
 	for _, r := range roots {
-		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) || inItemLoader(r.call) {
+		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) || inItemLoader(r.call) || moduleSelfTest(p, r.call) {
 			continue
 		}
 		plan := newCupyPlan(p, byCall)

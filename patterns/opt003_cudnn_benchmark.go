@@ -54,7 +54,7 @@ func checkCudnnBenchmark(p *Pass) {
 			continue // `elif args.encoder == "cnn":` with "mlp" the default
 		}
 		q := p.Model.CalleeName(call)
-		if convCallee(q) || q == "timm.create_model" && convTimmModel(rewrite.Arg(call, 0, "model_name")) || torchvisionByName(p, call) {
+		if convCallee(q) && !pointwiseConv(q, call) || q == "timm.create_model" && convTimmModel(rewrite.Arg(call, 0, "model_name")) || torchvisionByName(p, call) {
 			conv = true
 			break
 		}
@@ -187,6 +187,32 @@ func optionalDeterminism(p *Pass) *rewrite.Node {
 
 // convCallee reports a convolution layer or a convolutional torchvision
 // model.
+// pointwiseConv reports an nn.Conv1d/2d/3d of kernel size 1 (a literal
+// 1 or (1, 1)): a matrix product over the channels at every position,
+// with no algorithm for benchmark mode to choose (blind sample S15F's
+// point-cloud Transformer, whose only convolutions are such projections).
+func pointwiseConv(q string, call *rewrite.Node) bool {
+	if !strings.HasPrefix(q, "torch.nn.Conv") || strings.HasPrefix(q, "torch.nn.ConvTranspose") {
+		return false
+	}
+	k := rewrite.Arg(call, 2, "kernel_size")
+	if k == nil {
+		return false
+	}
+	switch k.Type {
+	case "integer":
+		return k.Text() == "1"
+	case "tuple":
+		for _, c := range k.NamedChildren() {
+			if c.Type != "integer" || c.Text() != "1" {
+				return false
+			}
+		}
+		return len(k.NamedChildren()) > 0
+	}
+	return false
+}
+
 func convCallee(q string) bool {
 	return strings.HasPrefix(q, "torch.nn.Conv") || strings.HasPrefix(q, "torch.nn.ConvTranspose") ||
 		strings.HasPrefix(q, "torchvision.models.") && !strings.Contains(q, "vit") && !strings.Contains(q, "swin")
