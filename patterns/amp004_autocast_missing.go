@@ -1503,7 +1503,7 @@ func wrapStatements(p *Pass, stmts []*rewrite.Node, header string) (rewrite.Edit
 		return rewrite.Edit{}, false
 	}
 	lastLine := src.LineOf(last.End)
-	if strings.TrimSpace(src.Text(last.End, src.LineEnd(lastLine))) != "" && !strings.HasPrefix(strings.TrimSpace(src.Text(last.End, src.LineEnd(lastLine))), "#") {
+	if rest := strings.TrimSpace(src.RestOfLine(last.End)); rest != "" && !strings.HasPrefix(rest, "#") {
 		return rewrite.Edit{}, false
 	}
 	start := src.LineStart(src.LineOf(first.Start))

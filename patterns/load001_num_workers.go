@@ -526,7 +526,38 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 				if q := m.CalleeName(c); q == "h5py.File" || q == "lmdb.open" {
 					return true
 				}
+				if m.CalleeName(c) == "open" && keptOnSelfAndRead(m, cls, c) {
+					return true
+				}
 			}
+		}
+	}
+	return false
+}
+
+// keptOnSelfAndRead reports an `open(...)` of a dataset's __init__ kept
+// on self (`self.input_file = open(path)`) whose __getitem__ reads the
+// handle (`self.input_file.readline()`): forked workers would share its
+// position and read interleaved or partial lines, and workers started by
+// spawn or forkserver cannot pickle it (blind sample S15H's word2vec
+// reader, whose LOAD001 fix changed the training data).
+func keptOnSelfAndRead(m *rewrite.Model, cls, open *rewrite.Node) bool {
+	a := open.Parent
+	if a == nil || a.Type != "assignment" || a.ChildByField("right") != open {
+		return false
+	}
+	target := a.ChildByField("left")
+	if target == nil || target.Type != "attribute" || target.ChildByField("object").Text() != "self" {
+		return false
+	}
+	get := rewrite.MethodOf(cls, "__getitem__")
+	if get == nil {
+		return false
+	}
+	for _, c := range m.File.OfTypeIn(get, "call") {
+		fn := c.ChildByField("function")
+		if fn != nil && fn.Type == "attribute" && fn.ChildByField("object").Text() == target.Text() {
+			return true // self.input_file.readline(), .read(), .seek(...)
 		}
 	}
 	return false

@@ -286,6 +286,17 @@ func (s *Source) IndentOf(off int) string {
 	return string(s.Bytes[start:end])
 }
 
+// RestOfLine returns the text from off to the end of its line, the line
+// ending excluded; "" when off is at or past that end: a comment token of
+// a CRLF file ends after the line's '\r' (tree-sitter's comment takes it).
+func (s *Source) RestOfLine(off int) string {
+	end := s.LineEnd(s.LineOf(off))
+	if off >= end {
+		return ""
+	}
+	return s.Text(off, end)
+}
+
 // Text returns the bytes [start, end) as a string, without allocating
 // (a Source built without NewSource falls back to a copy).
 func (s *Source) Text(start, end int) string {

@@ -49,11 +49,11 @@ func Unreachable(n *Node) bool {
 // nothing) follows it on its last line: no `a; b` on the same line.
 func ownsLines(stmt *Node) bool {
 	src := stmt.file.Src
-	first, last := src.LineOf(stmt.Start), src.LineOf(stmt.End)
+	first := src.LineOf(stmt.Start)
 	if strings.TrimSpace(src.Text(src.LineStart(first), stmt.Start)) != "" {
 		return false
 	}
-	after := strings.TrimSpace(src.Text(stmt.End, src.LineEnd(last)))
+	after := strings.TrimSpace(src.RestOfLine(stmt.End))
 	return after == "" || strings.HasPrefix(after, "#")
 }
 

@@ -179,7 +179,7 @@ func ownLinesEdit(item *Node) (Edit, bool) {
 	if strings.TrimSpace(src.Text(src.LineStart(first), item.Start)) != "" || last+1 >= src.LineCount() {
 		return Edit{}, false
 	}
-	rest := strings.TrimSpace(src.Text(item.End, src.LineEnd(last)))
+	rest := strings.TrimSpace(src.RestOfLine(item.End))
 	rest = strings.TrimSpace(strings.TrimPrefix(rest, ","))
 	if rest != "" && !strings.HasPrefix(rest, "#") {
 		return Edit{}, false
