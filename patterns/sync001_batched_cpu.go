@@ -79,6 +79,12 @@ func checkBatchedCPU(p *Pass) {
 		if extend && !cpu {
 			continue // x.tolist() may be NumPy's: only a visible .cpu() says tensor
 		}
+		if sync1ReadInLoop(m, acc, loop) {
+			continue // the list is used every step: the per-step copy is needed
+		}
+		if sync1StepSyncsAnyway(p, loop) {
+			continue // `losses.append(loss.item())` beside it: the step waits anyway
+		}
 		if tolist || extend {
 			if !tolist {
 				hint := "per-step .cpu() synchronises with the GPU every step: extend the list once after the loop from the concatenated device tensors (by hand: torch.cat(...).cpu().numpy())."
@@ -87,12 +93,6 @@ func checkBatchedCPU(p *Pass) {
 			}
 			p.Report(arg, "per-step .tolist() synchronises with the GPU every step: collect device tensors and convert once after the loop (by hand: the list's consumers see Python numbers)."+pays, nil)
 			continue
-		}
-		if sync1ReadInLoop(m, acc, loop) {
-			continue // the list is used every step: the per-step copy is needed
-		}
-		if sync1StepSyncsAnyway(m, loop) {
-			continue // `losses.append(loss.item())` beside it: the step waits anyway
 		}
 		also := accumulatedItemNote(p, loop)
 		hint := func(why string) {
@@ -391,7 +391,8 @@ func accumulatedItemNote(p *Pass, loop *rewrite.Node) string {
 // (sync2SyncsInside). Deferring the appended copies then saves no wait:
 // blind sample EE's DCRNN evaluation appended small outputs beside a
 // per-step loss.item().
-func sync1StepSyncsAnyway(m *rewrite.Model, loop *rewrite.Node) bool {
+func sync1StepSyncsAnyway(p *Pass, loop *rewrite.Node) bool {
+	m := p.Model
 	return stepSyncs(m, loop, func(n *rewrite.Node, method string) bool {
 		st := rewrite.Statement(n)
 		switch method {
@@ -399,10 +400,50 @@ func sync1StepSyncsAnyway(m *rewrite.Model, loop *rewrite.Node) bool {
 			return st == nil || !sync2IsAccumulation(st)
 		case "cpu", "numpy":
 			ifn := n.Ancestor("if_statement")
-			return st != nil && !sync1AppendStatement(st) && !sync2IsAccumulation(st) && (ifn == nil || !loop.Contains(ifn))
+			if st == nil || sync1AppendStatement(st) || sync2IsAccumulation(st) || ifn != nil && loop.Contains(ifn) && !loopInvariantCondition(m, ifn, loop) {
+				return false
+			}
+			// A copy of the loader's batch, still on the host, waits for
+			// nothing: a loader's batch (loaderBatchAt), or what the loop
+			// itself iterates, never rebound in its body (`for data in
+			// tqdm(loader):` ... `data["probs"].cpu()`).
+			obj := n.ChildByField("function").ChildByField("object")
+			root := rewrite.RootName(obj)
+			return root == nil || !loaderBatchAt(p, root, obj) && !loopTarget(m, root, loop)
 		}
 		return false
 	})
+}
+
+// loopInvariantCondition reports an if statement inside loop whose
+// condition reads no name the loop binds (`if self.args.stacks == 1:`):
+// every step takes the same branch, so a copy in each branch runs every
+// step (blind sample S15H's SCINet, whose loss is computed on .cpu()
+// copies in both branches of such an if).
+func loopInvariantCondition(m *rewrite.Model, ifn, loop *rewrite.Node) bool {
+	cond := ifn.ChildByField("condition")
+	if cond == nil {
+		return false
+	}
+	invariant := true
+	cond.Walk(func(n *rewrite.Node) bool {
+		if !invariant {
+			return false
+		}
+		if n.Type == "call" {
+			invariant = false // a call may read anything
+			return false
+		}
+		if n.Type == "identifier" && (n.Parent == nil || n.Parent.Type != "attribute" || n.Parent.ChildByField("object") == n) {
+			for _, b := range m.Bindings(n) {
+				if loop.Contains(b.Ident) {
+					invariant = false
+				}
+			}
+		}
+		return invariant
+	})
+	return invariant
 }
 
 // sync1AppendStatement reports `acc.append(...)` or `acc.extend(...)`.
@@ -416,4 +457,19 @@ func sync1AppendStatement(st *rewrite.Node) bool {
 	}
 	fn := c.ChildByField("function")
 	return fn != nil && fn.Type == "attribute" && (fn.ChildByField("attribute").Text() == "append" || fn.ChildByField("attribute").Text() == "extend")
+}
+
+// loopTarget reports a name bound only by loop's own target (`for data
+// in ...`), not rebound in its body.
+func loopTarget(m *rewrite.Model, id, loop *rewrite.Node) bool {
+	bs := m.Bindings(id)
+	if len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		if b.Kind != rewrite.LoopBinding || b.Stmt != loop {
+			return false
+		}
+	}
+	return true
 }
