@@ -53,6 +53,12 @@ func checkDataParallel(p *Pass) {
 		if underNoGrad(p, call, nil) || wrappedForInference(p, call) || wrapsUntrained(p, call) {
 			continue // wrapped for inference: DDP is training advice
 		}
+		if oneDevice(p, rewrite.Arg(call, 1, "device_ids")) {
+			// `nn.DataParallel(net, device_ids=[0])`: with one device the
+			// wrapper calls the module directly, replicating and gathering
+			// nothing (blind sample S15I's DnCNN).
+			continue
+		}
 		launcher := "torchrun"
 		if !p.Env.Versions.Torch.AtLeast(1, 10) {
 			launcher = "python -m torch.distributed.launch" // torchrun arrived in 1.10
@@ -293,4 +299,24 @@ func mayBuildLayer(c string) bool {
 // (not torch.nn.functional or torch.nn.init).
 func torchLayer(c string) bool {
 	return strings.HasPrefix(c, "torch.nn.") && !strings.HasPrefix(c, "torch.nn.functional.") && !strings.HasPrefix(c, "torch.nn.init.")
+}
+
+// oneDevice reports a device_ids argument that is a list or tuple of one
+// element, written there or bound once to a name (`device_ids = [0]`).
+func oneDevice(p *Pass, ids *rewrite.Node) bool {
+	if ids != nil && ids.Type == "identifier" {
+		if os := p.Model.Origins(ids); len(os) == 1 && os[0].Expr != nil && os[0].Index < 0 && os[0].Model == nil {
+			ids = os[0].Expr
+		}
+	}
+	if ids == nil || !ids.Is("list", "tuple") {
+		return false
+	}
+	n := 0
+	for _, c := range ids.NamedChildren() {
+		if c.Type != "comment" {
+			n++
+		}
+	}
+	return n == 1
 }
