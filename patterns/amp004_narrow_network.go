@@ -1696,35 +1696,11 @@ func dictField(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, known 
 // The dict is only read: a name assigned more than once (a dict updated
 // key by key) has several origins and is not one.
 func dictOf(fr *widthFrame, id *rewrite.Node) (*rewrite.Node, *widthFrame) {
-	for range 8 { // a config handed down from block to block
-		if b := fr.m.Binding(id); b != nil && b.Kind == rewrite.ParamBinding {
-			f := fr.paramFrame(b.Ident)
-			if f == nil {
-				return nil, nil
-			}
-			a, in, _, ok := f.argument(b.Ident)
-			if !ok || a == nil || a.Type != "identifier" && a.Type != "dictionary" {
-				return nil, nil
-			}
-			if a.Type == "dictionary" {
-				return a, in
-			}
-			fr, id = in, a
-			continue
-		}
-		origins := fr.m.Origins(id)
-		if len(origins) != 1 || origins[0].Model != nil || origins[0].Expr == nil || origins[0].Index >= 0 {
-			return nil, nil
-		}
-		switch e := origins[0].Expr; {
-		case e.Type == "dictionary":
-			return e, fr
-		case e.Type == "call" && fr.m.CalleeName(e) == "dict" && len(rewrite.PositionalArgs(e)) == 0 && !rewrite.HasSplat(e):
-			return e, fr
-		}
-		return nil, nil
-	}
-	return nil, nil
+	// A config handed down from block to block: up to 8 building calls.
+	return valueOf(fr, id, 8, func(e *rewrite.Node) bool {
+		return e.Type == "dictionary" ||
+			e.Type == "call" && fr.m.CalleeName(e) == "dict" && len(rewrite.PositionalArgs(e)) == 0 && !rewrite.HasSplat(e)
+	})
 }
 
 // constructionOf returns the call that builds the value of the
@@ -1732,27 +1708,34 @@ func dictOf(fr *widthFrame, id *rewrite.Node) (*rewrite.Node, *widthFrame) {
 // when id is its parameter), and the frame to read that call in; nil
 // when it is not one call of this module.
 func constructionOf(fr *widthFrame, id *rewrite.Node) (*rewrite.Node, *widthFrame) {
-	for range 4 {
+	return valueOf(fr, id, 4, func(e *rewrite.Node) bool { return e.Type == "call" })
+}
+
+// valueOf returns the one expression the identifier id read in fr holds
+// when accept takes it, and the frame to read it in: through the building
+// calls' arguments when id is a parameter (at most hops of them), else
+// its one origin in this module. nil when the chain leads elsewhere.
+func valueOf(fr *widthFrame, id *rewrite.Node, hops int, accept func(*rewrite.Node) bool) (*rewrite.Node, *widthFrame) {
+	for range hops {
 		if b := fr.m.Binding(id); b != nil && b.Kind == rewrite.ParamBinding {
 			f := fr.paramFrame(b.Ident)
 			if f == nil {
 				return nil, nil
 			}
 			a, in, _, ok := f.argument(b.Ident)
-			if !ok || a == nil {
+			switch {
+			case !ok || a == nil:
 				return nil, nil
-			}
-			if a.Type == "call" {
+			case accept(a):
 				return a, in
-			}
-			if a.Type != "identifier" {
+			case a.Type != "identifier":
 				return nil, nil
 			}
 			fr, id = in, a
 			continue
 		}
 		origins := fr.m.Origins(id)
-		if len(origins) != 1 || origins[0].Model != nil || origins[0].Expr == nil || origins[0].Expr.Type != "call" || origins[0].Index >= 0 {
+		if len(origins) != 1 || origins[0].Model != nil || origins[0].Expr == nil || origins[0].Index >= 0 || !accept(origins[0].Expr) {
 			return nil, nil
 		}
 		return origins[0].Expr, fr

@@ -395,13 +395,10 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 	if ds == nil {
 		return false
 	}
-	if ds.Type == "identifier" {
-		// `data = t.from_numpy(data)` just before the loader, in the same
-		// block: the value it serves, whatever data held before.
-		if b := p.Model.ReachingBinding(ds, ds); b != nil && b.Value != nil && b.Stmt != nil &&
-			enclosingStatementBlock(b.Stmt) == enclosingStatementBlock(ds) && b.Value.Type == "call" && inMemoryTensorCalls[p.Model.CalleeName(b.Value)] {
-			return true
-		}
+	// `data = t.from_numpy(data)` just before the loader, in the same
+	// block: the value it serves, whatever data held before.
+	if v := reboundCall(p, ds); v != nil && inMemoryTensorCalls[p.Model.CalleeName(v)] {
+		return true
 	}
 	origins := p.Model.Origins(ds)
 	if len(origins) == 0 {
@@ -433,6 +430,21 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 	return true
 }
 
+// reboundCall returns the call the name ds was last bound to before its
+// use, in the same block (`data = TensorDataset(...)` just before
+// `DataLoader(data)`); nil when ds is no such name.
+func reboundCall(p *Pass, ds *rewrite.Node) *rewrite.Node {
+	if ds.Type != "identifier" {
+		return nil
+	}
+	b := p.Model.ReachingBinding(ds, ds)
+	if b == nil || b.Value == nil || b.Stmt == nil || b.Value.Type != "call" ||
+		enclosingStatementBlock(b.Stmt) != enclosingStatementBlock(ds) {
+		return nil
+	}
+	return b.Value
+}
+
 // enclosingStatementBlock returns the block (or module) whose statement
 // holds n.
 func enclosingStatementBlock(n *rewrite.Node) *rewrite.Node {
@@ -460,14 +472,11 @@ func tensorDataset(p *Pass, ds *rewrite.Node) bool {
 		q := m.CalleeName(call)
 		return q == "torch.utils.data.TensorDataset" || q == "torch.utils.data.dataset.TensorDataset"
 	}
-	if ds.Type == "identifier" {
-		// A name a script rebinds to each data set in turn (`ood_data =
-		// TensorDataset(...)` before each loader of an evaluation script,
-		// blind sample S15D): the binding that reaches the loader.
-		if b := p.Model.ReachingBinding(ds, ds); b != nil && b.Value != nil && b.Stmt != nil &&
-			enclosingStatementBlock(b.Stmt) == enclosingStatementBlock(ds) && b.Value.Type == "call" && isTensorDataset(p.Model, b.Value) {
-			return true
-		}
+	// A name a script rebinds to each data set in turn (`ood_data =
+	// TensorDataset(...)` before each loader of an evaluation script,
+	// blind sample S15D): the binding that reaches the loader.
+	if v := reboundCall(p, ds); v != nil && isTensorDataset(p.Model, v) {
+		return true
 	}
 	origins := p.Model.OriginsAcross(ds)
 	for _, o := range origins {
