@@ -109,9 +109,12 @@ func forwardArgument(p *Pass, call *rewrite.Node) *rewrite.Node {
 	if len(params) > 0 && (params[0] == "self" || params[0] == "cls") && def.Ancestor("class_definition") != nil {
 		params = params[1:]
 	}
-	calledInside := func(name string) bool {
+	calledInside := func(name string, trained bool) bool {
 		for _, c := range p.File.OfTypeIn(def, "call") {
 			if fn := c.ChildByField("function"); fn.Type == "identifier" && fn.Text() == name {
+				if trained && underNoGrad(p, c, def) {
+					continue
+				}
 				return true
 			}
 			if slices.ContainsFunc(rewrite.PositionalArgs(c), func(a *rewrite.Node) bool { return a.Type == "identifier" && a.Text() == name }) && runsForward(p, c, 1) {
@@ -120,9 +123,18 @@ func forwardArgument(p *Pass, call *rewrite.Node) *rewrite.Node {
 		}
 		return false
 	}
-	for i, a := range rewrite.PositionalArgs(call) {
-		if i < len(params) && a.Type == "identifier" && p.Model.IsModule(a) && calledInside(params[i]) {
-			return a
+	// The network called with autograd on first: a frozen backbone whose
+	// forward runs under no_grad is not trained here (CMC's linear probe:
+	// blind sample S16B); then, in a helper that runs a backward pass
+	// (through a method: `model.log_prob(x)`), any network called.
+	for _, trained := range []bool{true, false} {
+		if !trained && !callsMethod(def, "backward") {
+			break
+		}
+		for i, a := range rewrite.PositionalArgs(call) {
+			if i < len(params) && a.Type == "identifier" && p.Model.IsModule(a) && calledInside(params[i], trained) {
+				return a
+			}
 		}
 	}
 	return nil
@@ -249,7 +261,7 @@ func frozenInStep(p *Pass, target string) bool {
 // `training(network, ...)` in run.py).
 func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 	report := func(value *rewrite.Node, target, assumption string) {
-		if slices.Contains(seen, value) {
+		if slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
 			return
 		}
 		seen = append(seen, value)
@@ -728,18 +740,26 @@ func hostBoundNetwork(p *Pass, value *rewrite.Node) bool {
 	if value == nil || value.Type != "call" {
 		return false
 	}
-	fn := value.ChildByField("function")
-	m, class := p.Model, (*rewrite.Node)(nil)
-	if b := m.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
-		class = b.Stmt
-	} else if d := m.ImportedDef(fn); d != nil && d.Class {
-		m, class = m.DefinitionOf(d)
-	}
+	m, class := builtClass(p.Model, value)
 	if class == nil {
 		return false
 	}
 	forward := rewrite.MethodOf(class, "forward")
 	return forward != nil && bringsToHost(m, forward, 1)
+}
+
+// builtClass returns the class, of m's file or the project, that call
+// instantiates, with the model of the file that defines it; nil when call
+// builds no such class.
+func builtClass(m *rewrite.Model, call *rewrite.Node) (*rewrite.Model, *rewrite.Node) {
+	fn := call.ChildByField("function")
+	if b := m.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
+		return m, b.Stmt
+	}
+	if d := m.ImportedDef(fn); d != nil && d.Class {
+		return m.DefinitionOf(d)
+	}
+	return m, nil
 }
 
 // bringsToHost reports code that calls .cpu(), .numpy(), .item() or
@@ -764,6 +784,19 @@ func bringsToHost(m *rewrite.Model, code *rewrite.Node, depth int) bool {
 					found = bringsToHost(fm, node, depth-1)
 				}
 			}
+			// A submodule's forward: `self.e2s(h, batch)` where __init__
+			// set `self.e2s = Embedding2Score(...)` (SR-GNN's scorer
+			// splits by `sections.cpu().numpy()`: blind sample S16C).
+			for _, v := range m.SelfAttrValues(fn) {
+				if found || v.Type != "call" {
+					continue
+				}
+				if cm, class := builtClass(m, v); class != nil {
+					if forward := rewrite.MethodOf(class, "forward"); forward != nil {
+						found = bringsToHost(cm, forward, depth-1)
+					}
+				}
+			}
 		}
 		return !found
 	})
@@ -771,41 +804,106 @@ func bringsToHost(m *rewrite.Model, code *rewrite.Node, depth int) bool {
 }
 
 // oneLayer reports a call building one torch.nn layer (no container), or
-// an instance of a class, of the file or the project, that builds one.
+// an instance of a class, of the file or the project, whose only layer
+// with weights is one (weightLayers): a linear probe's head of pooling,
+// flattening and one nn.Linear (CMC's LinearClassifierResNet: blind
+// sample S16B).
 func oneLayer(p *Pass, call *rewrite.Node) bool {
 	q := p.Model.CalleeName(call)
 	if strings.HasPrefix(q, "torch.nn.") {
 		return layerName(q)
 	}
-	fn := call.ChildByField("function")
-	if d := p.Model.ImportedDef(fn); d != nil && d.Class {
-		return singleLayerClass(d)
-	}
-	b := p.Model.Binding(fn)
-	if b == nil || b.Kind != rewrite.ClassBinding {
+	m, class := builtClass(p.Model, call)
+	if class == nil {
+		if d := p.Model.ImportedDef(call.ChildByField("function")); d != nil && d.Class {
+			return singleLayerClass(d) // its module could not be read: its summary
+		}
 		return false
 	}
-	layers, other := 0, false
-	b.Stmt.Walk(func(n *rewrite.Node) bool {
-		if other || n.Type != "call" {
-			return !other
+	n, known := weightLayers(m, class, 0)
+	return known && n == 1
+}
+
+// weightLayers counts the torch.nn layers with weights that class builds,
+// itself or through the classes it builds (of its module or the
+// project); containers, activations, pooling, dropout and flattening have
+// none. Not known when it calls a function of the module or project,
+// which may build layers, or builds a recurrent or Transformer layer, or
+// nests deeper than three classes.
+func weightLayers(m *rewrite.Model, class *rewrite.Node, depth int) (n int, known bool) {
+	if depth > 3 {
+		return 0, false
+	}
+	known = true
+	class.Walk(func(c *rewrite.Node) bool {
+		if !known || c.Type != "call" {
+			return known
 		}
-		c := p.Model.CalleeName(n)
+		q := m.CalleeName(c)
 		switch {
-		case c == "" || pythonBuiltins[c] || strings.HasPrefix(c, "torch.nn.functional.") || strings.HasPrefix(c, "torch.nn.init."):
-		case strings.HasPrefix(c, "torch.nn."):
-			if !layerName(c) {
-				other = true
+		case pythonBuiltins[q]:
+		case strings.HasPrefix(q, "torch.nn.functional.") || strings.HasPrefix(q, "torch.nn.init."):
+		case strings.HasPrefix(q, "torch.nn."):
+			if !layerName(q) {
+				known = q == "torch.nn.Sequential" || q == "torch.nn.ModuleList" // containers: their items are walked
+				return known
 			}
-			layers++
+			if !weightFreeLayer(q) {
+				n++
+			}
 		default:
-			if d := p.Model.CalledDef(n); d != nil {
-				other = true // a block of the file
+			if def := m.CalledDef(c); def != nil {
+				if class.Contains(def) {
+					return true // a method of the class: walked with it
+				}
+				if def.Type == "function_definition" && def.ChildByField("name").Text() == "__init__" {
+					def = enclosingClass(def)
+				}
+				if def == nil || def.Type != "class_definition" {
+					known = false // a function of the module: it may build layers
+					return false
+				}
+				k, ok := weightLayers(m, def, depth+1)
+				n, known = n+k, ok
+				return true
+			}
+			if im, inner := builtClass(m, c); inner != nil {
+				k, ok := weightLayers(im, inner, depth+1)
+				n, known = n+k, ok
+			} else if d := m.ImportedDef(c.ChildByField("function")); d != nil {
+				known = false // a function of the project: it may build layers
+			} else if keptOnSelf(c) {
+				// `self.model = resnet50(pretrained)`: a library's network
+				// (Proxy-Anchor's Resnet50 wrapper).
+				known = false
 			}
 		}
-		return !other
+		return known
 	})
-	return !other && layers == 1
+	return n, known
+}
+
+// keptOnSelf reports a call whose value is assigned to an attribute of
+// self.
+func keptOnSelf(call *rewrite.Node) bool {
+	asg := call.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != call {
+		return false
+	}
+	left := asg.ChildByField("left")
+	return left.Type == "attribute" && left.ChildByField("object").Text() == "self"
+}
+
+// weightFreeLayer reports a torch.nn layer without weights: an
+// activation, pooling, dropout, flattening or identity.
+func weightFreeLayer(q string) bool {
+	name := strings.TrimPrefix(q, "torch.nn.")
+	switch name {
+	case "ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "ELU", "SELU", "Mish", "Hardswish", "Tanh", "Sigmoid",
+		"Softmax", "LogSoftmax", "Flatten", "Unflatten", "Identity":
+		return true
+	}
+	return strings.Contains(name, "Pool") || strings.HasPrefix(name, "Dropout") || strings.HasPrefix(name, "AlphaDropout")
 }
 
 // layerName reports a torch.nn callee that is one layer, not a container

@@ -301,22 +301,98 @@ func torchLayer(c string) bool {
 	return strings.HasPrefix(c, "torch.nn.") && !strings.HasPrefix(c, "torch.nn.functional.") && !strings.HasPrefix(c, "torch.nn.init.")
 }
 
-// oneDevice reports a device_ids argument that is a list or tuple of one
-// element, written there or bound once to a name (`device_ids = [0]`).
+// oneDevice reports a device_ids argument of one device: a list or tuple
+// of one element, written there or bound once to a name (`device_ids =
+// [0]`), or a comprehension over the indices of one (`[i for i in
+// range(len(gpus))]` with `gpus = [0]`); or a script that makes one GPU
+// visible (`os.environ["CUDA_VISIBLE_DEVICES"] = "0"`, or the join of a
+// one-element list: EEG-Conformer, blind sample S16A).
 func oneDevice(p *Pass, ids *rewrite.Node) bool {
-	if ids != nil && ids.Type == "identifier" {
-		if os := p.Model.Origins(ids); len(os) == 1 && os[0].Expr != nil && os[0].Index < 0 && os[0].Model == nil {
-			ids = os[0].Expr
+	if oneVisibleDevice(p) {
+		return true
+	}
+	ids = singleOrigin(p, ids)
+	if ids != nil && ids.Type == "list_comprehension" {
+		// [i for i in range(len(gpus))]: as many ids as gpus has elements.
+		for _, c := range ids.NamedChildren() {
+			if c.Type != "for_in_clause" {
+				continue
+			}
+			r := c.ChildByField("right")
+			if r == nil || r.Type != "call" || p.Model.CalleeName(r) != "range" || len(callArguments(r)) != 1 {
+				return false
+			}
+			n := callArguments(r)[0]
+			if v, ok := intLiteral(p, n); ok {
+				return v == 1
+			}
+			if n.Type != "call" || p.Model.CalleeName(n) != "len" || len(callArguments(n)) != 1 {
+				return false
+			}
+			return oneElement(singleOrigin(p, callArguments(n)[0]))
 		}
 	}
-	if ids == nil || !ids.Is("list", "tuple") {
+	return oneElement(ids)
+}
+
+// singleOrigin returns the one value a name is bound to in this file, or
+// e itself.
+func singleOrigin(p *Pass, e *rewrite.Node) *rewrite.Node {
+	if e != nil && e.Type == "identifier" {
+		if os := p.Model.Origins(e); len(os) == 1 && os[0].Expr != nil && os[0].Index < 0 && os[0].Model == nil {
+			return os[0].Expr
+		}
+	}
+	return e
+}
+
+// oneElement reports a list or tuple display of one element.
+func oneElement(e *rewrite.Node) bool {
+	if e == nil || !e.Is("list", "tuple") {
 		return false
 	}
 	n := 0
-	for _, c := range ids.NamedChildren() {
+	for _, c := range e.NamedChildren() {
 		if c.Type != "comment" {
 			n++
 		}
 	}
 	return n == 1
+}
+
+// oneVisibleDevice reports a script whose every assignment to
+// CUDA_VISIBLE_DEVICES names one device: a string without a comma, or
+// `",".join(...)` of a one-element list (through map(str, ...)).
+func oneVisibleDevice(p *Pass) bool {
+	if !p.File.Spells("CUDA_VISIBLE_DEVICES") {
+		return false
+	}
+	found := false
+	for _, asg := range p.File.OfType("assignment") {
+		left, right := asg.ChildByField("left"), asg.ChildByField("right")
+		if left == nil || right == nil || left.Type != "subscript" || !strings.Contains(left.Text(), "CUDA_VISIBLE_DEVICES") {
+			continue
+		}
+		if v, ok := rewrite.StringValue(right); ok {
+			v = strings.TrimSpace(v)
+			if v == "" || strings.Contains(v, ",") {
+				return false
+			}
+			found = true
+			continue
+		}
+		fn := right.ChildByField("function")
+		if right.Type != "call" || fn == nil || fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "join" || len(callArguments(right)) != 1 {
+			return false
+		}
+		joined := callArguments(right)[0]
+		if joined.Type == "call" && p.Model.CalleeName(joined) == "map" && len(callArguments(joined)) == 2 {
+			joined = callArguments(joined)[1]
+		}
+		if !oneElement(singleOrigin(p, joined)) {
+			return false
+		}
+		found = true
+	}
+	return found
 }

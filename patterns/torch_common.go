@@ -653,7 +653,7 @@ func iteratorFeeds(p *Pass, iterCall *rewrite.Node) (hot, perEpoch bool, loops [
 	return hot, perEpoch, loops
 }
 
-// intValue returns the value of an integer literal (or a name assigned
+// intLiteral returns the value of an integer literal (or a name assigned
 // once from one).
 func intLiteral(p *Pass, n *rewrite.Node) (int, bool) {
 	if n == nil {
@@ -881,6 +881,9 @@ func probeLayer(p *Pass, model *rewrite.Node, seen map[*rewrite.Node]bool) bool 
 	case "identifier":
 		found := false
 		for _, o := range p.Model.Origins(model) {
+			if o.Expr == nil && o.Def != nil && o.Def.Class && o.Call != nil && o.Index < 0 && o.Model == nil {
+				o.Expr = o.Call // an instance of a sibling module's class, built here
+			}
 			switch {
 			case o.Expr == nil || o.Model != nil:
 				return false

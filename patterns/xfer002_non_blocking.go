@@ -54,7 +54,7 @@ func checkComprehensionCopies(p *Pass) {
 		left, right := clause.ChildByField("left"), clause.ChildByField("right")
 		_, ok, moved := p.Model.MoveTarget(body)
 		if !ok || left == nil || left.Type != "identifier" || moved == nil || moved.Type != "identifier" || moved.Text() != left.Text() ||
-			rewrite.KeywordArg(body, "non_blocking") != nil || p.Model.MoveKind(body) == rewrite.DeviceOther {
+			asksAsync(body) || p.Model.MoveKind(body) == rewrite.DeviceOther {
 			continue
 		}
 		if right == nil || right.Type != "identifier" || !batchOfPinned(p, right, comp) {
@@ -254,7 +254,7 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 			return
 		}
 		_, ok, moved := p.Model.MoveTarget(call)
-		if !ok || rewrite.KeywordArg(call, "non_blocking") != nil {
+		if !ok || asksAsync(call) {
 			return
 		}
 		obj := batchItemRoot(moved)
@@ -466,4 +466,11 @@ func readAfter(p *Pass, moved, call, loop *rewrite.Node) bool {
 // loopWrapper names the callables a loop wraps its iterable in.
 func loopWrapper(q string) bool {
 	return q == "enumerate" || q == "tqdm.tqdm" || q == "tqdm.auto.tqdm" || q == "tqdm"
+}
+
+// asksAsync reports a copy that already asks to be asynchronous:
+// non_blocking=, or async=, its name before PyTorch 0.4 (`.cuda(async=True)`,
+// a syntax error since Python 3.7, reported as E999: blind sample S16B).
+func asksAsync(call *rewrite.Node) bool {
+	return rewrite.KeywordArg(call, "non_blocking") != nil || rewrite.KeywordArg(call, "async") != nil
 }
