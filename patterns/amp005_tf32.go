@@ -598,8 +598,8 @@ func trainedNetworks(p *Pass, top *widthFrame) (nets []*widthFrame, ok bool) {
 				continue
 			}
 			fn := n.ChildByField("function")
-			if fn == nil || fn.Type != "identifier" || !p.Model.IsModule(fn) || lossModuleCall(p, n) {
-				continue
+			if fn == nil || !(fn.Type == "identifier" || selfAttribute(fn)) || !p.Model.IsModule(fn) || lossModuleCall(p, n) {
+				continue // (`self.model(x)`: EEG-Conformer's trainer class, blind sample S16A)
 			}
 			found, _ := networksOf(top, fn, 0)
 			if len(found) == 0 {

@@ -447,6 +447,17 @@ func callArguments(call *rewrite.Node) []*rewrite.Node {
 // load the saved weights and predict) and loses to one before it.
 func builtModel(p *Pass, fn *rewrite.Node, trainedAt trainingStart) (best *rewrite.Node, name string) {
 	bestByUse, bestLate, bestSelf := false, false, false
+	// A rebinding after constructions in several branches (`model =
+	// model.cuda()` after an if/elif chain of architectures) is where
+	// every branch's model passes: the site for them all.
+	var built []*rewrite.Node
+	var rebinding *rewrite.Node
+	rebound := ""
+	defer func() {
+		if rebinding != nil && best != nil && !bestLate && rebound == name && alternatives(built, rebinding) {
+			best = rebinding
+		}
+	}()
 	for _, o := range p.Model.Origins(fn) {
 		e := o.Expr
 		if e == nil {
@@ -492,6 +503,11 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt trainingStart) (best *rewri
 				continue
 			}
 			self = true
+			if rebinding == nil || e.Start > rebinding.Start {
+				rebinding, rebound = e, left.Text()
+			}
+		} else {
+			built = append(built, e)
 		}
 		if best != nil && self && !bestSelf {
 			continue
@@ -508,6 +524,27 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt trainingStart) (best *rewri
 		}
 	}
 	return best, name
+}
+
+// alternatives reports constructions in two or more branches of one if
+// statement that after ends after: every branch's model reaches it.
+func alternatives(built []*rewrite.Node, after *rewrite.Node) bool {
+	if len(built) < 2 {
+		return false
+	}
+	chain := built[0].Ancestor("if_statement")
+	if chain == nil || after.Start < chain.End {
+		return false
+	}
+	branches := map[*rewrite.Node]bool{}
+	for _, e := range built {
+		branch := e.Ancestor("block")
+		if branch == nil || branch.Parent == nil || e.Ancestor("if_statement") != chain {
+			return false
+		}
+		branches[branch] = true
+	}
+	return len(branches) > 1
 }
 
 // trainingStart is where the code that runs a training loop starts it:
@@ -890,8 +927,7 @@ func keptOnSelf(call *rewrite.Node) bool {
 	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != call {
 		return false
 	}
-	left := asg.ChildByField("left")
-	return left.Type == "attribute" && left.ChildByField("object").Text() == "self"
+	return selfAttribute(asg.ChildByField("left"))
 }
 
 // weightFreeLayer reports a torch.nn layer without weights: an

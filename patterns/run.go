@@ -116,9 +116,13 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	if containsFoldASCII(f.Src.Bytes, "noqa") || containsFoldASCII(f.Src.Bytes, "gpuopt") {
 		lines = suppressions{}
 	}
+	never := map[*rewrite.Node]bool{} // NeverCalled per module-level function
 	for _, fd := range out {
 		if fd.End > fd.Start && rewrite.Unreachable(f.NodeAt(fd.Start, fd.End)) {
 			continue // dead code after a return: it never runs
+		}
+		if fd.End > fd.Start && inUncalledFunction(m, f.NodeAt(fd.Start, fd.End), never) {
+			continue // a function nothing in the project calls (blind sample S16A)
 		}
 		if fd.Fix != nil && (f.Rejected() || f.InError(fd.Start, fd.End)) {
 			fd.Fix = nil // never rewrite inside a syntax error, nor a file CPython rejects
@@ -137,6 +141,26 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		return strings.Compare(a.Code, b.Code)
 	})
 	return dedupe(kept)
+}
+
+// inUncalledFunction reports a node inside a module-level function that
+// nothing in the project calls (Model.NeverCalled), memoized in never.
+func inUncalledFunction(m *rewrite.Model, n *rewrite.Node, never map[*rewrite.Node]bool) bool {
+	for ; n != nil && n.Parent != nil; n = n.Parent {
+		if n.Parent.Type != "module" {
+			continue
+		}
+		if n.Type != "function_definition" {
+			return false
+		}
+		v, ok := never[n]
+		if !ok {
+			v = m.NeverCalled(n)
+			never[n] = v
+		}
+		return v
+	}
+	return false
 }
 
 // dedupe drops a finding identical to an earlier one (same range, code and

@@ -1,10 +1,13 @@
 package patterns
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/workspace"
 )
 
 // A rule that panics loses its own findings on that file and becomes one
@@ -53,5 +56,63 @@ for x, y in loader:
 	}
 	if out := dedupe(in); len(out) != 3 || out[1].Message != "other" || out[2].End != 6 {
 		t.Errorf("dedupe: %+v", out)
+	}
+}
+
+// TestUncalledFunctionIsSilent: a train() copied into utils.py, which the
+// project imports only get_filter from, never runs, so its findings are
+// dropped, but only when the checked folder is the whole repository (its
+// importers may lie outside a subfolder), holds no notebook, and until
+// something calls it.
+func TestUncalledFunctionIsSilent(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"layers/utils.py": "import torch\n\n\ndef get_filter(n):\n    return torch.ones(n)\n\n\n" +
+			"def train(model, loader, optimizer):\n    total = 0.0\n    for x, y in loader:\n        optimizer.zero_grad()\n" +
+			"        loss = model(x.cuda()).sub(y.cuda()).pow(2).mean()\n        loss.backward()\n        optimizer.step()\n        total += loss.item()\n    return total\n",
+		"model.py": "from layers.utils import get_filter\n\nfilters = get_filter(8)\n",
+	}
+	write := func(name, text string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, text := range files {
+		write(name, text)
+	}
+	path := filepath.Join(dir, "layers", "utils.py")
+	sync002 := func(root string) int {
+		src, _ := os.ReadFile(path)
+		f := rewrite.Parse(path, src)
+		defer f.Release()
+		n := 0
+		for _, fd := range Run(f, Selection{Select: []string{"SYNC002"}}, &Env{Versions: DefaultVersions, Project: workspace.NewProject(root)}) {
+			if fd.Code == "SYNC002" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := sync002(dir); n != 0 {
+		t.Errorf("the repository checked whole: %d SYNC002 findings in a train() nothing calls, want 0", n)
+	}
+	if n := sync002(filepath.Join(dir, "layers")); n != 1 {
+		t.Errorf("a subfolder checked: %d SYNC002 findings, want 1 (callers may lie outside it)", n)
+	}
+	write("demo.ipynb", `{"cells": [{"cell_type": "code", "source": ["from layers.utils import train"]}]}`)
+	if n := sync002(dir); n != 1 {
+		t.Errorf("a notebook in the repository: %d SYNC002 findings, want 1 (notebooks may call it)", n)
+	}
+	if err := os.Remove(filepath.Join(dir, "demo.ipynb")); err != nil {
+		t.Fatal(err)
+	}
+	write("run.py", "from layers.utils import train\n\ntrain(None, [], None)\n")
+	if n := sync002(dir); n != 1 {
+		t.Errorf("train() called by run.py: %d SYNC002 findings, want 1", n)
 	}
 }

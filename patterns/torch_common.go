@@ -922,3 +922,8 @@ func loopIterable(m *rewrite.Model, loop *rewrite.Node) *rewrite.Node {
 func recurrentLayer(q string) bool {
 	return q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN"
 }
+
+// selfAttribute reports `self.name`.
+func selfAttribute(n *rewrite.Node) bool {
+	return n != nil && n.Type == "attribute" && n.ChildByField("object").Text() == "self"
+}

@@ -3,6 +3,7 @@ package rewrite
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -406,4 +407,58 @@ func (m *Model) defNode(d *ProjectDef) (*Model, *Node) {
 		return nil, nil
 	}
 	return owner, bs[0].Stmt
+}
+
+// WholeRepository is a project that can tell whether it reaches every
+// module of the repository holding a path (workspace.Project).
+type WholeRepository interface {
+	CoversRepository(path string) bool
+}
+
+// NeverCalled reports a module-level function that nothing in its project
+// refers to, so that it never runs: no name in its own module stands for
+// it (outside its own body; an attribute `x.name` or a keyword `name=`
+// does not), no string there spells it, and no other module of the
+// project that imports it, or imports its module, spells its name (a
+// train() copied into utils.py beside the one function the project
+// imports from there). False for a decorated function (a registry or a
+// command-line entry may call it), for main and dunder names, in a
+// package's __init__.py, in a module that lists __all__ or reaches its
+// functions by name (globals(), fire.Fire), and without a project that
+// lists its sources.
+func (m *Model) NeverCalled(def *Node) bool {
+	if def == nil || def.Type != "function_definition" || def.Parent == nil || def.Parent.Type != "module" {
+		return false
+	}
+	name := def.ChildByField("name").Text()
+	if name == "main" || strings.HasPrefix(name, "__") {
+		return false
+	}
+	ps, ok := m.project.(ProjectSources)
+	self := m.absPath()
+	if !ok || self == "" || filepath.Base(self) == "__init__.py" {
+		return false
+	}
+	if whole, ok := m.project.(WholeRepository); !ok || !whole.CoversRepository(self) {
+		return false // a checked subfolder: its importers may lie outside
+	}
+	src := m.File.Src.Bytes
+	for _, s := range []string{`"` + name + `"`, `'` + name + `'`, "__all__", "globals()", "Fire("} {
+		if bytes.Contains(src, []byte(s)) {
+			return false
+		}
+	}
+	for _, id := range m.File.Identifiers(name) {
+		if def.Contains(id) || id.Field == "attribute" || id.Field == "name" && id.Parent != nil && id.Parent.Type == "keyword_argument" {
+			continue
+		}
+		return false
+	}
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	for _, path := range ps.Importers(self, name) {
+		if src := ps.Source(path); src == nil || word.Match(src) {
+			return false
+		}
+	}
+	return true
 }

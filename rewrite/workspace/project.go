@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,6 +35,10 @@ type Project struct {
 	importsOnce sync.Once
 	byKey       map[string][]importRef // "module\x00name" -> the imports of name from a module so named
 	pyFiles     []string               // the modules under the roots, from the same scan
+	// unseenCallers: the same scan found notebooks, or a module that
+	// imports others by name at run time (importlib.import_module,
+	// __import__), whose calls the import index does not see.
+	unseenCallers bool
 	// free are the caches of parsed modules no model uses now.
 	free []*rewrite.ForeignModels
 }
@@ -134,9 +139,11 @@ func (p *Project) Forget(path string) {
 	if p.byKey != nil {
 		// Imports it no longer has stay listed: Importers' callers check
 		// the calls themselves.
-		for _, r := range fromImports(abs) {
+		refs, dynamic := fromImports(abs)
+		for _, r := range refs {
 			p.byKey[r.key] = append(p.byKey[r.key], r.importRef)
 		}
+		p.unseenCallers = p.unseenCallers || dynamic
 	}
 	p.mu.Unlock()
 }
@@ -343,6 +350,7 @@ func (p *Project) scanImports() {
 	byKey := map[string][]importRef{}
 	seen := map[string]bool{}
 	var files []string
+	notebooks, dynamic := false, false
 	for _, root := range p.roots {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || len(seen) >= maxScanned {
@@ -357,6 +365,9 @@ func (p *Project) scanImports() {
 				}
 				return nil
 			}
+			if strings.HasSuffix(path, ".ipynb") {
+				notebooks = true
+			}
 			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".py") || seen[path] {
 				return nil
 			}
@@ -364,15 +375,18 @@ func (p *Project) scanImports() {
 			if abs, err := filepath.Abs(path); err == nil {
 				files = append(files, abs)
 			}
-			for _, r := range fromImports(path) {
+			refs, dyn := fromImports(path)
+			for _, r := range refs {
 				byKey[r.key] = append(byKey[r.key], r.importRef)
 			}
+			dynamic = dynamic || dyn
 			return nil
 		})
 	}
 	p.mu.Lock()
 	p.byKey = byKey
 	p.pyFiles = files
+	p.unseenCallers = notebooks || dynamic
 	p.mu.Unlock()
 }
 
@@ -385,12 +399,12 @@ const moduleImport = "."
 // name ("*" for a star), continuation lines of parenthesised or
 // backslashed statements included, and its `import a.b [as c], d`
 // statements, keyed by each module's last component and moduleImport.
-func fromImports(path string) []keyedImport {
+func fromImports(path string) (out []keyedImport, dynamic bool) {
 	b, err := os.ReadFile(path)
 	if err != nil || len(b) > MaxFileSize {
-		return nil
+		return nil, false
 	}
-	var out []keyedImport
+	dynamic = bytes.Contains(b, []byte("import_module(")) || bytes.Contains(b, []byte("__import__("))
 	lines := strings.Split(string(b), "\n")
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
@@ -422,7 +436,7 @@ func fromImports(path string) []keyedImport {
 			}
 		}
 	}
-	return out
+	return out, dynamic
 }
 
 // Borrow implements rewrite.ProjectSources.
@@ -467,4 +481,41 @@ func moduleImports(path, line string) []keyedImport {
 		}
 	}
 	return out
+}
+
+// CoversRepository reports whether the scan of the roots reached every
+// module of the repository that holds path, and every caller there: a
+// root is the repository's top (the nearest directory above path with a
+// .git) or above it, the scan stopped short of maxScanned, and it found
+// no notebook and no import by name at run time. Without a .git above path it
+// cannot tell, and says no.
+func (p *Project) CoversRepository(path string) bool {
+	if p == nil {
+		return false
+	}
+	top := ""
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			top = dir
+			break
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return false
+		}
+	}
+	if len(p.Modules()) >= maxScanned {
+		return false
+	}
+	p.mu.Lock()
+	unseen := p.unseenCallers
+	p.mu.Unlock()
+	if unseen {
+		return false
+	}
+	for _, r := range p.roots {
+		if r == top || strings.HasPrefix(top, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
