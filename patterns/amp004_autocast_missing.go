@@ -1238,8 +1238,23 @@ func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
 			}
 			// y_pred plotted after training: the loop's value reaches the
 			// read (not a later loop's own `outputs = model(x)`).
-			if b := p.Model.ReachingBinding(r, r); b != nil && b.Stmt != nil && loop.Contains(b.Stmt) {
-				return true
+			if b := p.Model.ReachingBinding(r, r); b != nil {
+				if b.Stmt != nil && loop.Contains(b.Stmt) {
+					return true
+				}
+				continue
+			}
+			// Not clear which binding reaches it (`gen_cost = None` before
+			// the loop, assigned in it, then `gen_cost.cpu().numpy()`
+			// after: blind sample S16E's WGAN-GP): one in the loop may, and
+			// a read that takes it to the host or a logger would refuse it.
+			if !readToHost(p, r) {
+				continue
+			}
+			for _, b := range p.Model.Bindings(r) {
+				if b.Stmt != nil && loop.Contains(b.Stmt) {
+					return true
+				}
 			}
 		}
 	}
@@ -1267,6 +1282,26 @@ func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
 		}
 	})
 	return escapes
+}
+
+// readToHost reports a read of a tensor that its statement takes to NumPy
+// or the host (`.numpy()`, `.tolist()`, `.cpu()`), keeps (`.append`,
+// `.extend`) or logs through a logger that converts it (convertingLogger).
+func readToHost(p *Pass, r *rewrite.Node) bool {
+	stmt := rewrite.Statement(r)
+	for n := r.Parent; n != nil && n != stmt; n = n.Parent {
+		if n.Type != "call" {
+			continue
+		}
+		switch callAttr(n) {
+		case "numpy", "tolist", "cpu", "append", "extend":
+			return true
+		}
+		if convertingLogger(p, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // receiver is x of a call x.m(...).

@@ -140,8 +140,10 @@ func namesImageNet(p *Pass) bool {
 }
 
 // load003Pays is the condition every LOAD003 message states: a restart
-// costs a second or so, which only short epochs notice.
-const load003Pays = "; it pays when epochs are short: each restart re-forks the workers and re-warms their prefetch"
+// costs a second or so, which only short epochs notice. (The first
+// batches of an epoch are loaded afresh either way: a new iterator
+// refills the prefetch of persistent workers too.)
+const load003Pays = "; it pays when epochs are short: each restart starts new worker processes (forked, or under spawn re-importing the script and unpickling the dataset) before the epoch's first batch"
 
 // workersCondition returns `<num_workers> > 0` for a worker count that is
 // written in the DataLoader call itself as a name, an attribute or a
