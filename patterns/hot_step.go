@@ -262,3 +262,34 @@ func movesOwnBatch(loop *rewrite.Node) bool {
 	})
 	return moves
 }
+
+// periodicLoop reports a loop (loops[0] of EnclosingLoops) that runs only
+// every rareInterval or more steps of the loop around it: in the body of
+// an `if` that takes a remainder by a known interval (`if iteration %
+// args.log_rate == 0:` with a default of 1000 around an evaluation pass,
+// `if (i + 1) % 100 == 0:` around a sample grid). Its per-step costs are
+// paid once every N steps (blind sample S16E's DDPM and StyleGAN).
+func periodicLoop(p *Pass, loops []*rewrite.Node) bool {
+	if len(loops) < 2 {
+		return false
+	}
+	for a := loops[0].Parent; a != nil && a != loops[1]; a = a.Parent {
+		if a.Type != "if_statement" || !a.ChildByField("consequence").Contains(loops[0]) {
+			continue
+		}
+		for _, op := range p.File.OfTypeIn(a.ChildByField("condition"), "binary_operator") {
+			if o := op.ChildByField("operator"); o != nil && o.Text() == "%" {
+				if n, ok := boundValue(p, op.ChildByField("right")); ok && n >= rareInterval {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// rareInterval is the least interval, in steps, at which periodicLoop
+// takes a guarded loop to be cold: an evaluation every 10 steps is a
+// large share of the training (blind sample S14's CLRP judged its
+// SYNC002 true), one every 100 or 1,000 is not.
+const rareInterval = 100

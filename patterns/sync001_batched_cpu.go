@@ -60,7 +60,7 @@ func checkBatchedCPU(p *Pass) {
 			continue
 		}
 		loops := m.EnclosingLoops(call)
-		if len(loops) == 0 || !m.Loop(loops[0]).Hot() {
+		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) {
 			continue
 		}
 		loop := loops[0]

@@ -259,7 +259,7 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 		// sample S14D): it runs once, by hand.
 		return true
 	}
-	if perStep(p.Model, factory, 0) {
+	if perStep(p.Model, factory, 0) && !periodicLoop(p, p.Model.EnclosingLoops(factory)) {
 		return false
 	}
 	switch name {
