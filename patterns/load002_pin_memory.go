@@ -49,12 +49,13 @@ func checkLoaderPinMemory(p *Pass) {
 
 // workersLikely reports a loader with worker processes: a literal count
 // above 0, or a count from the command line or a config (`args.workers`,
-// `int(opt.threads)`, a parameter) that is not a literal 0.
+// `int(opt.threads)`, a parameter) that is not a literal 0 nor a flag
+// whose default is 0 (blind sample S16D's GPT2-chitchat).
 func workersLikely(gl gpuLoader) bool {
 	if gl.Known {
 		return gl.WorkersN > 0
 	}
-	return gl.Workers != nil
+	return gl.Workers != nil && !gl.DefaultNone
 }
 
 // feedsOneEvaluationPass reports a loader of this file read only by

@@ -21,6 +21,10 @@ type gpuLoader struct {
 	// there on some paths only (`if use_cuda: kwargs.update(...)`).
 	Splat        bool
 	WorkersMaybe bool
+	// DefaultNone: num_workers is a command-line flag whose default is 0
+	// (`--num_workers`, default=0): the script runs without workers
+	// unless the user asks for them.
+	DefaultNone bool
 	// Across, when set, says the loop it feeds is in another module of
 	// the project (load_across.go): the assumption a message states.
 	Across string
@@ -97,6 +101,10 @@ func newGPULoader(p *Pass, call *rewrite.Node, b *rewrite.Binding, perEpoch bool
 		gl.Known = true
 	} else {
 		gl.WorkersN, gl.Known = intLiteral(p, workers)
+		if !gl.Known {
+			v, ok := boundValue(p, workers)
+			gl.DefaultNone = ok && v == 0
+		}
 	}
 	return gl
 }
