@@ -64,7 +64,7 @@ func checkBatchedCPU(p *Pass) {
 			continue
 		}
 		loop := loops[0]
-		if hotInnerLoop(p, loop) || hostBatchLoop(p, loop) {
+		if hotInnerLoop(p, loop) || hostBatchLoop(p, loop) || onePassPerCall(p, loops) {
 			continue // the steps are an inner loop's (this copy runs once per epoch or fold), or run on the CPU
 		}
 		arg := rewrite.PositionalArgs(call)[0]
@@ -361,6 +361,31 @@ func hotInnerLoop(p *Pass, loop *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// onePassPerCall reports a loop of a function of a training script (loops
+// are the loops around the copy, innermost first, all in that function)
+// every call of which, in this file and no other module, sits outside the
+// loops of its caller: a prediction pass run once after training, or once
+// per fold by a caller that loops over folds (blind sample S16F's MoA
+// inference_fn).
+// Deferring its copies saves microseconds once; the per-epoch validation
+// pass beside it keeps its finding.
+func onePassPerCall(p *Pass, loops []*rewrite.Node) bool {
+	fn := enclosingFunction(loops[0])
+	if fn == nil || !fn.Contains(loops[len(loops)-1]) || len(p.Model.TrainingLoops()) == 0 || p.Model.MayHaveForeignCallSites(fn) {
+		return false // (in a prediction script the pass is the run's work)
+	}
+	sites := p.Model.CallSites(fn)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, site := range sites {
+		if len(p.Model.EnclosingLoops(site)) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // accumulatedItemNote names the lines of a loop's running totals of
