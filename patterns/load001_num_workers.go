@@ -419,8 +419,12 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 			if cls == nil {
 				return false
 			}
+			built := e
+			if built == nil {
+				built = o.Call
+			}
 			get := rewrite.MethodOf(cls, "__getitem__")
-			if get == nil || !cheapBody(m, get) {
+			if get == nil || !cheapItems(m, cls, get, built) {
 				return false
 			}
 		default:
@@ -607,12 +611,87 @@ func datasetClass(p *Pass, o rewrite.Origin) (*rewrite.Model, *rewrite.Node) {
 // cheapBody reports a function body (of m's module) whose only calls are
 // cheapItemCalls.
 func cheapBody(m *rewrite.Model, def *rewrite.Node) bool {
-	for _, c := range m.File.OfTypeIn(def, "call") {
-		if !cheapItemCalls[m.CalleeName(c)] {
-			return false
+	return cheapItems(m, nil, def, nil)
+}
+
+// cheapItems is cheapBody for the __getitem__ get of class cls as the call
+// built constructs it: a branch for another partition is skipped (`if
+// self.partition == "train":` augmenting, of `ModelNet40(partition="test")`:
+// the test set's items are slices of arrays in memory, blind samples
+// S15F, S16B).
+func cheapItems(m *rewrite.Model, cls, get, built *rewrite.Node) bool {
+	for _, c := range m.File.OfTypeIn(get, "call") {
+		if cheapItemCalls[m.CalleeName(c)] || built != nil && inOtherPartition(m, cls, get, c, built) {
+			continue
 		}
+		return false
 	}
 	return true
+}
+
+// inOtherPartition reports a node of get in the body of an `if self.attr
+// == "literal":` whose attribute __init__ sets from a parameter that the
+// construction built passes (or defaults) as another string.
+func inOtherPartition(m *rewrite.Model, cls, get, n, built *rewrite.Node) bool {
+	for a := n.Parent; a != nil && a != get; a = a.Parent {
+		if a.Type != "if_statement" || !a.ChildByField("consequence").Contains(n) {
+			continue
+		}
+		cond := a.ChildByField("condition")
+		if cond == nil || cond.Type != "comparison_operator" || len(cond.NamedChildren()) != 2 || !strings.Contains(cond.Text(), "==") {
+			continue
+		}
+		attr, lit := cond.NamedChildren()[0], cond.NamedChildren()[1]
+		want, ok := rewrite.StringValue(lit)
+		if !ok || !selfAttribute(attr) {
+			continue
+		}
+		if got, ok := constructorString(cls, attr.ChildByField("attribute").Text(), built); ok && got != want {
+			return true
+		}
+	}
+	return false
+}
+
+// constructorString returns the string a construction of cls gives
+// self.<name>: __init__ assigns it a parameter, which built passes as a
+// string literal (by keyword or position) or leaves at a string default.
+func constructorString(cls *rewrite.Node, name string, built *rewrite.Node) (string, bool) {
+	init := rewrite.MethodOf(cls, "__init__")
+	if init == nil || built == nil || built.Type != "call" {
+		return "", false
+	}
+	param := ""
+	init.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "assignment" && selfAttribute(n.ChildByField("left")) && n.ChildByField("left").ChildByField("attribute").Text() == name {
+			if r := n.ChildByField("right"); r != nil && r.Type == "identifier" {
+				param = r.Text()
+			}
+		}
+		return param == ""
+	})
+	if param == "" {
+		return "", false
+	}
+	pos := -1 // the parameter's position among the call's arguments (self excluded)
+	var def *rewrite.Node
+	for i, prm := range init.ChildByField("parameters").NamedChildren() {
+		if id := rewrite.ParamName(prm); id != nil && id.Text() == param {
+			pos = i - 1
+			def = prm.ChildByField("value")
+		}
+	}
+	if pos < 0 {
+		return "", false
+	}
+	v := rewrite.Arg(built, pos, param)
+	if v == nil {
+		v = def
+	}
+	if v == nil {
+		return "", false
+	}
+	return rewrite.StringValue(v)
 }
 
 // tensorOnCUDA reports a tensor expression that every assignment it comes
