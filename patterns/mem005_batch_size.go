@@ -153,9 +153,15 @@ func checkBatchSize(p *Pass) {
 	}
 	// A DataLoader feeding the GPU loop: its batch_size, or the constant
 	// it names.
-	for _, gl := range gpuLoaders(p) {
+	// When some loader is seen feeding the training loop, that is the
+	// training batch: a loader handed to an evaluation helper of another
+	// module (Face_Pytorch's LFW loader for getFeatureFromTorch: blind
+	// sample S16H) is not.
+	loaders := gpuLoaders(p)
+	seenTraining := slices.ContainsFunc(loaders, func(gl gpuLoader) bool { return trainsFrom(p, gl) })
+	for _, gl := range loaders {
 		bs := rewrite.Arg(gl.Call, 1, "batch_size")
-		if bs == nil || !feedsTraining(p, gl) {
+		if bs == nil || !feedsTraining(p, gl) || seenTraining && !trainsFrom(p, gl) {
 			continue // an evaluation loader's batch is not the training batch
 		}
 		if bs.Type == "identifier" {
@@ -292,6 +298,16 @@ func feedsTraining(p *Pass, gl gpuLoader) bool {
 		}
 	}
 	return false
+}
+
+// trainsFrom reports a loader seen feeding a loop of this file that
+// trains.
+func trainsFrom(p *Pass, gl gpuLoader) bool {
+	if gl.Binding == nil || gl.Binding.Ident == nil {
+		return false
+	}
+	_, _, loops := loaderFeeds(p, gl.Binding)
+	return slices.ContainsFunc(loops, func(l *rewrite.Node) bool { return p.Model.Loop(l).Trains() })
 }
 
 // sizesNetwork reports a read that is an argument of a call building a
