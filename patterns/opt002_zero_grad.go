@@ -25,7 +25,7 @@ func checkZeroGrad(p *Pass) {
 			continue
 		}
 		obj := call.ChildByField("function").ChildByField("object")
-		if !p.Model.IsOptimizer(obj) && !p.Model.IsModule(obj) {
+		if !p.Model.IsOptimizer(obj) && !p.Model.IsModule(obj) || zeroedOnce(p, call) {
 			continue
 		}
 		e, ok := rewrite.AppendItem(call.ChildByField("arguments"), "set_to_none=True")
@@ -35,4 +35,32 @@ func checkZeroGrad(p *Pass) {
 		p.Report(call, "zero_grad() writes zeros into every gradient before PyTorch 2.0: pass set_to_none=True (the default since 2.0)",
 			Fix(rewrite.Unsafe, "Pass set_to_none=True", e))
 	}
+}
+
+// zeroedOnce reports a zero_grad() that runs once: in no loop, at module
+// level or in a function every call of which, in this file and no other
+// module, is in no loop either (a one-off benchmark zeroing a fresh
+// optimizer, whose gradients are still None: blind sample S16I's
+// Pyraformer). set_to_none saves its memset on every step of a loop.
+func zeroedOnce(p *Pass, call *rewrite.Node) bool {
+	if len(p.Model.EnclosingLoops(call)) > 0 {
+		return false
+	}
+	fn := enclosingFunction(call)
+	if fn == nil {
+		return true
+	}
+	if enclosingClass(fn) != nil || p.Model.MayHaveForeignCallSites(fn) {
+		return false // a method: a trainer's step, called from wherever
+	}
+	sites := p.Model.CallSites(fn)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, site := range sites {
+		if len(p.Model.EnclosingLoops(site)) > 0 || enclosingFunction(site) != nil {
+			return false
+		}
+	}
+	return true
 }
