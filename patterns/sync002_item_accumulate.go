@@ -416,6 +416,14 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 	_, def := calledFunction(m, call) // (a class called builds an instance: not run here)
 	if fn := call.ChildByField("function"); def == nil && fn != nil && fn.Type == "identifier" {
 		for _, v := range m.Origins(fn) {
+			if v.Expr == nil && v.Def != nil && v.Def.Class && v.Model == nil {
+				// A loss module of another module of the project
+				// (Pyraformer's SingleStepLoss: blind sample S16I).
+				if _, cls := m.DefinitionOf(v.Def); cls != nil {
+					def = rewrite.MethodOf(cls, "forward")
+					break
+				}
+			}
 			e := unchainModuleMethods(v.Expr) // Tagger().cuda()
 			if e == nil || v.Model != nil || e.Type != "call" {
 				continue
@@ -446,9 +454,37 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 				}
 			}
 		}
+		if maskIndex(def, n) {
+			syncs = true
+		}
 		return !syncs
 	})
 	return syncs
+}
+
+// maskIndex reports `x[labels != 0]` in def: indexing by a boolean mask,
+// written there or a name def assigns one (`indexes = (labels != 0)`),
+// whose result's size the host reads from the GPU (a nonzero) before it
+// goes on.
+func maskIndex(def, n *rewrite.Node) bool {
+	if n.Type != "subscript" {
+		return false
+	}
+	idx := n.ChildByField("subscript")
+	if idx != nil && idx.Type == "identifier" {
+		name := idx.Text()
+		idx = nil
+		def.Walk(func(a *rewrite.Node) bool {
+			if a.Type == "assignment" && a.ChildByField("left").Type == "identifier" && a.ChildByField("left").Text() == name {
+				idx = a.ChildByField("right")
+			}
+			return idx == nil
+		})
+	}
+	for idx != nil && idx.Type == "parenthesized_expression" && len(idx.NamedChildren()) == 1 {
+		idx = idx.NamedChildren()[0]
+	}
+	return idx != nil && (idx.Type == "comparison_operator" || idx.Type == "unary_operator" && strings.HasPrefix(idx.Text(), "~"))
 }
 
 // bothBranchesCopy reports an `if ...: ... else: ...` whose two branches
