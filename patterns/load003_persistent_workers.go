@@ -28,7 +28,7 @@ func checkLoaderPersistent(p *Pass) {
 		if !workersLikely(gl) || !gl.PerEpoch || gl.has(p, "persistent_workers") {
 			continue
 		}
-		if datasetTouchedPerEpoch(p, gl) || readEveryFewEpochs(p, gl) || fewLongEpochs(p, gl) || imageNetScale(p, gl) {
+		if datasetTouchedPerEpoch(p, gl) || readEveryFewEpochs(p, gl) || fewLongEpochs(p, gl) || imageNetScale(p, gl) || rebuiltEachPass(p, gl) {
 			continue
 		}
 		value := "True"
@@ -64,6 +64,35 @@ func checkLoaderPersistent(p *Pass) {
 		}
 		p.Report(gl.Call, msg+load003Pays, fix)
 	}
+}
+
+// rebuiltEachPass reports a loader built inside the loop that reads it,
+// or one of one pass (`for epoch in range(max_epoch)` with max_epoch = 1):
+// a new loader each epoch (minimind's, over a resumable batch sampler)
+// starts new workers whatever it is told, and one epoch restarts none
+// (blind sample S16K).
+func rebuiltEachPass(p *Pass, gl gpuLoader) bool {
+	if built := p.Model.EnclosingLoops(gl.Call); len(built) > 0 && gl.Binding != nil && len(gl.Binding.Uses) > 0 {
+		// Each use in that loop's own body, not in a loop nested in it
+		// (k folds, each iterating its loader for many epochs, keep it).
+		once := true
+		for _, u := range gl.Binding.Uses {
+			loops := p.Model.EnclosingLoops(u)
+			if len(loops) > 0 && loops[0].Type == "for_statement" && loops[0].ChildByField("right").Contains(u) {
+				loops = loops[1:] // `for x in loader:` reads it once, in the loop around
+			}
+			if len(loops) == 0 || loops[0] != built[0] {
+				once = false
+			}
+		}
+		if once {
+			return true
+		}
+	}
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool {
+		n, ok := epochCount(p, loop, 0)
+		return ok && n <= 1
+	})
 }
 
 // imageNetScale reports a loader over an ImageNet-scale image folder: a
