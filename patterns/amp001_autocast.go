@@ -32,5 +32,13 @@ func checkCudaAmpAutocast(p *Pass) {
 	if !p.Env.Versions.Torch.AtLeast(1, 10) {
 		return
 	}
-	checkAmpDeprecated(p, autocastDeprecation)
+	d := autocastDeprecation
+	if !p.Env.Versions.Torch.AtLeast(2, 4) {
+		// Deprecated from 2.4 (a FutureWarning on every call): below it
+		// the rewrite is the spelling torch.autocast has had since 1.10,
+		// and saying "deprecated" would be untrue (blind sample S16K's
+		// torch 2.0.1 pin).
+		d.msg = `torch.cuda.amp.autocast is deprecated from PyTorch 2.4 on (this project pins an older one): torch.autocast("cuda", ...), its spelling since 1.10, does the same and keeps working after an upgrade`
+	}
+	checkAmpDeprecated(p, d)
 }

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -54,5 +55,25 @@ func TestOPT004Action(t *testing.T) {
 	want := "import torch\n\nmodel = torch.nn.Sequential(torch.nn.Linear(4096, 4096), torch.nn.ReLU(), torch.nn.Linear(4096, 2)).cuda()\nmodel = torch.compile(model)\nopt = torch.optim.AdamW(model.parameters())\nfor step in range(10):\n    model(torch.randn(4, 4096, device=\"cuda\")).sum().backward()\n    opt.step()\n"
 	if got := applyHint(t, "OPT004", src, env); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestAMP001MessageFollowsThePin: below PyTorch 2.4 torch.cuda.amp.autocast
+// is not deprecated yet, and the message says so instead of claiming it.
+func TestAMP001MessageFollowsThePin(t *testing.T) {
+	src := []byte("import torch\n\nwith torch.cuda.amp.autocast():\n    y = model(x)\n")
+	for _, c := range []struct {
+		torch Version
+		want  string
+	}{
+		{Version{2, 0}, "deprecated from PyTorch 2.4 on (this project pins an older one)"},
+		{Version{2, 4}, "torch.cuda.amp.autocast is deprecated: use"},
+	} {
+		f := rewrite.Parse("t.py", src)
+		fds := Run(f, Selection{Select: []string{"AMP001"}}, &Env{Versions: Versions{Torch: c.torch, XGBoost: Version{2, 0}}})
+		f.Release()
+		if len(fds) != 1 || !strings.Contains(fds[0].Message, c.want) {
+			t.Errorf("torch %v: got %v, want one AMP001 saying %q", c.torch, fds, c.want)
+		}
 	}
 }
