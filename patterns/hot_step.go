@@ -293,3 +293,81 @@ func periodicLoop(p *Pass, loops []*rewrite.Node) bool {
 // large share of the training (blind sample S14's CLRP judged its
 // SYNC002 true), one every 100 or 1,000 is not.
 const rareInterval = 100
+
+// onePassPerCall reports a loop of a function (loops are the loops around
+// a statement, innermost first, all in that function) every call of which,
+// in this file or in the other modules of the project that import it,
+// sits outside the loops of its caller, a training script: a prediction or
+// evaluation pass run once after training, or once per fold by a caller
+// that loops over folds (blind samples S16F's MoA inference_fn, S16J's
+// evaluate_standard). Its per-step costs are paid once; the per-epoch
+// validation pass beside it keeps its findings. (In a prediction script
+// the pass is the run's work: no training there, no silence.)
+func onePassPerCall(p *Pass, loops []*rewrite.Node) bool {
+	fn := enclosingFunction(loops[0])
+	if fn == nil || !fn.Contains(loops[len(loops)-1]) {
+		return false
+	}
+	for _, l := range loops {
+		if p.Model.Loop(l).Trains() {
+			return false // the training loop itself, or a pass inside the epoch loop
+		}
+	}
+	return calledOnce(p, fn, 0)
+}
+
+// calledOnce reports a function of a training script every call of which,
+// in this file or the modules that import it, runs outside loops (but a
+// loop over folds or seeds), at module level or in a function called once
+// itself (an evaluate_model() called every eval_freq steps of the
+// training loop calls its calc_loss_loader() there too).
+func calledOnce(p *Pass, fn *rewrite.Node, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	sites := p.Model.CallSites(fn)
+	trains := len(sites) > 0 && len(p.Model.TrainingLoops()) > 0
+	for _, site := range sites {
+		for _, l := range p.Model.EnclosingLoops(site) {
+			if !isFoldLoop(l) {
+				return false
+			}
+		}
+		if caller := enclosingFunction(site); caller != nil && caller != fn && !calledOnce(p, caller, depth+1) {
+			return false
+		}
+	}
+	if p.Model.MayHaveForeignCallSites(fn) {
+		foreign := p.Model.ForeignCallSites(fn)
+		if len(foreign) == 0 {
+			return false // imported, but called in ways not read here
+		}
+		for _, fc := range foreign {
+			if len(fc.Model.EnclosingLoops(fc.Call)) > 0 {
+				return false
+			}
+			trains = trains || len(fc.Model.TrainingLoops()) > 0
+		}
+	}
+	return trains
+}
+
+// isFoldLoop reports a loop over cross-validation folds or seeds (`for
+// fold in range(NFOLDS):`, `for fold, (tr, va) in enumerate(kf.split(X)):`,
+// `for seed in SEEDS:`): each pass trains a model of its own, so code run
+// once per pass runs once per model.
+func isFoldLoop(loop *rewrite.Node) bool {
+	if loop.Type != "for_statement" {
+		return false
+	}
+	left := loop.ChildByField("left")
+	found := false
+	left.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "identifier" {
+			name := strings.ToLower(n.Text())
+			found = found || strings.Contains(name, "fold") || strings.Contains(name, "seed")
+		}
+		return !found
+	})
+	return found
+}

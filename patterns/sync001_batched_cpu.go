@@ -363,31 +363,6 @@ func hotInnerLoop(p *Pass, loop *rewrite.Node) bool {
 	return false
 }
 
-// onePassPerCall reports a loop of a function of a training script (loops
-// are the loops around the copy, innermost first, all in that function)
-// every call of which, in this file and no other module, sits outside the
-// loops of its caller: a prediction pass run once after training, or once
-// per fold by a caller that loops over folds (blind sample S16F's MoA
-// inference_fn).
-// Deferring its copies saves microseconds once; the per-epoch validation
-// pass beside it keeps its finding.
-func onePassPerCall(p *Pass, loops []*rewrite.Node) bool {
-	fn := enclosingFunction(loops[0])
-	if fn == nil || !fn.Contains(loops[len(loops)-1]) || len(p.Model.TrainingLoops()) == 0 || p.Model.MayHaveForeignCallSites(fn) {
-		return false // (in a prediction script the pass is the run's work)
-	}
-	sites := p.Model.CallSites(fn)
-	if len(sites) == 0 {
-		return false
-	}
-	for _, site := range sites {
-		if len(p.Model.EnclosingLoops(site)) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // accumulatedItemNote names the lines of a loop's running totals of
 // `.item()` (`final_loss += loss.item()`), which wait for the GPU every
 // step too: deferring the appended copies alone gains nothing while they

@@ -43,7 +43,7 @@ func checkDeviceAccumulate(p *Pass) {
 			continue
 		}
 		loops := m.EnclosingLoops(aug)
-		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) {
+		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) || onePassPerCall(p, loops) {
 			continue
 		}
 		loop := loops[0]
