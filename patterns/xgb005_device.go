@@ -126,14 +126,7 @@ func searchedInParallel(p *Pass, est *rewrite.Node) bool {
 	if a := est.Parent; a != nil && a.Type == "assignment" && a.ChildByField("right") == est && a.ChildByField("left").Type == "identifier" {
 		name = a.ChildByField("left").Text()
 	}
-	for _, c := range p.File.OfType("call") {
-		q := p.Model.CalleeName(c)
-		if !strings.HasPrefix(q, "sklearn.") && !strings.HasPrefix(q, "skopt.") {
-			continue
-		}
-		if !strings.HasSuffix(q, "SearchCV") && !strings.HasSuffix(q, ".cross_val_score") && !strings.HasSuffix(q, ".cross_validate") {
-			continue
-		}
+	for _, c := range parallelSearches(p) {
 		arg := rewrite.Arg(c, 0, "estimator")
 		if arg == nil || arg != est && (name == "" || arg.Type != "identifier" || arg.Text() != name) {
 			continue
@@ -147,6 +140,30 @@ func searchedInParallel(p *Pass, est *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// parallelSearches returns the file's scikit-learn (or scikit-optimize)
+// searches and cross-validations, computed once per file: a file that
+// spells none of them skips the walk.
+func parallelSearches(p *Pass) []*rewrite.Node {
+	return p.Memo("xgb.parallelSearches", func() any {
+		if !p.File.SpellsMatching(func(s string) bool {
+			return strings.HasSuffix(s, "SearchCV") || s == "cross_val_score" || s == "cross_validate"
+		}) {
+			return []*rewrite.Node(nil)
+		}
+		var out []*rewrite.Node
+		for _, c := range p.File.OfType("call") {
+			q := p.Model.CalleeName(c)
+			if !strings.HasPrefix(q, "sklearn.") && !strings.HasPrefix(q, "skopt.") {
+				continue
+			}
+			if strings.HasSuffix(q, "SearchCV") || strings.HasSuffix(q, ".cross_val_score") || strings.HasSuffix(q, ".cross_validate") {
+				out = append(out, c)
+			}
+		}
+		return out
+	}).([]*rewrite.Node)
 }
 
 func mustString(n *rewrite.Node) string {
