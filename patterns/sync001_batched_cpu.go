@@ -67,6 +67,9 @@ func checkBatchedCPU(p *Pass) {
 		if hotInnerLoop(p, loop) || hostBatchLoop(p, loop) || onePassPerCall(p, loops) {
 			continue // the steps are an inner loop's (this copy runs once per epoch or fold), or run on the CPU
 		}
+		if everyFewSteps(m, loop, call) {
+			continue // `if i % 20 == 0: frames.append(x.cpu())`: a copy every few steps (blind sample S16O's diffusion sampler)
+		}
 		arg := rewrite.PositionalArgs(call)[0]
 		base, cpu, numpy, tolist, detach := sync1StripConversions(arg)
 		if base == nil || !(cpu || tolist) || base.Type == "call" && rewrite.HasSplat(base) {
