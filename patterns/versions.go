@@ -305,6 +305,35 @@ func writtenForTorch03(m *rewrite.Model) bool {
 	return false
 }
 
+// python2Modules are standard modules Python 3 renamed or removed.
+var python2Modules = map[string]bool{"cPickle": true, "urllib2": true, "ConfigParser": true, "Queue": true,
+	"StringIO": true, "cStringIO": true, "__builtin__": true, "commands": true, "HTMLParser": true}
+
+// python2Only reports a file that imports one of python2Modules outside a
+// try statement (where `except ImportError:` would fall back to Python
+// 3's): it runs on Python 2 only, so on PyTorch 1.4 or older (blind
+// sample S16N's NER-pytorch, `import cPickle`, got fused=True).
+func python2Only(f *rewrite.File) bool {
+	if !bytes.Contains(f.Src.Bytes, []byte("import ")) {
+		return false
+	}
+	for _, imp := range f.OfType("import_statement") {
+		if imp.Ancestor("try_statement") != nil {
+			continue
+		}
+		for _, n := range imp.NamedChildren() {
+			name := n
+			if n.Type == "aliased_import" {
+				name = n.ChildByField("name")
+			}
+			if name != nil && python2Modules[name.Text()] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // removedAPIs are callables later releases removed, with the torch release
 // that first lacks them (through the companion library released with it):
 // code that calls one runs only on the releases before. torchvision 0.12
@@ -361,6 +390,9 @@ func removedAPIBound(m *rewrite.Model) (bound Version, ok bool) {
 		}
 	}
 	calls(m)
+	if python2Only(m.File) {
+		note(Version{1, 5}) // PyTorch 1.5 dropped Python 2
+	}
 	m.ImportsProjectModule(func(mod *rewrite.ProjectDef) bool {
 		if fm := m.ModuleOf(mod); fm != nil && fm != m {
 			calls(fm)
