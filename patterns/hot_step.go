@@ -273,19 +273,16 @@ func periodicLoop(p *Pass, loops []*rewrite.Node) bool {
 	if len(loops) < 2 {
 		return false
 	}
-	for a := loops[0].Parent; a != nil && a != loops[1]; a = a.Parent {
-		if a.Type != "if_statement" || !a.ChildByField("consequence").Contains(loops[0]) {
-			continue
-		}
-		for _, op := range p.File.OfTypeIn(a.ChildByField("condition"), "binary_operator") {
+	return anyRemainderGuard(p.Model, loops[1], loops[0], func(cond *rewrite.Node) bool {
+		for _, op := range p.File.OfTypeIn(cond, "binary_operator") {
 			if o := op.ChildByField("operator"); o != nil && o.Text() == "%" {
 				if n, ok := boundValue(p, op.ChildByField("right")); ok && n >= rareInterval {
 					return true
 				}
 			}
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // rareInterval is the least interval, in steps, at which periodicLoop

@@ -289,15 +289,7 @@ func feedsTraining(p *Pass, gl gpuLoader) bool {
 		return true // built in a helper of another module: its loops are there
 	}
 	_, _, loops := loaderFeeds(p, gl.Binding)
-	if len(loops) == 0 {
-		return true
-	}
-	for _, l := range loops {
-		if p.Model.Loop(l).Trains() {
-			return true
-		}
-	}
-	return false
+	return len(loops) == 0 || trainsIn(p, loops)
 }
 
 // trainsFrom reports a loader seen feeding a loop of this file that
@@ -307,6 +299,11 @@ func trainsFrom(p *Pass, gl gpuLoader) bool {
 		return false
 	}
 	_, _, loops := loaderFeeds(p, gl.Binding)
+	return trainsIn(p, loops)
+}
+
+// trainsIn reports whether one of loops trains.
+func trainsIn(p *Pass, loops []*rewrite.Node) bool {
 	return slices.ContainsFunc(loops, func(l *rewrite.Node) bool { return p.Model.Loop(l).Trains() })
 }
 

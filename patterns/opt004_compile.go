@@ -453,11 +453,6 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt trainingStart) (best *rewri
 	var built []*rewrite.Node
 	var rebinding *rewrite.Node
 	rebound := ""
-	defer func() {
-		if rebinding != nil && best != nil && !bestLate && rebound == name && alternatives(built, rebinding) {
-			best = rebinding
-		}
-	}()
 	for _, o := range p.Model.Origins(fn) {
 		e := o.Expr
 		if e == nil {
@@ -522,6 +517,9 @@ func builtModel(p *Pass, fn *rewrite.Node, trainedAt trainingStart) (best *rewri
 		if best == nil || bestSelf && !self || bestLate && !late || bestLate == late && (bestByUse && !byUse || bestByUse == byUse && e.Start > best.Start) {
 			best, name, bestByUse, bestLate, bestSelf = e, left.Text(), byUse, late, self
 		}
+	}
+	if rebinding != nil && best != nil && !bestLate && rebound == name && alternatives(built, rebinding) {
+		best = rebinding
 	}
 	return best, name
 }

@@ -367,18 +367,12 @@ func oneVisibleDevice(p *Pass) bool {
 	if !p.File.Spells("CUDA_VISIBLE_DEVICES") {
 		return false
 	}
-	found := false
-	for _, asg := range p.File.OfType("assignment") {
-		left, right := asg.ChildByField("left"), asg.ChildByField("right")
-		if left == nil || right == nil || left.Type != "subscript" || !strings.Contains(left.Text(), "CUDA_VISIBLE_DEVICES") {
-			continue
-		}
+	values := visibleDevicesValues(p.File)
+	for _, right := range values {
 		if v, ok := rewrite.StringValue(right); ok {
-			v = strings.TrimSpace(v)
-			if v == "" || strings.Contains(v, ",") {
+			if v = strings.TrimSpace(v); v == "" || strings.Contains(v, ",") {
 				return false
 			}
-			found = true
 			continue
 		}
 		fn := right.ChildByField("function")
@@ -392,7 +386,6 @@ func oneVisibleDevice(p *Pass) bool {
 		if !oneElement(singleOrigin(p, joined)) {
 			return false
 		}
-		found = true
 	}
-	return found
+	return len(values) > 0
 }

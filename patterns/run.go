@@ -308,17 +308,26 @@ func lineSuppressions(f *rewrite.File, line int) lineSuppression {
 // CPU on purpose, and no GPU rule's advice reaches a GPU (blind sample OO:
 // XGB005 wrote device="cuda" under "-1").
 func hidesGPUs(f *rewrite.File) bool {
-	if !bytes.Contains(f.Src.Bytes, []byte("CUDA_VISIBLE_DEVICES")) {
-		return false
-	}
-	for _, asg := range f.OfType("assignment") {
-		left, right := asg.ChildByField("left"), asg.ChildByField("right")
-		if left == nil || right == nil || left.Type != "subscript" || !strings.Contains(left.Text(), "CUDA_VISIBLE_DEVICES") {
-			continue
-		}
+	for _, right := range visibleDevicesValues(f) {
 		if v, ok := rewrite.StringValue(right); ok && (strings.TrimSpace(v) == "-1" || strings.TrimSpace(v) == "") {
 			return true
 		}
 	}
 	return false
+}
+
+// visibleDevicesValues returns the values f assigns to
+// CUDA_VISIBLE_DEVICES (`os.environ["CUDA_VISIBLE_DEVICES"] = value`).
+func visibleDevicesValues(f *rewrite.File) []*rewrite.Node {
+	if !bytes.Contains(f.Src.Bytes, []byte("CUDA_VISIBLE_DEVICES")) {
+		return nil
+	}
+	var out []*rewrite.Node
+	for _, asg := range f.OfType("assignment") {
+		left, right := asg.ChildByField("left"), asg.ChildByField("right")
+		if left != nil && right != nil && left.Type == "subscript" && strings.Contains(left.Text(), "CUDA_VISIBLE_DEVICES") {
+			out = append(out, right)
+		}
+	}
+	return out
 }

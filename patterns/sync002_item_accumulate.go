@@ -394,13 +394,20 @@ func takesRemainder(m *rewrite.Model, cond *rewrite.Node) bool {
 // the body of an `if` whose condition takes a remainder (`if step %
 // log_interval == 0:`), not in that condition.
 func everyFewSteps(m *rewrite.Model, loop, n *rewrite.Node) bool {
+	return anyRemainderGuard(m, loop, n, func(*rewrite.Node) bool { return true })
+}
+
+// anyRemainderGuard reports whether guard holds for the condition of an
+// `if` between n and loop whose condition takes a remainder and whose body
+// holds n (everyFewSteps' guards), innermost first.
+func anyRemainderGuard(m *rewrite.Model, loop, n *rewrite.Node, guard func(cond *rewrite.Node) bool) bool {
 	for a := n.Parent; a != nil && a != loop; a = a.Parent {
 		if a.Type != "if_statement" {
 			continue
 		}
 		cond := a.ChildByField("condition")
 		if cond != nil && !cond.Contains(n) && takesRemainder(m, cond) {
-			if body := a.ChildByField("consequence"); body != nil && body.Contains(n) {
+			if body := a.ChildByField("consequence"); body != nil && body.Contains(n) && guard(cond) {
 				return true
 			}
 		}
@@ -442,6 +449,7 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 		return false
 	}
 	syncs := false
+	var masks map[string]*rewrite.Node // def's first value of each name, read once
 	def.Walk(func(n *rewrite.Node) bool {
 		if syncs || n != def && rewrite.IsDefOrLambda(n) {
 			return false
@@ -454,32 +462,45 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 				}
 			}
 		}
-		if maskIndex(def, n) {
-			syncs = true
+		if n.Type == "subscript" {
+			if masks == nil {
+				masks = firstAssignments(def)
+			}
+			if maskIndex(masks, n) {
+				syncs = true
+			}
 		}
 		return !syncs
 	})
 	return syncs
 }
 
-// maskIndex reports `x[labels != 0]` in def: indexing by a boolean mask,
-// written there or a name def assigns one (`indexes = (labels != 0)`),
-// whose result's size the host reads from the GPU (a nonzero) before it
-// goes on.
-func maskIndex(def, n *rewrite.Node) bool {
+// firstAssignments maps each name def assigns with a plain `name = value`
+// to the first such value, in source order.
+func firstAssignments(def *rewrite.Node) map[string]*rewrite.Node {
+	out := map[string]*rewrite.Node{}
+	def.Walk(func(a *rewrite.Node) bool {
+		if a.Type == "assignment" && a.ChildByField("left").Type == "identifier" {
+			if name := a.ChildByField("left").Text(); out[name] == nil {
+				out[name] = a.ChildByField("right")
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// maskIndex reports `x[labels != 0]`: indexing by a boolean mask, written
+// there or a name first assigned one (`indexes = (labels != 0)`, values
+// from firstAssignments), whose result's size the host reads from the GPU
+// (a nonzero) before it goes on.
+func maskIndex(values map[string]*rewrite.Node, n *rewrite.Node) bool {
 	if n.Type != "subscript" {
 		return false
 	}
 	idx := n.ChildByField("subscript")
 	if idx != nil && idx.Type == "identifier" {
-		name := idx.Text()
-		idx = nil
-		def.Walk(func(a *rewrite.Node) bool {
-			if a.Type == "assignment" && a.ChildByField("left").Type == "identifier" && a.ChildByField("left").Text() == name {
-				idx = a.ChildByField("right")
-			}
-			return idx == nil
-		})
+		idx = values[idx.Text()]
 	}
 	for idx != nil && idx.Type == "parenthesized_expression" && len(idx.NamedChildren()) == 1 {
 		idx = idx.NamedChildren()[0]
