@@ -364,9 +364,6 @@ func oneElement(e *rewrite.Node) bool {
 // CUDA_VISIBLE_DEVICES names one device: a string without a comma, or
 // `",".join(...)` of a one-element list (through map(str, ...)).
 func oneVisibleDevice(p *Pass) bool {
-	if !p.File.Spells("CUDA_VISIBLE_DEVICES") {
-		return false
-	}
 	values := visibleDevicesValues(p.File)
 	for _, right := range values {
 		if v, ok := rewrite.StringValue(right); ok {
