@@ -39,6 +39,10 @@ type Project struct {
 	// imports others by name at run time (importlib.import_module,
 	// __import__), whose calls the import index does not see.
 	unseenCallers bool
+	// repoTops caches the repository top (the nearest directory with a
+	// .git, "" none) of each directory CoversRepository was asked about:
+	// the server asks once per reported function on every edit.
+	repoTops map[string]string
 	// free are the caches of parsed modules no model uses now.
 	free []*rewrite.ForeignModels
 }
@@ -493,15 +497,9 @@ func (p *Project) CoversRepository(path string) bool {
 	if p == nil {
 		return false
 	}
-	top := ""
-	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-			top = dir
-			break
-		}
-		if parent := filepath.Dir(dir); parent == dir {
-			return false
-		}
+	top := p.repositoryTop(filepath.Dir(path))
+	if top == "" {
+		return false
 	}
 	if len(p.Modules()) >= maxScanned {
 		return false
@@ -518,4 +516,31 @@ func (p *Project) CoversRepository(path string) bool {
 		}
 	}
 	return false
+}
+
+// repositoryTop is the nearest directory at or above dir that holds a
+// .git, or "" when none does, from the cache after the first question.
+func (p *Project) repositoryTop(dir string) string {
+	p.mu.Lock()
+	top, ok := p.repoTops[dir]
+	p.mu.Unlock()
+	if ok {
+		return top
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			top = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	p.mu.Lock()
+	if p.repoTops == nil {
+		p.repoTops = map[string]string{}
+	}
+	p.repoTops[dir] = top
+	p.mu.Unlock()
+	return top
 }
