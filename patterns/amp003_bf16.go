@@ -21,6 +21,10 @@ var gradScalerNames = []string{
 	"torch.amp.GradScaler", "torch.amp.grad_scaler.GradScaler", "torch.GradScaler",
 }
 
+// torchFFTSpellings are the ways a module calls torch's FFTs, which take
+// fp16 (power-of-two sizes) and fp32 but not bf16.
+var torchFFTSpellings = []string{"torch.fft", "from torch import fft", "torch.rfft(", "torch.irfft("}
+
 func checkBF16Autocast(p *Pass) {
 	v := p.Env.Gate(Need{MinCompute: 80})
 	if v.Silent() || !p.Env.Versions.Torch.AtLeast(1, 10) {
@@ -32,6 +36,12 @@ func checkBF16Autocast(p *Pass) {
 	}
 	scaler := scalers[0]
 	if rewrite.HasSplat(scaler) {
+		return
+	}
+	if p.Model.ProjectSpells(torchFFTSpellings...) {
+		// cuFFT has no bf16 kernels: an FFT of an autocast activation
+		// (FEDformer's Fourier attention, blind sample S16Q) raises
+		// "Unsupported dtype BFloat16" once the autocast is bf16.
 		return
 	}
 	acs := autocastCalls(p)

@@ -74,6 +74,33 @@ type ProjectSources interface {
 	Return(*ForeignModels)
 }
 
+// WordIndex is a ProjectIndex that can tell which of its modules spell a
+// word somewhere in their text.
+type WordIndex interface {
+	ModulesSpelling(word string) []string
+}
+
+// ProjectSpells reports whether this file, or another module of the
+// project when the index can tell, spells one of words: the model that a
+// training script builds may live in any of them.
+func (m *Model) ProjectSpells(words ...string) bool {
+	for _, w := range words {
+		if bytes.Contains(m.File.Src.Bytes, []byte(w)) {
+			return true
+		}
+	}
+	wi, ok := m.project.(WordIndex)
+	if !ok {
+		return false
+	}
+	for _, w := range words {
+		if len(wi.ModulesSpelling(w)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // ForeignModels are the parsed modules of a project that one model at a
 // time uses, by path.
 type ForeignModels struct {

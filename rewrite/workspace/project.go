@@ -43,6 +43,8 @@ type Project struct {
 	// .git, "" none) of each directory CoversRepository was asked about:
 	// the server asks once per reported function on every edit.
 	repoTops map[string]string
+	// spelling caches ModulesSpelling's answers, by word.
+	spelling map[string][]string
 	// free are the caches of parsed modules no model uses now.
 	free []*rewrite.ForeignModels
 }
@@ -543,4 +545,32 @@ func (p *Project) repositoryTop(dir string) string {
 	p.repoTops[dir] = top
 	p.mu.Unlock()
 	return top
+}
+
+// ModulesSpelling returns the project's modules whose text holds word,
+// reading them on the first question about each word.
+func (p *Project) ModulesSpelling(word string) []string {
+	if p == nil {
+		return nil
+	}
+	mods := p.Modules()
+	p.mu.Lock()
+	found, ok := p.spelling[word]
+	p.mu.Unlock()
+	if ok {
+		return found
+	}
+	w := []byte(word)
+	for _, path := range mods {
+		if src := p.Source(path); bytes.Contains(src, w) {
+			found = append(found, path)
+		}
+	}
+	p.mu.Lock()
+	if p.spelling == nil {
+		p.spelling = map[string][]string{}
+	}
+	p.spelling[word] = found
+	p.mu.Unlock()
+	return found
 }

@@ -164,3 +164,31 @@ func TestProjectFollowsReexportsAndStarImports(t *testing.T) {
 		t.Error("a name the package does not have resolved")
 	}
 }
+
+func TestModulesSpellingAndRepositoryTop(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".git/HEAD":          "ref: refs/heads/main\n",
+		"layers/spectral.py": "import torch\n\ndef mix(x):\n    return torch.fft.rfft(x)\n",
+		"train.py":           "from layers.spectral import mix\n",
+		"notes.txt":          "torch.fft\n",
+	})
+	p := NewProject(dir)
+	got := p.ModulesSpelling("torch.fft")
+	if len(got) != 1 || filepath.Base(got[0]) != "spectral.py" {
+		t.Errorf("ModulesSpelling(torch.fft) = %v, want layers/spectral.py only (notes.txt is no module)", got)
+	}
+	if got := p.ModulesSpelling("np.fft"); len(got) != 0 {
+		t.Errorf("ModulesSpelling(np.fft) = %v, want none", got)
+	}
+	top := p.repositoryTop(filepath.Join(dir, "layers"))
+	if want, _ := filepath.Abs(dir); top != want && top != dir {
+		t.Errorf("repositoryTop = %q, want %q", top, dir)
+	}
+	if !p.CoversRepository(filepath.Join(dir, "train.py")) {
+		t.Error("a project rooted at the repository top covers it")
+	}
+	if NewProject(filepath.Join(dir, "layers")).CoversRepository(filepath.Join(dir, "layers", "spectral.py")) {
+		t.Error("a project rooted in a subfolder does not cover the repository")
+	}
+}
