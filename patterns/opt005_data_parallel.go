@@ -304,7 +304,8 @@ func torchLayer(c string) bool {
 // oneDevice reports a device_ids argument of one device: a list or tuple
 // of one element, written there or bound once to a name (`device_ids =
 // [0]`), or a comprehension over the indices of one (`[i for i in
-// range(len(gpus))]` with `gpus = [0]`); or a script that makes one GPU
+// range(len(gpus))]` with `gpus = [0]`), or range(n) with n one (a literal,
+// or a flag's default: `--ngpu` default 1); or a script that makes one GPU
 // visible (`os.environ["CUDA_VISIBLE_DEVICES"] = "0"`, or the join of a
 // one-element list: EEG-Conformer, blind sample S16A).
 func oneDevice(p *Pass, ids *rewrite.Node) bool {
@@ -312,6 +313,15 @@ func oneDevice(p *Pass, ids *rewrite.Node) bool {
 		return true
 	}
 	ids = singleOrigin(p, ids)
+	if ids != nil && ids.Type == "call" && p.Model.CalleeName(ids) == "list" && len(callArguments(ids)) == 1 {
+		ids = callArguments(ids)[0] // list(range(n))
+	}
+	if ids != nil && ids.Type == "call" && p.Model.CalleeName(ids) == "range" && len(callArguments(ids)) == 1 {
+		// range(args.ngpu) with a --ngpu default of 1: one device unless
+		// the user asks for more (blind sample S16P).
+		v, ok := boundValue(p, callArguments(ids)[0])
+		return ok && v == 1
+	}
 	if ids != nil && ids.Type == "list_comprehension" {
 		// [i for i in range(len(gpus))]: as many ids as gpus has elements.
 		for _, c := range ids.NamedChildren() {
