@@ -60,6 +60,14 @@ func checkMissingAutocast(p *Pass) {
 	trains := false
 	var reported []*rewrite.Node
 	var hedged []int // indexes in p.out of training steps reported with the size hedge
+	// One finding per training step: a step with several forward passes
+	// (a GAN's discriminator and generator, a semi-supervised step's
+	// labelled and unlabelled batches) reports its first, whose fix wraps
+	// the others too (blind sample S16P judged one finding per pass as
+	// duplicates).
+	stepFinding := map[*rewrite.Node]int{} // step -> index in p.out
+	stepBase := map[int]string{}           // that finding's message before the other passes joined
+	joinedSteps := map[int][]string{}      // that finding -> lines of the other forward passes
 	for _, call := range p.File.MethodCalls("backward") {
 		loops := p.Model.EnclosingLoops(call)
 		var step *rewrite.Node // the loop, or the function a loop calls per batch
@@ -123,11 +131,23 @@ func checkMissingAutocast(p *Pass) {
 			msg += " (" + v.Assumption + ")"
 		}
 		fix = v.Downgrade(fix)
+		if i, ok := stepFinding[step]; ok && stepBase[i] == msg && sameApplicability((*p.out)[i].Fix, fix) {
+			if fix != nil {
+				(*p.out)[i].Fix.Edits = append((*p.out)[i].Fix.Edits, fix.Edits...)
+			}
+			joinedSteps[i] = append(joinedSteps[i], p.LineOf(first))
+			continue
+		}
+		if _, ok := stepFinding[step]; !ok {
+			stepFinding[step] = len(*p.out)
+			stepBase[len(*p.out)] = msg
+		}
 		if fix != nil && strings.Contains(msg, sizeGate) {
 			hedged = append(hedged, len(*p.out))
 		}
 		p.Report(first, msg, fix)
 	}
+	noteStepPasses(p, joinedSteps)
 	if trains {
 		checkEvalAutocast(p, v, bf16, small, hedged)
 	}
@@ -219,6 +239,31 @@ func noteEvalLoops(p *Pass, joined map[int][]string) {
 			fd.Message += "; its evaluation loops at lines " + strings.Join(lines, ", ") + " run in fp32 too: wrap them as well where the step gains"
 		}
 	}
+}
+
+// noteStepPasses names, in each training step's finding, the lines of the
+// step's other forward passes that joined it.
+func noteStepPasses(p *Pass, joined map[int][]string) {
+	for i, lines := range joined {
+		fd := &(*p.out)[i]
+		what := "its forward pass at line " + lines[0] + " runs"
+		if len(lines) > 1 {
+			what = "its forward passes at lines " + strings.Join(lines, ", ") + " run"
+		}
+		fd.Message += "; " + what + " in fp32 too"
+		if fd.Fix != nil {
+			fd.Message += " (the fix wraps them all)"
+		}
+	}
+}
+
+// sameApplicability reports two fixes that can be one: both absent, or
+// both present with the same applicability.
+func sameApplicability(a, b *rewrite.Fix) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Applicability == b.Applicability
 }
 
 // enclosingDefinition is the outermost class, or else the function,

@@ -214,14 +214,12 @@ func periodicReset(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool {
 // an assignment that leaves no graph: `.detach()`, `.item()`, `.numpy()`,
 // `.tolist()` at the end of its chain, or float()/int() of it (blind
 // sample II: powerful-gnns turns its loss into a NumPy array before
-// summing it; `.detach()` on that array raised AttributeError).
+// summing it; `.detach()` on that array raised AttributeError), also as
+// one element of a parallel assignment (`loss, acc = loss.item(),
+// acc.item()`: blind sample S17B's dc-tts, where the safe fix raised).
 func rebindsDetached(p *Pass, ident *rewrite.Node) bool {
-	b := p.Model.ReachingBinding(ident, ident)
-	if b == nil || b.Value == nil || b.Kind != rewrite.AssignBinding {
-		return false
-	}
-	v := b.Value
-	if v.Type != "call" {
+	v := rewrite.AssignedValue(p.Model.ReachingBinding(ident, ident))
+	if v == nil || v.Type != "call" {
 		return false
 	}
 	switch q := p.Model.CalleeName(v); q {

@@ -304,6 +304,26 @@ func (w *sourceWalk) binding(b *Binding, conf Confidence, via string, depth int)
 	w.add(Origin{Expr: b.Ident, Via: via, Confidence: weaker(conf, Likely), Index: -1})
 }
 
+// AssignedValue is the expression an assignment binding gives its name:
+// the right-hand side of `name = value`, or the matching element of a
+// parallel assignment (`loss, acc = loss.item(), acc.item()`); nil when
+// the name gets an element of something else (`a, b = f()`).
+func AssignedValue(b *Binding) *Node {
+	if b == nil || b.Kind != AssignBinding {
+		return nil
+	}
+	if b.Value != nil || b.Stmt == nil || b.Stmt.Type != "assignment" {
+		return b.Value
+	}
+	left, right := b.Stmt.ChildByField("left"), b.Stmt.ChildByField("right")
+	if idx := tupleIndex(left, b.Ident); idx >= 0 && right != nil && right.Is("expression_list", "tuple") {
+		if items := right.NamedChildren(); idx < len(items) && len(items) == len(left.NamedChildren()) {
+			return items[idx]
+		}
+	}
+	return nil
+}
+
 // tupleIndex returns the position of ident among the names of a flat
 // tuple target (`a, b` / `(a, b)` / `[a, b]`), -1 otherwise.
 func tupleIndex(left, ident *Node) int {

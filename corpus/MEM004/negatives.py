@@ -50,3 +50,4 @@ for x, y in loader:
     optimizer.step()
     loss = loss.detach().cpu().numpy()
     loss_accum += loss
+
