@@ -54,6 +54,9 @@ var LoaderWorkers = &Rule{
 func init() { Register(LoaderWorkers) }
 
 func checkLoaderWorkers(p *Pass) {
+	if cudaDefaultTensors(p) {
+		return // batches may be built on the GPU
+	}
 	raiseKwargsWorkers(p)
 	for _, gl := range gpuLoaders(p) {
 		if workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) {

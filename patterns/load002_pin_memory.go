@@ -20,6 +20,9 @@ var LoaderPinMemory = &Rule{
 func init() { Register(LoaderPinMemory) }
 
 func checkLoaderPinMemory(p *Pass) {
+	if cudaDefaultTensors(p) {
+		return // batches may be built on the GPU
+	}
 	for _, gl := range gpuLoaders(p) {
 		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) {
 			continue

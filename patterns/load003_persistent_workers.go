@@ -21,6 +21,9 @@ var LoaderPersistentWorkers = &Rule{
 func init() { Register(LoaderPersistentWorkers) }
 
 func checkLoaderPersistent(p *Pass) {
+	if cudaDefaultTensors(p) {
+		return // batches may be built on the GPU
+	}
 	if !p.Env.Versions.Torch.AtLeast(1, 7) {
 		return // persistent_workers arrived in torch 1.7
 	}

@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
 )
@@ -203,4 +204,26 @@ func oneBatch(gl gpuLoader) bool {
 	}
 	args := rewrite.PositionalArgs(bs)
 	return len(args) == 1 && args[0].Text() == ds.Text()
+}
+
+// cudaDefaultTensors reports a file that makes CUDA the default for new
+// tensors (`torch.set_default_tensor_type("torch.cuda.FloatTensor")`,
+// `torch.set_default_device("cuda")`): a loader's collate may then build
+// its batches on the GPU, which forked workers cannot touch and
+// pin_memory refuses, so worker and pinning advice does not apply (blind
+// sample S17C's nsf, where the fix would have crashed the first batch).
+func cudaDefaultTensors(p *Pass) bool {
+	for _, call := range p.Model.CallsTo("torch.set_default_tensor_type", "torch.set_default_device") {
+		args := rewrite.PositionalArgs(call)
+		if len(args) == 0 {
+			continue
+		}
+		if strings.Contains(args[0].Text(), "cuda") {
+			return true
+		}
+		if k := p.Model.DeviceOf(args[0]); k == rewrite.DeviceCUDA || k == rewrite.DeviceMaybeCUDA {
+			return true
+		}
+	}
+	return false
 }
