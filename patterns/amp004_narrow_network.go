@@ -487,6 +487,25 @@ func narrowNetwork(p *Pass, stmts []*rewrite.Node) narrowGate {
 	return networkWidth(p, stmts, &widthWalk{gan: ganScript(p)})
 }
 
+// toyModel is toyNetwork for the network model names, read where it is
+// built: the model a helper runs (`g_train(x)` calling the module's
+// gen_model), which the statement calling the helper does not show.
+func toyModel(p *Pass, model *rewrite.Node) bool {
+	if b, ok := loaderBatch(p); ok && b > toyBatch {
+		return false // a larger batch fills the GPU's matmuls
+	}
+	nets, _ := networksOf(&widthFrame{m: p.Model, walk: &widthWalk{toy: true}}, model, 0)
+	if len(nets) == 0 {
+		return false
+	}
+	for _, net := range nets {
+		if w, known := widestLayer(net); !known || w == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // toyNetwork reports statements that run only toy networks
 // (widthWalk.toy): a CPU runs their steps as fast as a GPU.
 func toyNetwork(p *Pass, stmts []*rewrite.Node) bool {
@@ -682,6 +701,11 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 		}
 		return out, name
 	}
+	if model.Type == "identifier" {
+		if nets, name, ok := factoryNetworks(fr, model); ok {
+			return nets, name
+		}
+	}
 	origins := fr.m.Origins(model)
 	if fr.def == nil && model.Type == "identifier" && len(origins) == 1 && origins[0].Param != nil && origins[0].Expr == nil {
 		// A parameter of a module's training function that no call here
@@ -740,6 +764,43 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 		}
 	}
 	return out, name
+}
+
+// factoryNetworks reads a name every assignment of which calls a
+// function of this module that builds the network (`def
+// make_generator(n_hidden=100): model = nn.Sequential() ...
+// model.add_module(...) ... return model`, then `gen = make_generator(
+// n_hidden=h).to(device)`): the function's frame with each call, whose
+// arguments its layers read (blind sample S17C's textbook GANs). ok is
+// false when the name is not bound that way.
+func factoryNetworks(fr *widthFrame, model *rewrite.Node) (nets []*widthFrame, name string, ok bool) {
+	bs := fr.m.Bindings(model)
+	if len(bs) == 0 {
+		return nil, "", false
+	}
+	for _, b := range bs {
+		call := unchainModuleMethods(rewrite.AssignedValue(b))
+		if call == nil || call.Type != "call" {
+			return nil, "", false
+		}
+		fn := call.ChildByField("function")
+		if fn == nil || fn.Type != "identifier" {
+			return nil, "", false
+		}
+		d := fr.m.Binding(fn)
+		if d == nil || d.Kind != rewrite.DefBinding || d.Stmt == nil || d.Stmt.Type != "function_definition" || d.Stmt.Parent == nil || d.Stmt.Parent.Type != "module" {
+			return nil, "", false
+		}
+		f := fr.enter(fr.m, d.Stmt, call)
+		if f == nil {
+			return nil, "", true // recursion: no network read
+		}
+		nets = append(nets, f)
+		if name == "" {
+			name = d.Name
+		}
+	}
+	return nets, name, true
 }
 
 // wrapsItsOwnName reports an origin of the name model that wraps the
@@ -861,7 +922,7 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 		layers += n
 		return true
 	}
-	fr.def.Walk(func(n *rewrite.Node) bool {
+	walker := func(n *rewrite.Node) bool {
 		if !known {
 			return false
 		}
@@ -1110,7 +1171,13 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			known = false
 		}
 		return known
-	})
+	}
+	fr.def.Walk(walker)
+	for _, added := range addedLayers(fr) {
+		if known {
+			added.Walk(walker)
+		}
+	}
 	// handed walks the networks an argument of a building call names.
 	handed := func(in *widthFrame, a *rewrite.Node) {
 		nets, _ := networksOf(in, a, 0)
@@ -1379,9 +1446,14 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 		b, bok := intBound(fr, c[2], depth+1)
 		return max(a, b), aok && bok
 	case "call":
-		if fr.m.CalleeName(expr) == "int" {
+		switch fr.m.CalleeName(expr) {
+		case "int":
 			if a := rewrite.PositionalArgs(expr); len(a) == 1 {
 				return intBound(fr, a[0], depth+1)
+			}
+		case "numpy.prod", "math.prod":
+			if a := rewrite.PositionalArgs(expr); len(a) == 1 {
+				return intProduct(fr, a[0], depth+1)
 			}
 		}
 		return 0, false
@@ -1701,6 +1773,71 @@ func dictOf(fr *widthFrame, id *rewrite.Node) (*rewrite.Node, *widthFrame) {
 		return e.Type == "dictionary" ||
 			e.Type == "call" && fr.m.CalleeName(e) == "dict" && len(rewrite.PositionalArgs(e)) == 0 && !rewrite.HasSplat(e)
 	})
+}
+
+// addedLayers are the arguments of the `add_module`/`append`/`extend`
+// calls that fill a container the frame builds empty (`model =
+// nn.Sequential()`, then `model.add_module("conv1", nn.Conv2d(...))` in
+// the same scope: blind sample S17C's textbook CNN).
+func addedLayers(fr *widthFrame) []*rewrite.Node {
+	call := fr.def
+	if call.Type != "call" || len(callArguments(call)) > 0 {
+		return nil
+	}
+	switch fr.m.CalleeName(call) {
+	case "torch.nn.Sequential", "torch.nn.ModuleList":
+	default:
+		return nil
+	}
+	st := rewrite.Statement(call)
+	if st == nil || st.Type != "expression_statement" || len(st.NamedChildren()) != 1 {
+		return nil
+	}
+	asg := st.NamedChildren()[0]
+	if asg.Type != "assignment" || asg.ChildByField("right") != call {
+		return nil
+	}
+	b := fr.m.TargetBinding(asg.ChildByField("left"))
+	if b == nil {
+		return nil
+	}
+	var out []*rewrite.Node
+	for _, use := range b.Uses {
+		attr := use.Parent
+		if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != use || attr.Parent == nil || attr.Parent.Type != "call" {
+			continue
+		}
+		switch attr.ChildByField("attribute").Text() {
+		case "add_module", "append", "extend":
+			out = append(out, attr.Parent.ChildByField("arguments"))
+		}
+	}
+	return out
+}
+
+// intProduct bounds the product of a tuple or list of sizes, written
+// there or bound to a name (`np.prod(image_size)` with `image_size = (28,
+// 28)`: the flattened input of blind sample S17C's MLP GAN).
+func intProduct(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
+	seq, in := expr, fr
+	if expr.Type == "identifier" {
+		seq, in = valueOf(fr, expr, 4, func(e *rewrite.Node) bool { return e.Is("tuple", "list") })
+	}
+	if seq == nil || !seq.Is("tuple", "list") {
+		return 0, false
+	}
+	v := 1
+	for _, c := range seq.NamedChildren() {
+		if c.Type == "comment" {
+			continue
+		}
+		n, ok := intBound(in, c, depth+1)
+		if !ok || n > 1<<20 {
+			return 0, false
+		}
+		v *= n
+	}
+	return v, true
 }
 
 // constructionOf returns the call that builds the value of the

@@ -594,12 +594,23 @@ func cudnnLayer(q string) bool {
 func trainedNetworks(p *Pass, top *widthFrame) (nets []*widthFrame, ok bool) {
 	seen := map[*rewrite.Node]bool{}
 	for _, b := range p.File.MethodCalls("backward") {
-		loops := p.Model.EnclosingLoops(b)
-		if len(loops) == 0 || seen[loops[0]] {
-			continue
+		var body []*rewrite.Node
+		if loops := p.Model.EnclosingLoops(b); len(loops) > 0 {
+			if seen[loops[0]] {
+				continue
+			}
+			seen[loops[0]] = true
+			body = p.Model.LoopBodyNodes(loops[0])
+		} else if step := stepFunction(p, b); step != nil && !seen[step] {
+			// A step function the loop calls per batch (`d_train(x)`,
+			// `g_train(x)`: blind sample S17C's textbook GAN).
+			seen[step] = true
+			step.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+				body = append(body, n)
+				return !rewrite.IsDefOrLambda(n)
+			})
 		}
-		seen[loops[0]] = true
-		for _, n := range p.Model.LoopBodyNodes(loops[0]) {
+		for _, n := range body {
 			if n.Type != "call" || lossCall(n) {
 				continue
 			}

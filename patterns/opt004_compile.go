@@ -62,11 +62,12 @@ func checkCompileModel(p *Pass) {
 		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
 			continue
 		}
-		if g := narrowNetwork(p, []*rewrite.Node{rewrite.Statement(call)}); g.width > 0 && !g.attention {
+		if g := narrowNetwork(p, []*rewrite.Node{rewrite.Statement(call)}); g.width > 0 && !g.attention || model != fn && toyModel(p, model) {
 			// Launch-bound: compiled MLPs of 784-500-10 and 7-32-16-6
 			// and LeNet ran 0.47-0.89× on an H100 (narrowTraining). Not
 			// a network that attends: a GPT of d 256 ran 1.39-1.43×
-			// compiled (widthWalk.attention).
+			// compiled (widthWalk.attention). Nor a toy network a helper
+			// the loop calls runs (blind sample S17C's 100-unit MLP GAN).
 			continue
 		}
 		seen = append(seen, value)
