@@ -38,12 +38,6 @@ func checkBF16Autocast(p *Pass) {
 	if rewrite.HasSplat(scaler) {
 		return
 	}
-	if p.Model.ProjectSpells(torchFFTSpellings...) {
-		// cuFFT has no bf16 kernels: an FFT of an autocast activation
-		// (FEDformer's Fourier attention, blind sample S16Q) raises
-		// "Unsupported dtype BFloat16" once the autocast is bf16.
-		return
-	}
 	acs := autocastCalls(p)
 	var fp16 []autocastCall
 	for _, ac := range acs {
@@ -100,6 +94,14 @@ func checkBF16Autocast(p *Pass) {
 		msg = "fp16 autocast with a GradScaler: on GPUs with compute capability >= 8.0 bf16 needs no loss scaling (" + gpu + ")"
 	}
 	fix := Fix(rewrite.Unsafe, "Autocast to bf16 and disable the scaler", edits...)
+	if p.Model.ProjectSpells(torchFFTSpellings...) {
+		// cuFFT has no bf16 kernels: an FFT of an autocast activation
+		// (FEDformer's Fourier attention, blind sample S16Q) raises
+		// "Unsupported dtype BFloat16" once the autocast is bf16 (torch
+		// 2.11 on an H200, .notes/fft-bf16-h200.txt).
+		msg += "; but this project calls torch.fft, which has no bf16 kernels (RuntimeError: Unsupported dtype BFloat16): a model that takes FFTs of autocast activations (Fourier or auto-correlation attention) needs .float() before each FFT first, or keeps fp16"
+		fix = nil
+	}
 	if unconvertedNumpy(p) {
 		// fp16 tensors convert to NumPy (float16); bf16 ones do not.
 		msg += "; but this file hands tensors to NumPy (.numpy()) without .float(), which fp16 allows and bf16 refuses (TypeError): convert them first, then switch"

@@ -2,7 +2,7 @@
 # fp16 autocast with a GradScaler, on a model whose mixing layer (in a
 # sibling module) takes FFTs of an autocast activation. Switching to bf16
 # would raise "Unsupported dtype BFloat16" at the first forward, so AMP003
-# stays silent here.
+# says so and offers no fix.
 import torch
 import torch.nn as nn
 
@@ -10,7 +10,7 @@ from layers.spectral import FourierMixing
 
 model = nn.Sequential(FourierMixing(64), nn.Linear(64, 1)).cuda()
 optimizer = torch.optim.Adam(model.parameters(), fused=True)
-scaler = torch.amp.GradScaler("cuda")
+scaler = torch.amp.GradScaler("cuda")  # want: AMP003
 
 for step in range(1000):
     x = torch.randn(32, 96, 64, device="cuda")
