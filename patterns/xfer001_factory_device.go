@@ -62,7 +62,7 @@ func checkFactoryDevice(p *Pass) {
 			obj = fn.ChildByField("object")
 		}
 		name, ok := movableFactory(p, obj)
-		if !ok || oneTimeFactory(p, name, obj) {
+		if !ok || oneTimeFactory(p, name, obj) || hostTensorDevice(p, dev) {
 			continue
 		}
 		// Nothing but the move (no comment) between the factory and the call's end.
@@ -75,6 +75,41 @@ func checkFactoryDevice(p *Pass) {
 		}
 		p.Report(move, "torch."+name+"(...) is built on the CPU and then copied to the device: pass device="+devText+" ("+what+")", fix)
 	}
+}
+
+// hostTensorDevice reports `t.device` of a batch the loop over a
+// DataLoader leaves on the host: the loop's target, or a dtype conversion
+// of it (`batch_y = batch_y.float()`), not moved before the read. The move
+// then copies nothing, and device= changes nothing (blind sample S17B's
+// SegRNN predict(), whose decoder input is moved on the next line).
+func hostTensorDevice(p *Pass, dev *rewrite.Node) bool {
+	if dev == nil || dev.Type != "attribute" || dev.ChildByField("attribute").Text() != "device" {
+		return false
+	}
+	obj := dev.ChildByField("object")
+	for range 4 {
+		if obj == nil || obj.Type != "identifier" {
+			return false
+		}
+		b := p.Model.ReachingBinding(obj, obj)
+		if b == nil {
+			return false
+		}
+		if b.Kind == rewrite.LoopBinding {
+			loop := b.Stmt
+			return loop != nil && loop.Type == "for_statement" && (overLoader(p.Model, loop) || p.Model.IsDataLoader(loopIterable(p.Model, loop)))
+		}
+		v := rewrite.AssignedValue(b)
+		for v != nil && v.Type == "call" {
+			fn := v.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" || !dtypeMethods[fn.ChildByField("attribute").Text()] {
+				return false // a move, or anything else
+			}
+			v = fn.ChildByField("object")
+		}
+		obj = v
+	}
+	return false
 }
 
 // onDeviceFix is the fix that builds factory (torch.<name>) with device=
