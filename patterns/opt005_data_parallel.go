@@ -40,6 +40,9 @@ func checkDataParallel(p *Pass) {
 		if parameterless(p, rewrite.Arg(call, 0, "module")) {
 			continue // an augmentation module: nothing to train, DDP refuses it
 		}
+		if uncallableContainer(p, rewrite.Arg(call, 0, "module")) {
+			continue // a ModuleList has no forward: the wrapper is never called
+		}
 		if fn := enclosingFunction(call); fn != nil && !callsMethod(fn, "backward") && !callsMethod(fn, "step") &&
 			(callsMethod(fn, "load_state_dict") || callsMethod(fn, "eval")) && !calledInLoop(p, call) && !callsTrainer(p, fn) {
 			// Wrapped to load a checkpoint saved from a DataParallel
@@ -371,6 +374,35 @@ func oneDeviceByDefault(p *Pass, ids *rewrite.Node) (string, bool) {
 		return "", false
 	}
 	return "--" + strings.ReplaceAll(n.ChildByField("attribute").Text(), "_", "-"), true
+}
+
+// uncallableContainer reports a module every origin of which is an
+// nn.ModuleList or nn.ModuleDict: containers with no forward, so a
+// DataParallel around one is never called, and its members run unwrapped
+// (blind sample S17A's RCAN, whose losses are called from a list beside
+// the wrapped ModuleList).
+func uncallableContainer(p *Pass, module *rewrite.Node) bool {
+	if module == nil || !module.Is("identifier", "attribute") {
+		return false
+	}
+	origins := p.Model.Origins(module)
+	seen := false
+	for _, o := range origins {
+		e := unchainModuleMethods(o.Expr)
+		if o.Model != nil || e == nil || e.Type != "call" {
+			return false
+		}
+		if a := rewrite.Arg(e, 0, "module"); a != nil && a.Text() == module.Text() && strings.HasSuffix(p.Model.CalleeName(e), "DataParallel") {
+			continue // this wrap itself
+		}
+		seen = true
+		switch p.Model.CalleeName(e) {
+		case "torch.nn.ModuleList", "torch.nn.ModuleDict":
+		default:
+			return false
+		}
+	}
+	return seen
 }
 
 // singleOrigin returns the one value a name is bound to in this file, or
