@@ -1303,6 +1303,38 @@ func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
 			}
 		}
 	}
+	// Names the loop derives from them (`soft = F.softmax(outputs, 1)`,
+	// `grid = make_grid(soft[0, 1:2])`, then `writer.add_image(grid)`:
+	// blind sample S17E's UA-MT, whose wrap would have crashed its
+	// TensorBoard image at step 50), unless converted on the way.
+	mentions := func(e *rewrite.Node, in map[string]bool) bool {
+		found := false
+		e.Walk(func(id *rewrite.Node) bool {
+			if found || id.Type == "call" && halfFree[callAttr(id)] {
+				return false
+			}
+			found = id.Type == "identifier" && in[id.Text()]
+			return !found
+		})
+		return found
+	}
+	for range 2 {
+		walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
+			if n.Type != "assignment" {
+				return
+			}
+			r, l := n.ChildByField("right"), n.ChildByField("left")
+			if r == nil || l == nil || halfFree[callAttr(r)] || r.Type == "call" && (lossCall(r) || lossModuleCall(p, r)) || !mentions(r, names) {
+				return // (a loss is computed in fp32)
+			}
+			l.Walk(func(id *rewrite.Node) bool {
+				if id.Type == "identifier" {
+					names[id.Text()] = true
+				}
+				return true
+			})
+		})
+	}
 	escapes := false
 	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
 		if escapes || n.Type != "call" {
