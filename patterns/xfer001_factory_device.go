@@ -294,7 +294,7 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 		// sample S14D): it runs once, by hand.
 		return true
 	}
-	if perStep(p.Model, factory, 0) && !periodicLoop(p, p.Model.EnclosingLoops(factory)) {
+	if perStep(p.Model, factory, 0) && !periodicLoop(p, p.Model.EnclosingLoops(factory)) && !lazyInit(factory) {
 		return false
 	}
 	switch name {
@@ -311,6 +311,31 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 		n *= v
 	}
 	return n < oneTimeElements
+}
+
+// lazyInit reports a factory under `if ... x is None:` that assigns x:
+// built the first time only (blind sample S17A's SwAV queue, started once
+// at epoch_queue_starts).
+func lazyInit(factory *rewrite.Node) bool {
+	st := rewrite.Statement(factory)
+	if st == nil || len(st.NamedChildren()) != 1 || st.NamedChildren()[0].Type != "assignment" {
+		return false
+	}
+	target := st.NamedChildren()[0].ChildByField("left")
+	for n := st.Parent; n != nil && !rewrite.IsDefOrLambda(n); n = n.Parent {
+		if n.Type != "if_statement" {
+			continue
+		}
+		found := false
+		n.ChildByField("condition").Walk(func(c *rewrite.Node) bool {
+			if c.Type == "comparison_operator" && strings.HasSuffix(strings.Join(strings.Fields(c.Text()), " "), target.Text()+" is None") {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	return false
 }
 
 // perStep reports code that may run on every step of a loop: in an
@@ -434,20 +459,11 @@ func overLoader(m *rewrite.Model, loop *rewrite.Node) bool {
 	return loaderLikeName(strings.ToLower(name))
 }
 
-// innermostLoop reports a loop with no loop in its body, nor a call of a
-// function of this module that runs one.
+// innermostLoop reports a loop with no loop in its body.
 func innermostLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 	for _, n := range m.LoopBodyNodes(loop) {
 		if n.Is("for_statement", "while_statement") {
 			return false
-		}
-		if n.Type == "call" {
-			// An epoch loop that calls this module's train(loader, ...),
-			// which runs the batch loop (blind sample S17A's SwAV queue,
-			// built before an epoch's train()).
-			if def := m.CalledDef(n); def != nil && def.Type == "function_definition" && hasLoop(def) {
-				return false
-			}
 		}
 	}
 	return true

@@ -1,7 +1,7 @@
 # Factories that run once per run or per evaluation, not per step (blind
 # sample S17A): a metric's confusion matrix built in the __init__ of a
 # plain class that an evaluator builds in its own __init__, and a queue
-# built by the epoch loop before it calls train(), which runs the batches.
+# the epoch loop builds the first time only (`if ... queue is None`).
 # The factory inside the batch loop is reported.
 import torch
 
