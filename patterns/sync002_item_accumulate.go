@@ -48,7 +48,7 @@ func checkDeviceAccumulate(p *Pass) {
 		}
 		loop := loops[0]
 		value := item.ChildByField("function").ChildByField("object")
-		if sync2SyncNeededInLoop(m, loop, aug, total, value) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
+		if hostOperand(value) || sync2SyncNeededInLoop(m, loop, aug, total, value) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
 			continue
 		}
 		if guard := sync2PeriodicRead(m, loop, total); guard != nil {
@@ -640,4 +640,49 @@ func appendedTo(n *rewrite.Node, acc string) bool {
 // 0.79-0.85× (corpus/gpu/gains.py).
 func launchBoundLoop(p *Pass, loop *rewrite.Node) bool {
 	return narrowNetwork(p, []*rewrite.Node{loop}).width > 0
+}
+
+// hostOperand reports a value computed on the host from a copy in its
+// arithmetic: `.cpu()` or `.numpy()` is an operand of an operator in it
+// (`(pred.cpu() == labels).sum()`), so its .item() waits for nothing, the
+// copy did (blind sample S17F's linear evaluation). A plain
+// `loss.cpu().item()` is still reported: accumulating on the device
+// removes that copy.
+func hostOperand(value *rewrite.Node) bool {
+	return hostValue(value, false)
+}
+
+func hostValue(e *rewrite.Node, operand bool) bool {
+	for e != nil {
+		switch e.Type {
+		case "parenthesized_expression":
+			c := e.NamedChildren()
+			if len(c) != 1 {
+				return false
+			}
+			e = c[0]
+		case "call":
+			fn := e.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" {
+				return false
+			}
+			switch fn.ChildByField("attribute").Text() {
+			case "cpu", "numpy":
+				return operand
+			}
+			e = fn.ChildByField("object")
+		case "attribute":
+			e = e.ChildByField("object")
+		case "binary_operator", "comparison_operator":
+			for _, c := range e.NamedChildren() {
+				if hostValue(c, true) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
 }
