@@ -294,7 +294,7 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 		// sample S14D): it runs once, by hand.
 		return true
 	}
-	if perStep(p.Model, factory, 0) && !periodicLoop(p, p.Model.EnclosingLoops(factory)) && !lazyInit(factory) {
+	if perStep(p.Model, factory, 0) && !periodicLoop(p, p.Model.EnclosingLoops(factory)) && !lazyInit(p.Model, factory) {
 		return false
 	}
 	switch name {
@@ -313,22 +313,34 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 	return n < oneTimeElements
 }
 
-// lazyInit reports a factory under `if ... x is None:` that assigns x:
-// built the first time only (blind sample S17A's SwAV queue, started once
-// at epoch_queue_starts).
-func lazyInit(factory *rewrite.Node) bool {
+// lazyInit reports a factory under `if ... x is None:` in a loop that
+// assigns x, a name also bound before the loop: state the loop builds the
+// first time only (blind sample S17A's SwAV queue, started once at
+// epoch_queue_starts). A default filled in per call (`if prior is None:
+// prior = torch.ones(...)` in a forward) is not: it runs every step.
+func lazyInit(m *rewrite.Model, factory *rewrite.Node) bool {
 	st := rewrite.Statement(factory)
-	if st == nil || len(st.NamedChildren()) != 1 || st.NamedChildren()[0].Type != "assignment" {
+	loops := m.EnclosingLoops(factory)
+	if st == nil || len(loops) == 0 || len(st.NamedChildren()) != 1 || st.NamedChildren()[0].Type != "assignment" {
 		return false
 	}
 	target := st.NamedChildren()[0].ChildByField("left")
-	for n := st.Parent; n != nil && !rewrite.IsDefOrLambda(n); n = n.Parent {
+	if target == nil || target.Type != "identifier" {
+		return false
+	}
+	outer := loops[len(loops)-1]
+	if !slices.ContainsFunc(m.Bindings(target), func(b *rewrite.Binding) bool {
+		return b.Stmt != nil && b.Stmt.End <= outer.Start
+	}) {
+		return false
+	}
+	for n := st.Parent; n != nil && n != loops[0]; n = n.Parent {
 		if n.Type != "if_statement" {
 			continue
 		}
 		found := false
 		n.ChildByField("condition").Walk(func(c *rewrite.Node) bool {
-			if c.Type == "comparison_operator" && strings.HasSuffix(strings.Join(strings.Fields(c.Text()), " "), target.Text()+" is None") {
+			if c.Type == "comparison_operator" && strings.Join(strings.Fields(c.Text()), " ") == target.Text()+" is None" {
 				found = true
 			}
 			return !found
