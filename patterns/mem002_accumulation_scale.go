@@ -57,6 +57,19 @@ func checkAccumulationScale(p *Pass) {
 		if !clean || len(backs) == 0 || scaledElsewhere(p, loop, k.Text()) {
 			continue
 		}
+		adaptive := adaptiveOptimizers(p, body)
+		clips := clipsGradients(p, loop)
+		if adaptive && !clips {
+			// Adam's update divides the gradient by its own running
+			// scale: a constant factor k cancels (but for eps), so the
+			// step is not k times larger (blind sample S17F judged the
+			// learning-rate claim false on two AdamW loops).
+			continue
+		}
+		effect := "(as if the learning rate were multiplied by " + k.Text() + ")"
+		if adaptive {
+			effect = "(Adam's update normalises the scale away, but the clipping sees " + k.Text() + " times the norm, as if its threshold were " + k.Text() + " times lower)"
+		}
 		for _, call := range backs {
 			x := backwardReceiver(call)
 			if !assignedIn(p, x, loop) || lossScaled(p, x, loop, k.Text()) {
@@ -69,7 +82,7 @@ func checkAccumulationScale(p *Pass) {
 				}
 			}
 			p.Report(call, "gradient accumulation bug: the optimizer steps every "+k.Text()+" batches but "+x.Text()+
-				" is not divided by "+k.Text()+", so the accumulated gradient is "+k.Text()+" times too large (as if the learning rate were multiplied by "+k.Text()+"); divide the loss by "+k.Text()+" before backward()", fix)
+				" is not divided by "+k.Text()+", so the accumulated gradient is "+k.Text()+" times too large "+effect+"; divide the loss by "+k.Text()+" before backward()", fix)
 		}
 	}
 }
@@ -126,6 +139,61 @@ func accumulationModulus(cond *rewrite.Node) *rewrite.Node {
 		return nil
 	}
 	return k
+}
+
+// adaptiveOptimizerNames are optimizers whose update divides the
+// gradient by a running estimate of its own scale.
+var adaptiveOptimizerNames = map[string]bool{
+	"torch.optim.Adam": true, "torch.optim.AdamW": true, "torch.optim.Adamax": true, "torch.optim.NAdam": true,
+	"torch.optim.RAdam": true, "torch.optim.Adagrad": true, "torch.optim.RMSprop": true, "torch.optim.Adadelta": true,
+	"transformers.AdamW": true, "transformers.optimization.AdamW": true, "apex.optimizers.FusedAdam": true,
+}
+
+// adaptiveOptimizers reports that every optimizer block steps (directly
+// or through `scaler.step(opt)`) is built by one of
+// adaptiveOptimizerNames; false when one is not, or is not known.
+func adaptiveOptimizers(p *Pass, block *rewrite.Node) bool {
+	seen, all := 0, true
+	block.Walk(func(n *rewrite.Node) bool {
+		if n.Type != "call" || !all {
+			return all
+		}
+		fn := n.ChildByField("function")
+		if fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "step" {
+			return true
+		}
+		opt := fn.ChildByField("object")
+		if a := rewrite.PositionalArgs(n); len(a) == 1 && p.Model.IsOptimizer(a[0]) {
+			opt = a[0] // scaler.step(optimizer)
+		}
+		if !p.Model.IsOptimizer(opt) {
+			return true
+		}
+		v := p.Model.ValueOf(opt)
+		if v == nil || v.Type != "call" || !adaptiveOptimizerNames[p.Model.CalleeName(v)] {
+			all = false
+			return false
+		}
+		seen++
+		return true
+	})
+	return all && seen > 0
+}
+
+// clipsGradients reports a gradient clipping call in loop
+// (`clip_grad_norm_`, `clip_grad_value_`, Accelerate's or a scaler's
+// spelling of them).
+func clipsGradients(p *Pass, loop *rewrite.Node) bool {
+	found := false
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
+		if a := callAttr(n); n.Type == "call" && (a == "clip_grad_norm_" || a == "clip_grad_value_" || a == "clip_grad_norm" || a == "clip_grad_value") {
+			found = true
+		}
+		if n.Type == "call" && strings.Contains(p.Model.CalleeName(n), "clip_grad") {
+			found = true
+		}
+	})
+	return found
 }
 
 // stepsOptimizer reports an optimizer (or GradScaler) `.step(...)` in block;

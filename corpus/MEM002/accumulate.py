@@ -3,7 +3,7 @@ from torch import nn
 from torch.utils.data import DataLoader
 
 model = nn.Linear(16, 4).cuda()
-optimizer = torch.optim.AdamW(model.parameters())
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 10)
 scaler = torch.amp.GradScaler("cuda")
 loader = DataLoader(list(range(10)), batch_size=2)
