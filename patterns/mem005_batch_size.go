@@ -101,7 +101,7 @@ func checkBatchSize(p *Pass) {
 	// Reinforcement learning: the batch drawn from a replay buffer is a
 	// hyperparameter of the algorithm (DQN's 32), and the GPU waits for the
 	// environment, not for a larger batch.
-	if reinforcementLearning(p) ||
+	if reinforcementLearning(p) || reinforcementProject(p) ||
 		p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "replay") }) {
 		return
 	}
@@ -440,4 +440,15 @@ func largeImages(p *Pass) bool {
 // its outputs are per pixel.
 func denseOutputs(p *Pass) bool {
 	return p.Model.Upsamples() || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Upsamples }, 2)
+}
+
+// reinforcementProject reports a script whose project imports an
+// environment library (Gym, Gymnasium or a game built on them, NES or
+// Atari emulators) in this file or another module: a PPO trainer whose
+// environments live in src/env.py, where `--batch_size` may even count
+// minibatches (blind sample S17D's Super Mario PPO).
+func reinforcementProject(p *Pass) bool {
+	return p.Memo("mem005.reinforcementProject", func() any {
+		return p.Model.ProjectSpells("import gym", "from gym", "import nes_py", "from nes_py", "import ale_py", "import retro")
+	}).(bool)
 }
