@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -392,6 +393,18 @@ const smallVocabulary = 4096
 // on: a Q-network's output layer of `env.action_space.n` units is that
 // wide at most.
 const atariActions = 18
+
+// actionCountName matches the names RL code gives its action count
+// (num_actions, n_actions, action_dim, action_size, num_action).
+var actionCountName = regexp.MustCompile(`^(num_?|n_?)actions?$|^action_?(dim|size|num|count)$`)
+
+// lastName is an identifier's name, or an attribute's last one.
+func lastName(e *rewrite.Node) string {
+	if e.Type == "attribute" {
+		return e.ChildByField("attribute").Text()
+	}
+	return e.Text()
+}
 
 // maxWidthSteps bounds one query's frames and reads: a network too
 // large to read within it is not known to be narrow.
@@ -1536,6 +1549,12 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 		}
 		if v, ok, known := configField(fr, expr, depth); known {
 			return v, ok
+		}
+		if actionCountName.MatchString(lastName(expr)) && fr.m.ProjectSpells("import gym", "from gym", "import gymnasium", "from gymnasium") {
+			// An agent's action count (`envs.num_actions` of a Mario PPO
+			// whose environments a gym module builds: blind sample S17D):
+			// as small as Gym's action spaces.
+			return atariActions, true
 		}
 		origins := fr.m.Origins(expr)
 		if len(origins) == 0 {
