@@ -319,9 +319,10 @@ func readInLoop(m *rewrite.Model, acc, loop *rewrite.Node, otherAppends bool) bo
 // `.cpu()` there neither copies nor synchronises.
 func loaderBatchAt(p *Pass, ident, site *rewrite.Node) bool {
 	b := p.Model.ReachingBinding(ident, site)
-	if b != nil && b.Value != nil && b.Value.Type == "subscript" && b.Stmt != nil && b.Stmt.Start < site.Start {
-		// `i_batch = batch[1]`: an element of the loader's batch.
-		if v := b.Value.ChildByField("value"); v != nil && v.Type == "identifier" {
+	if val := rewrite.AssignedValue(b); val != nil && val.Type == "subscript" && b.Stmt != nil && b.Stmt.Start < site.Start {
+		// `i_batch = batch[1]`, `id, ids = batch["idx"], batch["input_ids"]`:
+		// an element of the loader's batch.
+		if v := val.ChildByField("value"); v != nil && v.Type == "identifier" {
 			return loaderBatchAt(p, v, b.Stmt)
 		}
 	}
@@ -332,7 +333,8 @@ func loaderBatchAt(p *Pass, ident, site *rewrite.Node) bool {
 	if left == nil || !left.Contains(b.Ident) {
 		return false
 	}
-	return p.Model.IsDataLoader(b.Stmt.ChildByField("right")) || hostLoaderWrapper(p, loopIterable(p.Model, b.Stmt))
+	it := loopIterable(p.Model, b.Stmt)
+	return p.Model.IsDataLoader(b.Stmt.ChildByField("right")) || p.Model.IsDataLoader(it) || overLoader(p.Model, b.Stmt) || hostLoaderWrapper(p, it)
 }
 
 // hostLoaderWrapper reports an iterable (seen through enumerate and tqdm:
@@ -400,7 +402,7 @@ func sync1StepSyncsAnyway(p *Pass, loop *rewrite.Node) bool {
 		st := rewrite.Statement(n)
 		switch method {
 		case "item":
-			return st == nil || !sync2IsAccumulation(st)
+			return st == nil || !sync2IsAccumulation(st) || totalReadEveryStep(m, loop, st)
 		case "cpu", "numpy":
 			ifn := n.Ancestor("if_statement")
 			if st == nil || sync1AppendStatement(st) || sync2IsAccumulation(st) || ifn != nil && loop.Contains(ifn) && !loopInvariantCondition(m, ifn, loop) {
@@ -416,6 +418,24 @@ func sync1StepSyncsAnyway(p *Pass, loop *rewrite.Node) bool {
 		}
 		return false
 	})
+}
+
+// totalReadEveryStep reports an accumulation `total += x.item()` whose
+// total the loop reads on every step (`progress_bar(..., train_loss /
+// (i + 1))`): the host needs the value each step, so the step waits
+// anyway (blind sample S17E's pointMLP).
+func totalReadEveryStep(m *rewrite.Model, loop, st *rewrite.Node) bool {
+	total := st.NamedChildren()[0].ChildByField("left")
+	s := m.VarScope(total)
+	if s == nil {
+		return false
+	}
+	for _, id := range m.Reads(s, total.Text(), loop) {
+		if id != total && !st.Contains(id) && periodicGuard(m, loop, id, total.Text()) == nil && !everyFewSteps(m, loop, id) {
+			return true
+		}
+	}
+	return false
 }
 
 // loopInvariantCondition reports an if statement inside loop whose
