@@ -81,6 +81,14 @@ func TestPinnedVersions(t *testing.T) {
 	if v := PinnedVersions("dependencies:\n  - pytorch::pytorch=1.5.0=py3.7_cuda10.2.89_cudnn7.6.5_0\n  - conda-forge::xgboost=1.0.2\n"); v.Torch != (Version{1, 5}) || v.XGBoost != (Version{1, 0}) {
 		t.Errorf("conda channels: got %+v", v)
 	}
+	// A Dockerfile: the PyTorch base image's tag (blind sample S17D's
+	// Mario PPO on pytorch/pytorch:1.5.1), or a pip install in a RUN line.
+	if v := PinnedVersions(DockerfilePins("FROM pytorch/pytorch:1.5.1-cuda10.1-cudnn7-devel\nRUN apt-get update\n")); v.Torch != (Version{1, 5}) {
+		t.Errorf("Dockerfile base image: got %+v", v)
+	}
+	if v := PinnedVersions(DockerfilePins("FROM python:3.8\nRUN pip install numpy torch==1.7.1 xgboost==1.3.0\n")); v.Torch != (Version{1, 7}) || v.XGBoost != (Version{1, 3}) {
+		t.Errorf("Dockerfile pip install: got %+v", v)
+	}
 	if d := PinnedVersions(""); d != DefaultVersions {
 		t.Errorf("defaults: %+v", d)
 	}

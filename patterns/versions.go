@@ -168,7 +168,8 @@ var quotedPin = regexp.MustCompile(`(?i)^\s*(torch|pytorch|xgboost)\s*(\[[^\]]*\
 
 // DockerfilePins returns the torch and xgboost pins a Dockerfile's
 // install commands spell, one per line, for PinnedVersions: `pip install
-// xgboost==1.5.0` and wheel URLs such as `.../torch-1.1.0-cp36-...whl`
+// xgboost==1.5.0`, wheel URLs such as `.../torch-1.1.0-cp36-...whl`, and
+// the official image's tag (`FROM pytorch/pytorch:1.5.1-cuda10.1-...`)
 // (blind sample YY: projects whose README trains in their container,
 // pinned there alone; fix wrote fused=True for torch 1.1.0).
 func DockerfilePins(dockerfile string) string {
@@ -183,9 +184,17 @@ func DockerfilePins(dockerfile string) string {
 		if m := wheelPin.FindStringSubmatch(tok); m != nil {
 			out.WriteString(m[1] + "==" + m[2] + "\n")
 		}
+		if m := pytorchImage.FindStringSubmatch(tok); m != nil {
+			out.WriteString("torch==" + m[1] + "\n")
+		}
 	}
 	return out.String()
 }
+
+// pytorchImage is the official PyTorch image a Dockerfile builds FROM,
+// whose tag is the torch version (blind sample S17D's Mario PPO on
+// pytorch/pytorch:1.5.1-cuda10.1-cudnn7-devel, where fused=True raised).
+var pytorchImage = regexp.MustCompile(`^pytorch/pytorch:([0-9]+\.[0-9]+(?:\.[0-9]+)?)`)
 
 var wheelPin = regexp.MustCompile(`(?:^|/)(torch|xgboost)-([0-9]+\.[0-9]+(?:\.[0-9]+)?)[^/]*\.whl$`)
 
