@@ -132,7 +132,7 @@ func checkLoaderWorkers(p *Pass) {
 			fix = nil
 		}
 		if atImport {
-			msg += "; this script trains when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) do: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, put the script under such a guard instead)"
+			msg += "; this script runs its loop when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) do: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, put the script under such a guard instead)"
 		}
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
 			// Workers started by spawn or forkserver (macOS, Windows, Linux

@@ -863,7 +863,7 @@ func oneLayer(p *Pass, call *rewrite.Node) bool {
 // weightLayers counts the torch.nn layers with weights that class builds,
 // itself or through the classes it builds (of its module or the
 // project); containers, activations, pooling, dropout and flattening have
-// none. Not known when it calls a function of the module or project,
+// none, and normalization layers do not count. Not known when it calls a function of the module or project,
 // which may build layers, or builds a recurrent or Transformer layer, or
 // nests deeper than three classes.
 func weightLayers(m *rewrite.Model, class *rewrite.Node, depth int) (n int, known bool) {
@@ -884,7 +884,7 @@ func weightLayers(m *rewrite.Model, class *rewrite.Node, depth int) (n int, know
 				known = q == "torch.nn.Sequential" || q == "torch.nn.ModuleList" // containers: their items are walked
 				return known
 			}
-			if !weightFreeLayer(q) {
+			if !weightFreeLayer(q) && !normalizationLayer(q) {
 				n++
 			}
 		default:
@@ -939,6 +939,14 @@ func weightFreeLayer(q string) bool {
 		return true
 	}
 	return strings.Contains(name, "Pool") || strings.HasPrefix(name, "Dropout") || strings.HasPrefix(name, "AlphaDropout")
+}
+
+// normalizationLayer reports a torch.nn normalization layer: its weights
+// scale features elementwise, so a BatchNorm before a linear probe's one
+// nn.Linear leaves it a linear probe (SwAV's RegLog: blind sample S17A).
+func normalizationLayer(q string) bool {
+	name := strings.TrimPrefix(q, "torch.nn.")
+	return strings.HasPrefix(name, "BatchNorm") || strings.HasPrefix(name, "SyncBatchNorm") || name == "LayerNorm" || name == "GroupNorm" || strings.HasPrefix(name, "InstanceNorm")
 }
 
 // layerName reports a torch.nn callee that is one layer, not a container
