@@ -450,14 +450,14 @@ func denseOutputs(p *Pass) bool {
 	return p.Model.Upsamples() || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Upsamples }, 2)
 }
 
-// reinforcementProject reports a script whose project imports an
-// environment library (Gym, Gymnasium or a game built on them, NES or
-// Atari emulators) in this file or another module: a PPO trainer whose
+// reinforcementProject reports a script that imports an environment
+// library (Gym, Gymnasium or a game built on them, NES or Atari
+// emulators), itself or through a project module it imports: a PPO trainer whose
 // environments live in src/env.py, where `--batch_size` may even count
 // minibatches (blind sample S17D's Super Mario PPO).
 func reinforcementProject(p *Pass) bool {
 	return p.Memo("mem005.reinforcementProject", func() any {
-		return p.Model.ProjectSpells("import gym", "from gym", "import nes_py", "from nes_py", "import ale_py", "import retro")
+		return p.Model.ImportedModuleSpells("import gym", "from gym", "import nes_py", "from nes_py", "import ale_py", "import retro")
 	}).(bool)
 }
 

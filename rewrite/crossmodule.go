@@ -101,6 +101,43 @@ func (m *Model) ProjectSpells(words ...string) bool {
 	return false
 }
 
+// ImportedModuleSpells is ProjectSpells for the modules this file
+// imports: this file, or a project module whose name one of its import
+// statements spells (`from src.env import MultipleEnvironments` for
+// src/env.py), spells one of words.
+func (m *Model) ImportedModuleSpells(words ...string) bool {
+	for _, w := range words {
+		if bytes.Contains(m.File.Src.Bytes, []byte(w)) {
+			return true
+		}
+	}
+	wi, ok := m.project.(WordIndex)
+	if !ok {
+		return false
+	}
+	var imports []string
+	for _, t := range []string{"import_statement", "import_from_statement"} {
+		for _, st := range m.File.OfType(t) {
+			imports = append(imports, st.Text())
+		}
+	}
+	if len(imports) == 0 {
+		return false
+	}
+	for _, w := range words {
+		for _, path := range wi.ModulesSpelling(w) {
+			name := strings.TrimSuffix(filepath.Base(path), ".py")
+			word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+			for _, imp := range imports {
+				if word.MatchString(imp) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // ForeignModels are the parsed modules of a project that one model at a
 // time uses, by path.
 type ForeignModels struct {
