@@ -41,6 +41,12 @@ func checkMissingAutocast(p *Pass) {
 		// the wrap would do nothing (blind sample S15A's `Net().double()`).
 		return
 	}
+	if p.Model.ProjectSpells("import torchdiffeq", "from torchdiffeq") {
+		// A continuous normalizing flow or neural ODE: the forward is an
+		// adaptive solve (dopri5 at tolerances of 1e-5) whose error
+		// control half precision breaks (blind sample S17I's FFJORD).
+		return
+	}
 	if !p.Env.Versions.Torch.AtLeast(1, 10) {
 		// torch.autocast (and bf16 autocast) arrived in 1.10: the wrap
 		// cannot run on the pinned version, and blind samples SS and RR
