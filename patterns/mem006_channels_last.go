@@ -211,7 +211,7 @@ func convNetwork(p *Pass, call *rewrite.Node) (assumption string, code networkCo
 		if b := p.Model.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding && buildsConv(p, b.Stmt, nil) {
 			return "assumes " + fn.Text() + " is convolutional: it builds nn.Conv2d layers", codeHere, true
 		}
-		if d := p.Model.ImportedDef(fn); d != nil && d.Class && slices.Contains(d.Calls, "torch.nn.Conv2d") {
+		if d := p.Model.ImportedDef(fn); d != nil && d.Class && slices.Contains(d.Calls, "torch.nn.Conv2d") && !patchConvOnly(p.Model, d) {
 			return "assumes " + fn.Text() + " of " + baseName(d.Path) + " is convolutional: it builds nn.Conv2d layers", codeElsewhere, true
 		}
 	}

@@ -60,7 +60,7 @@ func checkCudnnBenchmark(p *Pass) {
 		}
 		// A model class of a sibling module that builds convolutions.
 		if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
-			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassCalls(d, convCallee) {
+			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassCalls(d, convCallee) && !patchConvOnly(p.Model, d) {
 				conv = true
 				break
 			}
@@ -209,6 +209,70 @@ func pointwiseConv(q string, call *rewrite.Node) bool {
 			}
 		}
 		return len(k.NamedChildren()) > 0
+	}
+	return false
+}
+
+// patchConvOnly reports a project class whose only convolutions, itself
+// or in the classes it builds (three levels, in its module or imported
+// there), embed patches: a kernel as large as its stride, or a layer kept
+// as a patch embedding (`self.patch_embeddings = Conv2d(...)`). A vision
+// transformer's one strided convolution runs once per image, where
+// benchmark mode has nothing to choose (blind sample S17H's TransFG).
+func patchConvOnly(m *rewrite.Model, d *rewrite.ProjectDef) bool {
+	fm, cls := m.DefinitionOf(d)
+	if fm == nil || cls == nil || cls.Type != "class_definition" {
+		return false
+	}
+	convs, ok := 0, true
+	seen := map[*rewrite.Node]bool{}
+	var walk func(fm *rewrite.Model, cls *rewrite.Node, depth int)
+	walk = func(fm *rewrite.Model, cls *rewrite.Node, depth int) {
+		if seen[cls] || depth > 3 {
+			return
+		}
+		seen[cls] = true
+		for _, c := range fm.File.OfTypeIn(cls, "call") {
+			if !ok {
+				return
+			}
+			q := fm.CalleeName(c)
+			if convCallee(q) {
+				if !patchEmbedding(c) {
+					ok = false
+				}
+				convs++
+				continue
+			}
+			fn := c.ChildByField("function")
+			if fn == nil || fn.Type != "identifier" {
+				continue
+			}
+			if b := fm.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
+				walk(fm, b.Stmt, depth+1)
+			} else if inner := fm.ImportedDef(fn); inner != nil && inner.Class {
+				if im, node := fm.DefinitionOf(inner); im != nil && node != nil && node.Type == "class_definition" {
+					walk(im, node, depth+1)
+				}
+			}
+		}
+	}
+	walk(fm, cls, 0)
+	return ok && convs > 0
+}
+
+// patchEmbedding reports a convolution that embeds patches: its kernel
+// spelled as its stride (`kernel_size=patch_size, stride=patch_size`),
+// or kept in an attribute named for patches.
+func patchEmbedding(call *rewrite.Node) bool {
+	k, st := rewrite.Arg(call, 2, "kernel_size"), rewrite.Arg(call, 3, "stride")
+	if k != nil && st != nil && k.Text() == st.Text() {
+		return true
+	}
+	if asg := call.Parent; asg != nil && asg.Type == "assignment" && asg.ChildByField("right") == call {
+		if l := asg.ChildByField("left"); l != nil && l.Type == "attribute" && strings.Contains(strings.ToLower(l.ChildByField("attribute").Text()), "patch") {
+			return true
+		}
 	}
 	return false
 }
