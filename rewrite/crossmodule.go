@@ -74,10 +74,10 @@ type ProjectSources interface {
 	Return(*ForeignModels)
 }
 
-// WordIndex is a ProjectIndex that can tell which of its modules spell a
-// word somewhere in their text.
+// WordIndex is a ProjectIndex that can tell which of its modules spell
+// one of some words somewhere in their text.
 type WordIndex interface {
-	ModulesSpelling(word string) []string
+	ModulesSpelling(words ...string) []string
 }
 
 // ProjectSpells reports whether this file, or another module of the
@@ -93,12 +93,7 @@ func (m *Model) ProjectSpells(words ...string) bool {
 	if !ok {
 		return false
 	}
-	for _, w := range words {
-		if len(wi.ModulesSpelling(w)) > 0 {
-			return true
-		}
-	}
-	return false
+	return len(wi.ModulesSpelling(words...)) > 0
 }
 
 // ImportedModuleSpells is ProjectSpells for the modules this file
@@ -124,14 +119,12 @@ func (m *Model) ImportedModuleSpells(words ...string) bool {
 	if len(imports) == 0 {
 		return false
 	}
-	for _, w := range words {
-		for _, path := range wi.ModulesSpelling(w) {
-			name := strings.TrimSuffix(filepath.Base(path), ".py")
-			word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
-			for _, imp := range imports {
-				if word.MatchString(imp) {
-					return true
-				}
+	for _, path := range wi.ModulesSpelling(words...) {
+		name := strings.TrimSuffix(filepath.Base(path), ".py")
+		word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+		for _, imp := range imports {
+			if word.MatchString(imp) {
+				return true
 			}
 		}
 	}

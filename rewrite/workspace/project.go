@@ -43,7 +43,7 @@ type Project struct {
 	// .git, "" none) of each directory CoversRepository was asked about:
 	// the server asks once per reported function on every edit.
 	repoTops map[string]string
-	// spelling caches ModulesSpelling's answers, by word.
+	// spelling caches ModulesSpelling's answers, by set of words.
 	spelling map[string][]string
 	// free are the caches of parsed modules no model uses now.
 	free []*rewrite.ForeignModels
@@ -547,30 +547,38 @@ func (p *Project) repositoryTop(dir string) string {
 	return top
 }
 
-// ModulesSpelling returns the project's modules whose text holds word,
-// reading them on the first question about each word.
-func (p *Project) ModulesSpelling(word string) []string {
-	if p == nil {
+// ModulesSpelling returns the project's modules whose text holds one of
+// words, reading them once per set of words asked about.
+func (p *Project) ModulesSpelling(words ...string) []string {
+	if p == nil || len(words) == 0 {
 		return nil
 	}
 	mods := p.Modules()
+	key := strings.Join(words, "\x00")
 	p.mu.Lock()
-	found, ok := p.spelling[word]
+	found, ok := p.spelling[key]
 	p.mu.Unlock()
 	if ok {
 		return found
 	}
-	w := []byte(word)
+	bs := make([][]byte, len(words))
+	for i, w := range words {
+		bs[i] = []byte(w)
+	}
 	for _, path := range mods {
-		if src := p.Source(path); bytes.Contains(src, w) {
-			found = append(found, path)
+		src := p.Source(path)
+		for _, w := range bs {
+			if bytes.Contains(src, w) {
+				found = append(found, path)
+				break
+			}
 		}
 	}
 	p.mu.Lock()
 	if p.spelling == nil {
 		p.spelling = map[string][]string{}
 	}
-	p.spelling[word] = found
+	p.spelling[key] = found
 	p.mu.Unlock()
 	return found
 }
