@@ -83,7 +83,7 @@ func TestPinnedVersions(t *testing.T) {
 	}
 	// A Dockerfile: the PyTorch base image's tag (blind sample S17D's
 	// Mario PPO on pytorch/pytorch:1.5.1), or a pip install in a RUN line.
-	if v := PinnedVersions(DockerfilePins("FROM pytorch/pytorch:1.5.1-cuda10.1-cudnn7-devel\nRUN apt-get update\n")); v.Torch != (Version{1, 5}) {
+	if v := PinnedVersions(DockerfileImagePin("FROM pytorch/pytorch:1.5.1-cuda10.1-cudnn7-devel\nRUN apt-get update\n")); v.Torch != (Version{1, 5}) {
 		t.Errorf("Dockerfile base image: got %+v", v)
 	}
 	if v := PinnedVersions(DockerfilePins("FROM python:3.8\nRUN pip install numpy torch==1.7.1 xgboost==1.3.0\n")); v.Torch != (Version{1, 7}) || v.XGBoost != (Version{1, 3}) {

@@ -168,8 +168,7 @@ var quotedPin = regexp.MustCompile(`(?i)^\s*(torch|pytorch|xgboost)\s*(\[[^\]]*\
 
 // DockerfilePins returns the torch and xgboost pins a Dockerfile's
 // install commands spell, one per line, for PinnedVersions: `pip install
-// xgboost==1.5.0`, wheel URLs such as `.../torch-1.1.0-cp36-...whl`, and
-// the official image's tag (`FROM pytorch/pytorch:1.5.1-cuda10.1-...`)
+// xgboost==1.5.0` and wheel URLs such as `.../torch-1.1.0-cp36-...whl`
 // (blind sample YY: projects whose README trains in their container,
 // pinned there alone; fix wrote fused=True for torch 1.1.0).
 func DockerfilePins(dockerfile string) string {
@@ -184,11 +183,27 @@ func DockerfilePins(dockerfile string) string {
 		if m := wheelPin.FindStringSubmatch(tok); m != nil {
 			out.WriteString(m[1] + "==" + m[2] + "\n")
 		}
-		if m := pytorchImage.FindStringSubmatch(tok); m != nil {
-			out.WriteString("torch==" + m[1] + "\n")
-		}
+
 	}
 	return out.String()
+}
+
+// DockerfileImagePin returns a `torch==X.Y` line for the official
+// PyTorch image a Dockerfile builds FROM (`FROM
+// pytorch/pytorch:1.5.1-cuda10.1-cudnn7-devel`), "" for any other image.
+// It is the project's torch only where no requirement names torch: DETR's
+// and a voice assistant's images are one way to run code whose
+// requirements ask for a newer torch.
+func DockerfileImagePin(dockerfile string) string {
+	for _, line := range strings.Split(dockerfile, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && strings.EqualFold(f[0], "FROM") {
+			if m := pytorchImage.FindStringSubmatch(f[1]); m != nil {
+				return "torch==" + m[1] + "\n"
+			}
+		}
+	}
+	return ""
 }
 
 // pytorchImage is the official PyTorch image a Dockerfile builds FROM,

@@ -415,3 +415,27 @@ GAN().train([])
 		t.Errorf("OPT003 reported though main.py sets cudnn.benchmark:\n%s", without)
 	}
 }
+
+// TestDockerImageTagPinsTorchOnlyAlone checks that a Dockerfile's
+// official PyTorch image pins torch where nothing else names it (blind
+// sample S17D's Mario PPO: fused=True under torch 1.5.1), and not where a
+// requirements file asks for torch (DETR's `torch>=1.5.0` beside its 1.5
+// image, a voice assistant's torch==1.7.1).
+func TestDockerImageTagPinsTorchOnlyAlone(t *testing.T) {
+	dir := t.TempDir()
+	src := "import torch\nmodel = torch.nn.Linear(4096, 4096).cuda()\nopt = torch.optim.Adam(model.parameters())\nfor x in loader:\n    opt.zero_grad()\n    model(x.cuda()).sum().backward()\n    opt.step()\n"
+	write(t, filepath.Join(dir, "image", "Dockerfile"), "FROM pytorch/pytorch:1.5.1-cuda10.1-cudnn7-devel\nRUN pip install gym\n")
+	write(t, filepath.Join(dir, "image", "train.py"), src)
+	write(t, filepath.Join(dir, "both", "Dockerfile"), "FROM pytorch/pytorch:1.5-cuda10.1-cudnn7-runtime\n")
+	write(t, filepath.Join(dir, "both", "requirements.txt"), "torch>=1.5.0\ntorchvision>=0.6.0\n")
+	write(t, filepath.Join(dir, "both", "train.py"), src)
+	for _, c := range []struct {
+		sub    string
+		opt001 bool
+	}{{"image", false}, {"both", true}} {
+		out, _, _ := run(t, filepath.Join(dir, c.sub), "", "check", "--target-gpu", "h100", "--output-format", "concise", "train.py")
+		if got := strings.Contains(out, "OPT001"); got != c.opt001 {
+			t.Errorf("%s: OPT001 reported %v, want %v:\n%s", c.sub, got, c.opt001, out)
+		}
+	}
+}

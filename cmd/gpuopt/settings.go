@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -145,6 +146,9 @@ func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, err
 	return v, applyTargetVersions(&v, cfg)
 }
 
+// torchRequirement matches a requirement line that names torch.
+var torchRequirement = regexp.MustCompile(`(?mi)^\s*(-\s*)?(pytorch::)?(py)?torch\s*([=<>!~ ]|$)`)
+
 // pinFiles are the files whose pins say which library versions a project
 // runs, in the order their text is read.
 // Lock files come last: what they resolved is what the project runs.
@@ -185,7 +189,11 @@ func pinText(dir string) (string, bool) {
 		case "uv.lock", "poetry.lock":
 			text = patterns.LockedVersions(text)
 		case "Dockerfile":
-			text = patterns.DockerfilePins(text)
+			pins := patterns.DockerfilePins(text)
+			if !torchRequirement.MatchString(reqs.String() + pins) {
+				pins += patterns.DockerfileImagePin(text) // the image is the only torch named
+			}
+			text = pins
 		}
 		reqs.WriteString(text)
 		reqs.WriteByte('\n')
