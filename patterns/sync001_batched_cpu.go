@@ -85,7 +85,7 @@ func checkBatchedCPU(p *Pass) {
 		if sync1ReadInLoop(m, acc, loop) {
 			continue // the list is used every step: the per-step copy is needed
 		}
-		if sync1StepSyncsAnyway(p, loop) || scalerStepSyncs(p, loop, call) {
+		if sync1StepSyncsAnyway(p, loop) {
 			continue // `losses.append(loss.item())` beside it: the step waits anyway
 		}
 		if tolist || extend {

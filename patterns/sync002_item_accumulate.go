@@ -1,7 +1,6 @@
 package patterns
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -49,7 +48,7 @@ func checkDeviceAccumulate(p *Pass) {
 		}
 		loop := loops[0]
 		value := item.ChildByField("function").ChildByField("object")
-		if hostOperand(value) || sync2SyncNeededInLoop(m, loop, aug, total, value) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) || scalerStepSyncs(p, loop, item) {
+		if hostOperand(value) || sync2SyncNeededInLoop(m, loop, aug, total, value) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
 			continue
 		}
 		if guard := sync2PeriodicRead(m, loop, total); guard != nil {
@@ -570,7 +569,7 @@ func checkAppendedItems(p *Pass) {
 		loop := loops[0]
 		// (Another append to the list, the other branch of an `if
 		// use_amp:`, is no read: iTransformer, blind sample UU.)
-		if readInLoop(m, acc, loop, true) || stepSyncsBesides(m, loop, acc.Text()) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) || scalerStepSyncs(p, loop, call) {
+		if readInLoop(m, acc, loop, true) || stepSyncsBesides(m, loop, acc.Text()) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
 			continue
 		}
 		value := ifn.ChildByField("object").Text()
@@ -686,62 +685,4 @@ func hostValue(e *rewrite.Node, operand bool) bool {
 		}
 	}
 	return false
-}
-
-// scalerStepSyncs reports a GradScaler step (`scaler.step(optimizer)`)
-// that runs whenever site does: the scaler checks the gradients for
-// inf/NaN with a host read before it steps, so that step waits for the
-// GPU anyway, and removing site's sync gains nothing (blind sample S17G's
-// TimeMixer, whose AMP branch logs loss.item() beside scaler.step).
-func scalerStepSyncs(p *Pass, loop, site *rewrite.Node) bool {
-	siteConds := branchConditions(site, loop)
-	found := false
-	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
-		if found || n.Type != "call" || callAttr(n) != "step" || len(rewrite.PositionalArgs(n)) != 1 {
-			return
-		}
-		scaler := n.ChildByField("function").ChildByField("object")
-		if !gradScaler(p, scaler) {
-			return
-		}
-		for _, c := range branchConditions(n, loop) {
-			if !slices.Contains(siteConds, c) {
-				return // stepped on a path site may not take
-			}
-		}
-		found = true
-	})
-	return found
-}
-
-// gradScaler reports an expression every origin of which constructs a
-// GradScaler not disabled by its arguments.
-func gradScaler(p *Pass, e *rewrite.Node) bool {
-	origins := p.Model.Origins(e)
-	for _, o := range origins {
-		if o.Expr == nil || o.Expr.Type != "call" || !slices.Contains(gradScalerNames, p.Model.CalleeName(o.Expr)) || rewrite.KeywordValue(o.Expr, "enabled") != nil {
-			return false
-		}
-	}
-	return len(origins) > 0
-}
-
-// branchConditions are the conditions of the if statements between n and
-// loop, each as written for the branch n is in ("!" before an else
-// branch's).
-func branchConditions(n, loop *rewrite.Node) []string {
-	var out []string
-	for a := n; a != nil && a != loop; a = a.Parent {
-		p := a.Parent
-		if p == nil || p.Type != "if_statement" {
-			continue
-		}
-		cond := strings.Join(strings.Fields(p.ChildByField("condition").Text()), " ")
-		if p.ChildByField("consequence") == a {
-			out = append(out, cond)
-		} else {
-			out = append(out, "!"+cond)
-		}
-	}
-	return out
 }
