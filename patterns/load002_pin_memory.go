@@ -73,6 +73,9 @@ func feedsOneEvaluationPass(p *Pass, gl gpuLoader) bool {
 	if gl.PerEpoch || gl.Across != "" || gl.Binding == nil {
 		return false
 	}
+	if handedOnceToEvaluation(p, gl) {
+		return true
+	}
 	// Every read of the loader heads a for loop (not a `next(iter(loader))`
 	// drawn during training).
 	if slices.ContainsFunc(gl.Binding.Uses, func(u *rewrite.Node) bool { return !headsForLoop(u) }) {
@@ -85,6 +88,36 @@ func feedsOneEvaluationPass(p *Pass, gl gpuLoader) bool {
 		}
 		return !p.Model.Loop(loop).Trains() && evaluatesOnce(p, outer)
 	})
+}
+
+// handedOnceToEvaluation reports a loader every read of which (but for
+// attribute reads such as `loader.dataset`) is an argument of a call, outside any loop of a function called from one, to
+// a function of another project module that iterates it and trains
+// nothing: a visualisation script's one embedding pass
+// (`get_embeddings_from_dataloader(loader, model)` before t-SNE: blind
+// sample S17F).
+func handedOnceToEvaluation(p *Pass, gl gpuLoader) bool {
+	uses := gl.Binding.Uses
+	handed := 0
+	for _, u := range uses {
+		if u.Parent != nil && u.Parent.Type == "attribute" && u.Parent.ChildByField("object") == u {
+			continue // `loader.dataset` logged: no pass
+		}
+		args := u.Parent
+		if args != nil && args.Type == "keyword_argument" {
+			args = args.Parent
+		}
+		if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Type != "call" {
+			return false
+		}
+		call := args.Parent
+		d := p.Model.ImportedDef(call.ChildByField("function"))
+		if d == nil || d.Class || d.Trains || len(d.Iterated) == 0 || len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
+			return false
+		}
+		handed++
+	}
+	return handed > 0
 }
 
 // headsForLoop reports a name read in a for loop's iterable (`for x in
