@@ -127,14 +127,15 @@ func checkFusedOptimizer(p *Pass) {
 
 // linearProbe reports an optimizer (call) over a module that is one
 // layer (a linear classifier: two tensors), stepped in a loop that
-// computes its inputs under torch.no_grad(): a linear probe on frozen
+// computes its inputs under torch.no_grad() (or detaches a network's
+// output): a linear probe on frozen
 // features, whose step is the backbone's forward. Fusing an update of two
 // tensors saves microseconds there (blind sample FF judged OPT001 on
 // DINO's probe false). A one-layer model trained alone (a logistic
 // regression) keeps the finding.
 func linearProbe(p *Pass, call, model *rewrite.Node) bool {
 	opt := assignedIdentifier(call)
-	if opt == nil || !p.File.Spells("no_grad") || !singleLayerModel(p, model) {
+	if opt == nil || !singleLayerModel(p, model) {
 		return false
 	}
 	for _, step := range p.File.MethodCalls("step") {
@@ -149,6 +150,13 @@ func linearProbe(p *Pass, call, model *rewrite.Node) bool {
 		for _, n := range p.Model.LoopBodyNodes(loops[0]) {
 			if n.Type == "with_item" && strings.HasSuffix(p.Model.CalleeName(n.NamedChildren()[0]), "no_grad") {
 				return true
+			}
+			// `representation = net(inputs).detach()`: frozen features cut
+			// off after the forward (blind sample S17H's SimCLR probe).
+			if n.Type == "call" && callAttr(n) == "detach" {
+				if fwd := n.ChildByField("function").ChildByField("object"); fwd != nil && fwd.Type == "call" && p.Model.IsModule(fwd.ChildByField("function")) {
+					return true
+				}
 			}
 		}
 	}
