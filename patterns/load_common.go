@@ -213,6 +213,9 @@ func oneBatch(gl gpuLoader) bool {
 // pin_memory refuses, so worker and pinning advice does not apply (blind
 // sample S17C's nsf, where the fix would have crashed the first batch).
 func cudaDefaultTensors(p *Pass) bool {
+	if !p.File.SpellsAny([]string{"set_default_tensor_type", "set_default_device"}) {
+		return false
+	}
 	for _, call := range p.Model.CallsTo("torch.set_default_tensor_type", "torch.set_default_device") {
 		args := rewrite.PositionalArgs(call)
 		if len(args) == 0 {
