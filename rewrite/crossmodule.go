@@ -84,16 +84,20 @@ type WordIndex interface {
 // project when the index can tell, spells one of words: the model that a
 // training script builds may live in any of them.
 func (m *Model) ProjectSpells(words ...string) bool {
+	own, wi := m.spellsHere(words)
+	return own || wi != nil && len(wi.ModulesSpelling(words...)) > 0
+}
+
+// spellsHere reports whether this file spells one of words, and otherwise
+// hands back the project's word index (nil when there is none).
+func (m *Model) spellsHere(words []string) (bool, WordIndex) {
 	for _, w := range words {
 		if bytes.Contains(m.File.Src.Bytes, []byte(w)) {
-			return true
+			return true, nil
 		}
 	}
-	wi, ok := m.project.(WordIndex)
-	if !ok {
-		return false
-	}
-	return len(wi.ModulesSpelling(words...)) > 0
+	wi, _ := m.project.(WordIndex)
+	return false, wi
 }
 
 // ImportedModuleSpells is ProjectSpells for the modules this file
@@ -101,14 +105,9 @@ func (m *Model) ProjectSpells(words ...string) bool {
 // statements spells (`from src.env import MultipleEnvironments` for
 // src/env.py), spells one of words.
 func (m *Model) ImportedModuleSpells(words ...string) bool {
-	for _, w := range words {
-		if bytes.Contains(m.File.Src.Bytes, []byte(w)) {
-			return true
-		}
-	}
-	wi, ok := m.project.(WordIndex)
-	if !ok {
-		return false
+	own, wi := m.spellsHere(words)
+	if own || wi == nil {
+		return own
 	}
 	var imports []string
 	for _, t := range []string{"import_statement", "import_from_statement"} {
