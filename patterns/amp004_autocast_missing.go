@@ -1496,6 +1496,10 @@ func bceCallsIn(p *Pass, stmt *rewrite.Node, depth int) []*rewrite.Node {
 			}
 		case "attribute": // self.loss = nn.BCELoss() in __init__
 			values = p.Model.SelfAttrValues(fn)
+			if len(values) == 0 && instanceBCELoss(p, fn) {
+				out = append(out, n)
+				return true
+			}
 		}
 		if slices.ContainsFunc(values, func(v *rewrite.Node) bool { return bceValue(p, v, 0) || depth == 0 && bceLossClass(p, v) }) {
 			out = append(out, n)
@@ -1503,6 +1507,41 @@ func bceCallsIn(p *Pass, stmt *rewrite.Node, depth int) []*rewrite.Node {
 		return true
 	})
 	return out
+}
+
+// instanceBCELoss reports `model.loss(...)` where model is built from a
+// class, of this file or the project, that sets `self.loss =
+// nn.BCELoss()` (TuckER's model carries its loss: blind sample S17L).
+func instanceBCELoss(p *Pass, fn *rewrite.Node) bool {
+	obj := fn.ChildByField("object")
+	if obj == nil || obj.Type != "identifier" {
+		return false
+	}
+	attr := fn.ChildByField("attribute").Text()
+	for _, o := range p.Model.Origins(obj) {
+		call := o.Expr
+		if o.Def != nil && o.Call != nil {
+			call = o.Call
+		}
+		call = unchainModuleMethods(call)
+		if call == nil || call.Type != "call" || o.Model != nil {
+			continue
+		}
+		im, cls := builtClass(p.Model, call)
+		if cls == nil {
+			continue
+		}
+		for _, asg := range im.File.OfTypeIn(cls, "assignment") {
+			l, r := asg.ChildByField("left"), asg.ChildByField("right")
+			if l == nil || r == nil || r.Type != "call" || !selfAttribute(l) || l.ChildByField("attribute").Text() != attr {
+				continue
+			}
+			if q := im.CalleeName(r); q == "torch.nn.BCELoss" || strings.HasSuffix(q, ".BCELoss") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bceLossClass reports an instance of a loss class of this file whose

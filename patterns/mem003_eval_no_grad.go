@@ -47,6 +47,14 @@ func checkEvalWithoutNoGrad(p *Pass) {
 			continue
 		}
 		reported[loop] = true
+		ctx := ctx
+		if ctx == "torch.inference_mode" && updatedInPlaceAfter(p, loop) {
+			// `avg_loss += criterion(...)` in the loop, `avg_loss /= n`
+			// after it: an in-place update of an inference tensor outside
+			// inference mode raises (blind sample S17J's LeNet course
+			// script); no_grad's tensors are plain ones.
+			ctx = "torch.no_grad"
+		}
 		var fix *rewrite.Fix
 		if name, ok := p.Model.LocalName(loop, ctx); ok {
 			if e, ok := rewrite.WrapStatementEdit(loop, "with "+name+"():"); ok {
@@ -57,6 +65,39 @@ func checkEvalWithoutNoGrad(p *Pass) {
 		p.ReportRange(loop.Start, src.LineEnd(src.LineOf(loop.Start)),
 			"evaluation loop after "+recv.Text()+".eval() runs with autograd on: every forward records a graph and keeps its activations; wrap it in "+ctx+"()", fix)
 	}
+}
+
+// updatedInPlaceAfter reports a name the loop assigns that code after
+// the loop updates in place (`x /= n`, `x.add_(...)`), or hands to
+// autograd (`.backward()`, `.requires_grad_()`): tensors made under
+// inference_mode refuse both outside it.
+func updatedInPlaceAfter(p *Pass, loop *rewrite.Node) bool {
+	names := map[string]bool{}
+	for _, t := range []string{"assignment", "augmented_assignment"} {
+		for _, a := range p.File.OfTypeIn(loop, t) {
+			if l := a.ChildByField("left"); l != nil && l.Type == "identifier" {
+				names[l.Text()] = true
+			}
+		}
+	}
+	scope := p.Model.ScopeOf(loop)
+	for name := range names {
+		for _, r := range p.Model.Reads(scope, name, p.File.Root) {
+			if r.Start < loop.End {
+				continue
+			}
+			if a := r.Parent; a != nil && a.Type == "augmented_assignment" && a.ChildByField("left") == r {
+				return true
+			}
+			if at := r.Parent; at != nil && at.Type == "attribute" && at.ChildByField("object") == r && at.Parent != nil && at.Parent.Type == "call" {
+				m := at.ChildByField("attribute").Text()
+				if strings.HasSuffix(m, "_") && !strings.HasPrefix(m, "_") || m == "backward" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func isAsync(loop *rewrite.Node) bool {
