@@ -36,8 +36,8 @@ func checkFactoryDevice(p *Pass) {
 	}
 	for _, move := range torchCalls(p) {
 		dev, ok, obj := p.Model.MoveTarget(move)
-		if !ok || obj == nil || !movesOnly(move) {
-			continue
+		if !ok || obj == nil || !movesOnly(move) || dev != nil && p.Model.DeviceOf(dev) == rewrite.DeviceOther {
+			continue // `.to(device)` with device = torch.device("cpu") (or "mps"): not the copy to CUDA this rule is about
 		}
 		if obj.Type == "identifier" {
 			checkSplitFactory(p, move, dev, obj)

@@ -439,6 +439,22 @@ func (m *Model) UsesCUDA() bool {
 // UsesCUDA then answers false.
 func (m *Model) NoCUDAPlacement() { m.usesCUDA = 1 }
 
+// cudaQuery reports `torch.cuda` read only to ask about the GPU
+// (`torch.cuda.is_available()`, `device_count()`, `get_device_name()`):
+// a script that asks and then sets `device = torch.device("cpu")` trains
+// on the CPU (blind sample S17J's CGAN, its CUDA line commented out).
+func cudaQuery(n *Node) bool {
+	up := n.Parent
+	if up == nil || up.Type != "attribute" || up.ChildByField("object") != n {
+		return false
+	}
+	switch up.ChildByField("attribute").Text() {
+	case "is_available", "device_count", "get_device_name", "is_bf16_supported", "get_device_capability":
+		return up.Parent != nil && up.Parent.Type == "call"
+	}
+	return false
+}
+
 func (m *Model) usesCUDAScan() bool {
 	for _, n := range m.File.OfType("string") {
 		if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA {
@@ -448,6 +464,9 @@ func (m *Model) usesCUDAScan() bool {
 	for _, n := range m.File.OfType("attribute") {
 		switch n.ChildByField("attribute").Text() {
 		case "cuda":
+			if cudaQuery(n) {
+				continue // `is_cuda = torch.cuda.is_available()` places nothing
+			}
 			return true
 		case "accelerator":
 			// torch.accelerator (PyTorch >= 2.6): the GPU when there is one.
