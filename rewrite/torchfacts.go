@@ -442,7 +442,9 @@ func (m *Model) NoCUDAPlacement() { m.usesCUDA = 1 }
 // cudaQuery reports `torch.cuda` read only to ask about the GPU
 // (`torch.cuda.is_available()`, `device_count()`, `get_device_name()`):
 // a script that asks and then sets `device = torch.device("cpu")` trains
-// on the CPU (blind sample S17J's CGAN, its CUDA line commented out).
+// on the CPU (blind sample S17J's CGAN, its CUDA line commented out). One
+// that asks and names no device here may place through a config of
+// another module (a Kaggle baseline's CONFIG['device']).
 func cudaQuery(n *Node) bool {
 	up := n.Parent
 	if up == nil || up.Type != "attribute" || up.ChildByField("object") != n {
@@ -451,6 +453,22 @@ func cudaQuery(n *Node) bool {
 	switch up.ChildByField("attribute").Text() {
 	case "is_available", "device_count", "get_device_name", "is_bf16_supported", "get_device_capability":
 		return up.Parent != nil && up.Parent.Type == "call"
+	}
+	return false
+}
+
+// setsCPUDevice reports a file that builds `torch.device("cpu")` (or
+// another device that is not CUDA) from a string literal.
+func (m *Model) setsCPUDevice() bool {
+	for _, call := range m.File.OfType("call") {
+		if m.CalleeName(call) != "torch.device" {
+			continue
+		}
+		if a := PositionalArgs(call); len(a) > 0 {
+			if s, ok := StringValue(a[0]); ok && deviceString(s) == DeviceOther {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -464,8 +482,8 @@ func (m *Model) usesCUDAScan() bool {
 	for _, n := range m.File.OfType("attribute") {
 		switch n.ChildByField("attribute").Text() {
 		case "cuda":
-			if cudaQuery(n) {
-				continue // `is_cuda = torch.cuda.is_available()` places nothing
+			if cudaQuery(n) && m.setsCPUDevice() {
+				continue // `is_cuda = torch.cuda.is_available()`, then `torch.device("cpu")`
 			}
 			return true
 		case "accelerator":
