@@ -1517,6 +1517,9 @@ func instanceBCELoss(p *Pass, fn *rewrite.Node) bool {
 	if obj == nil || obj.Type != "identifier" {
 		return false
 	}
+	if !p.Memo("amp004.bceLossSpelled", func() any { return p.Model.ProjectSpells("BCELoss") }).(bool) {
+		return false // no module of the project builds one
+	}
 	attr := fn.ChildByField("attribute").Text()
 	for _, o := range p.Model.Origins(obj) {
 		call := o.Expr

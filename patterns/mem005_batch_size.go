@@ -52,7 +52,8 @@ func checkBatchSize(p *Pass) {
 	// Gradient accumulation means the batch is a deliberate micro-batch,
 	// and pretrained transformers size theirs by sequence length: the
 	// seeds' table is for models whose batch is the only knob.
-	if p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "accum") }) ||
+	src := p.File.Src.Bytes // (byte checks first: most files spell none of these)
+	if containsFoldASCII(src, "accum") && p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "accum") }) ||
 		p.File.Spells("from_pretrained") {
 		return
 	}
@@ -69,7 +70,7 @@ func checkBatchSize(p *Pass) {
 	// batch 30-40: blind sample YY), and the table counts images. (Not
 	// every Conv3d: small CT crops through a tiny 3D CNN at batch 32
 	// leave the GPU idle, and sample II judged MEM005 true there.)
-	if p.File.SpellsMatching(func(s string) bool {
+	if (containsFoldASCII(src, "frames") || containsFoldASCII(src, "clip_len") || containsFoldASCII(src, "num_segments")) && p.File.SpellsMatching(func(s string) bool {
 		l := strings.ToLower(s)
 		return strings.Contains(l, "frames") || l == "clip_len" || l == "clip_length" || l == "num_segments"
 	}) {
@@ -79,7 +80,7 @@ func checkBatchSize(p *Pass) {
 	// labelled set and to the unlabelled batch's ratio (MixMatch's 250
 	// labels with drop_last, FixMatch's batch × mu unlabelled images):
 	// blind samples TT and VV judged raising it false.
-	if p.File.SpellsMatching(func(s string) bool {
+	if containsFoldASCII(src, "unlabel") && p.File.SpellsMatching(func(s string) bool {
 		l := strings.ToLower(s)
 		return strings.Contains(l, "unlabeled") || strings.Contains(l, "unlabelled")
 	}) {
@@ -102,7 +103,7 @@ func checkBatchSize(p *Pass) {
 	// hyperparameter of the algorithm (DQN's 32), and the GPU waits for the
 	// environment, not for a larger batch.
 	if reinforcementLearning(p) || reinforcementProject(p) ||
-		p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "replay") }) {
+		containsFoldASCII(src, "replay") && p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "replay") }) {
 		return
 	}
 	// Point clouds (`--num_points 1024`): every sample carries per-point
