@@ -279,7 +279,10 @@ func summedLoss(p *Pass) bool {
 // the calls and iterators that batch variable-length sequences.
 var sequenceLengthNames = []string{"tgt_len", "seq_len", "seq_length", "max_seq_len", "max_seq_length", "block_size",
 	"context_length", "max_len", "max_length", "n_ctx", "sequence_length",
-	"pack_padded_sequence", "pad_sequence", "pack_sequence", "BucketIterator"}
+	"pack_padded_sequence", "pad_sequence", "pack_sequence", "BucketIterator",
+	// audio: a sample is seconds of waveform or hundreds of frames
+	// (open-unmix's --seq-dur, an x-vector's spec_len: blind sample S17K)
+	"seq_dur", "seq_duration", "spec_len", "segment_length", "segment_len"}
 
 // sequenceBatch reports a script whose batch is of sequences: it names a
 // sequence length (sequenceLengthNames, or `max_word_len`-like names of a
