@@ -48,7 +48,7 @@ func checkDeviceAccumulate(p *Pass) {
 		}
 		loop := loops[0]
 		value := item.ChildByField("function").ChildByField("object")
-		if hostOperand(value) || sync2SyncNeededInLoop(m, loop, aug, total, value) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
+		if hostOperand(value) || onLoaderHost(p, value) || sync2SyncNeededInLoop(m, loop, aug, total, value) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
 			continue
 		}
 		if guard := sync2PeriodicRead(m, loop, total); guard != nil {
@@ -680,6 +680,42 @@ func hostValue(e *rewrite.Node, operand bool) bool {
 				}
 			}
 			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// onLoaderHost reports a value computed from a batch of the loader that
+// the loop never moves (`upper_bound += (a.max(1)[0]).sum().item()` where
+// only `a.cuda()` went to the model: blind sample S17K's BAN-VQA): its
+// .item() waits for nothing.
+func onLoaderHost(p *Pass, value *rewrite.Node) bool {
+	for e := value; e != nil; {
+		switch e.Type {
+		case "parenthesized_expression":
+			c := e.NamedChildren()
+			if len(c) != 1 {
+				return false
+			}
+			e = c[0]
+		case "call":
+			fn := e.ChildByField("function")
+			if fn == nil || fn.Type != "attribute" {
+				return false
+			}
+			switch fn.ChildByField("attribute").Text() {
+			case "cuda", "to":
+				return false
+			}
+			e = fn.ChildByField("object")
+		case "subscript":
+			e = e.ChildByField("value")
+		case "attribute":
+			e = e.ChildByField("object")
+		case "identifier":
+			return loaderBatchAt(p, e, e)
 		default:
 			return false
 		}
