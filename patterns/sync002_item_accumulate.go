@@ -653,38 +653,46 @@ func hostOperand(value *rewrite.Node) bool {
 }
 
 func hostValue(e *rewrite.Node, operand bool) bool {
-	for e != nil {
-		switch e.Type {
-		case "parenthesized_expression":
-			c := e.NamedChildren()
-			if len(c) != 1 {
-				return false
-			}
-			e = c[0]
-		case "call":
-			fn := e.ChildByField("function")
-			if fn == nil || fn.Type != "attribute" {
-				return false
-			}
-			switch fn.ChildByField("attribute").Text() {
-			case "cpu", "numpy":
-				return operand
-			}
-			e = fn.ChildByField("object")
-		case "attribute":
-			e = e.ChildByField("object")
-		case "binary_operator", "comparison_operator":
+	for e != nil && e.Type != "subscript" {
+		if e.Is("binary_operator", "comparison_operator") {
 			for _, c := range e.NamedChildren() {
 				if hostValue(c, true) {
 					return true
 				}
 			}
 			return false
-		default:
+		}
+		next, method, ok := chainLink(e)
+		if !ok {
 			return false
 		}
+		if method == "cpu" || method == "numpy" {
+			return operand
+		}
+		e = next
 	}
 	return false
+}
+
+// chainLink steps from e to the expression its chain is built on: inside
+// parentheses, a method call's receiver (naming the method), an
+// attribute's object or a subscript's value. ok is false at anything else.
+func chainLink(e *rewrite.Node) (next *rewrite.Node, method string, ok bool) {
+	switch e.Type {
+	case "parenthesized_expression":
+		if c := e.NamedChildren(); len(c) == 1 {
+			return c[0], "", true
+		}
+	case "call":
+		if fn := e.ChildByField("function"); fn != nil && fn.Type == "attribute" {
+			return fn.ChildByField("object"), fn.ChildByField("attribute").Text(), true
+		}
+	case "attribute":
+		return e.ChildByField("object"), "", true
+	case "subscript":
+		return e.ChildByField("value"), "", true
+	}
+	return nil, "", false
 }
 
 // onLoaderHost reports a value computed from a batch of the loader that
@@ -693,32 +701,14 @@ func hostValue(e *rewrite.Node, operand bool) bool {
 // .item() waits for nothing.
 func onLoaderHost(p *Pass, value *rewrite.Node) bool {
 	for e := value; e != nil; {
-		switch e.Type {
-		case "parenthesized_expression":
-			c := e.NamedChildren()
-			if len(c) != 1 {
-				return false
-			}
-			e = c[0]
-		case "call":
-			fn := e.ChildByField("function")
-			if fn == nil || fn.Type != "attribute" {
-				return false
-			}
-			switch fn.ChildByField("attribute").Text() {
-			case "cuda", "to":
-				return false
-			}
-			e = fn.ChildByField("object")
-		case "subscript":
-			e = e.ChildByField("value")
-		case "attribute":
-			e = e.ChildByField("object")
-		case "identifier":
+		if e.Type == "identifier" {
 			return loaderBatchAt(p, e, e)
-		default:
+		}
+		next, method, ok := chainLink(e)
+		if !ok || method == "cuda" || method == "to" {
 			return false
 		}
+		e = next
 	}
 	return false
 }
