@@ -7,7 +7,26 @@ import (
 
 // RuleMarkdown renders a rule's full documentation.
 func RuleMarkdown(r *Rule) string {
-	return fmt.Sprintf("# %s: %s (%s)\n\n%s\n\nFix: %s.\n", r.Code, r.Title, r.Name, strings.TrimSpace(r.Doc), r.Fix)
+	return fmt.Sprintf("# %s: %s (%s)\n\n%s%s\n\nFix: %s.\n", r.Code, r.Title, r.Name, optInNote(r), strings.TrimSpace(r.Doc), r.Fix)
+}
+
+// optInNote says how to turn on a rule that the default selection leaves
+// out, ahead of its docs.
+func optInNote(r *Rule) string {
+	if !r.OptIn {
+		return ""
+	}
+	return fmt.Sprintf("**Opt-in**: not in the default selection; run it with `--select ALL,%[1]s` (or `select = [\"ALL\", \"%[1]s\"]` in `[tool.gpuopt]`).\n\n", r.Code)
+}
+
+// tableTitle is a rule's title in the README's table, marked when the
+// rule is opt-in.
+func tableTitle(r *Rule) string {
+	t := strings.ReplaceAll(r.Title, "|", "\\|")
+	if r.OptIn {
+		t += " (opt-in)"
+	}
+	return t
 }
 
 // RuleTable renders the Markdown table of all rules the README embeds.
@@ -15,7 +34,7 @@ func RuleTable() string {
 	var sb strings.Builder
 	sb.WriteString("| code | name | fix | what it does |\n|---|---|---|---|\n")
 	for _, r := range All() {
-		fmt.Fprintf(&sb, "| [%s](patterns/RULES.md#%s) | %s | %s | %s |\n", r.Code, strings.ToLower(r.Code), r.Name, r.Fix, strings.ReplaceAll(r.Title, "|", "\\|"))
+		fmt.Fprintf(&sb, "| [%s](patterns/RULES.md#%s) | %s | %s | %s |\n", r.Code, strings.ToLower(r.Code), r.Name, r.Fix, tableTitle(r))
 	}
 	return sb.String()
 }

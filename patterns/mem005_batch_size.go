@@ -20,7 +20,11 @@ var BatchSize = &Rule{
 	Libraries:       []string{"torch"},
 	Names:           []string{"batch_size", "BATCH_SIZE", "batchSize", "bs"}, // a finding is a literal given to one of these (a DataLoader keyword, an argparse default's dest, a constant)
 	SkipTestModules: true,
-	Check:           checkBatchSize,
+	// Opt-in: blind reviews of unseen code judged 93 of its 179 findings
+	// true (52%; 6 of 26 in the seventeenth session's twelve samples):
+	// the batch is most often the recipe, not a default left low.
+	OptIn: true,
+	Check: checkBatchSize,
 }
 
 func init() { Register(BatchSize) }

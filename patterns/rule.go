@@ -44,6 +44,11 @@ type Rule struct {
 	// rules whose rewrite would change what a test tests or every test
 	// after it (a global switch, CPU tests moved to the GPU).
 	SkipTestModules bool
+	// OptIn keeps the rule out of the default selection: it runs only
+	// where a select list names its full code (a family prefix or ALL
+	// does not turn it on), for advice that blind reviews of unseen code
+	// judged false too often to show every user. Its docs say why.
+	OptIn bool
 	// Check reports the rule's findings on pass.File.
 	Check func(*Pass)
 
@@ -126,7 +131,8 @@ func Lookup(code string) *Rule {
 
 // Selection says which rules run: a code is selected when it matches the
 // longest-matching prefix of Select and no longer-or-equal prefix of Ignore.
-// Empty Select means all rules.
+// Empty Select means all rules but the opt-in ones (Rule.OptIn), which
+// run only where Select names their full code.
 type Selection struct {
 	Select []string
 	Ignore []string
@@ -154,8 +160,15 @@ func (s Selection) Validate() error {
 
 // Enabled reports whether a rule code is selected.
 func (s Selection) Enabled(code string) bool {
+	optIn := false
+	if r, ok := registry[code]; ok {
+		optIn = r.OptIn
+	}
+	if optIn && !slices.ContainsFunc(s.Select, func(p string) bool { return strings.EqualFold(p, code) }) {
+		return false
+	}
 	if len(s.Select) == 0 && len(s.Ignore) == 0 {
-		return true // the default: every rule
+		return true // the default: every rule but the opt-in ones
 	}
 	sel := -1
 	if len(s.Select) == 0 {

@@ -19,6 +19,15 @@ func TestSelection(t *testing.T) {
 		{Selection{Select: []string{"XGB001"}, Ignore: []string{"XGB"}}, "XGB001", true},
 		{Selection{Ignore: []string{"xgb00"}}, "XGB002", false},
 		{Selection{Select: []string{"ALL"}}, "AMP001", true},
+		// MEM005 is opt-in: only its full code turns it on.
+		{Selection{}, "MEM005", false},
+		{Selection{Select: []string{"ALL"}}, "MEM005", false},
+		{Selection{Select: []string{"MEM"}}, "MEM005", false},
+		{Selection{Select: []string{"mem005"}}, "MEM005", true},
+		{Selection{Select: []string{"ALL", "MEM005"}}, "MEM005", true},
+		{Selection{Select: []string{"ALL", "MEM005"}}, "AMP001", true},
+		{Selection{Select: []string{"MEM005"}, Ignore: []string{"MEM"}}, "MEM005", true},
+		{Selection{Select: []string{"ALL", "MEM005"}, Ignore: []string{"MEM005"}}, "MEM005", false},
 	}
 	for _, c := range cases {
 		if got := c.sel.Enabled(c.code); got != c.want {

@@ -89,6 +89,40 @@ func TestCheckExitCodesAndText(t *testing.T) {
 	}
 }
 
+// TestOptInRuleNeedsItsCode runs MEM005, the opt-in rule, on a script
+// with a small batch: silent by default and under a prefix, reported when
+// --select names its code, beside the default rules with ALL.
+func TestOptInRuleNeedsItsCode(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "train.py"), `import torch
+from torch.utils.data import DataLoader
+model = torch.nn.Linear(4096, 4096).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(torch.randn(10000, 4096), batch_size=32, num_workers=8, pin_memory=True, persistent_workers=True)
+for x in loader:
+    loss = model(x.cuda(non_blocking=True)).square().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+`)
+	for _, c := range []struct {
+		sel  string
+		want bool
+	}{{"", false}, {"MEM", false}, {"ALL", false}, {"MEM005", true}, {"ALL,MEM005", true}} {
+		args := []string{"check", "--target-gpu", "h100", "train.py"}
+		if c.sel != "" {
+			args = append(args, "--select", c.sel)
+		}
+		out, _, _ := run(t, dir, "", args...)
+		if got := strings.Contains(out, "MEM005"); got != c.want {
+			t.Errorf("--select %q: MEM005 reported %v, want %v\n%s", c.sel, got, c.want, out)
+		}
+		if c.sel == "ALL,MEM005" && !strings.Contains(out, "OPT001") {
+			t.Errorf("--select ALL,MEM005 left out the default rules:\n%s", out)
+		}
+	}
+}
+
 func TestCheckJSONAndSARIF(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "train.py"), "# é😀\n"+xgbSource)

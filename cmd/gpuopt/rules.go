@@ -29,13 +29,17 @@ func newRuleCommand() *cobra.Command {
 func newRulesCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "rules",
-		Short: "List every rule with its fix safety",
+		Short: "List every rule with its fix safety (opt-in rules run only when --select names them)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "CODE\tFIX\tNAME\tTITLE")
+			fmt.Fprintln(w, "CODE\tFIX\tDEFAULT\tNAME\tTITLE")
 			for _, r := range patterns.All() {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.Code, r.Fix, r.Name, r.Title)
+				on := "on"
+				if r.OptIn {
+					on = "opt-in"
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Fix, on, r.Name, r.Title)
 			}
 			return w.Flush()
 		},
