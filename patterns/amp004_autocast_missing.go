@@ -199,8 +199,18 @@ func inputGradientLoop(p *Pass, loop *rewrite.Node) bool {
 // list of the loop's own tensors (`optim.SGD([X_pgd], lr=...)` rebuilt
 // each step), not over a module's parameters.
 func stepsOnlyInputs(p *Pass, loop *rewrite.Node) bool {
+	body := p.Model.LoopBodyNodes(loop)
+	if !slices.ContainsFunc(body, func(n *rewrite.Node) bool {
+		if n.Type != "call" {
+			return false
+		}
+		arg := rewrite.Arg(n, 0, "params")
+		return arg != nil && arg.Type == "list"
+	}) {
+		return false // no call over a list: not one such optimizer (and Facts.What, per call, is the cost of a training loop)
+	}
 	found := false
-	for _, n := range p.Model.LoopBodyNodes(loop) {
+	for _, n := range body {
 		if n.Type != "call" || p.Facts.What(n).Kind != KindOptimizer {
 			continue
 		}
