@@ -18,7 +18,7 @@ if args.cpu:
 else:
     dev = torch.accelerator.current_accelerator()
 head = nn.Linear(2, 1).to(dev)
-head_opt = torch.optim.SGD(head.parameters(), lr=0.1)  # want: OPT001
+head_opt = torch.optim.SGD(head.parameters(), lr=0.1, momentum=0.9)  # want: OPT001
 
 # Wrapped after the move: DataParallel keeps the parameters where they are.
 net = nn.Linear(4, 4).to(device)
@@ -31,7 +31,7 @@ use_gpu = torch.cuda.is_available()
 clf = nn.Linear(16, 4)
 if use_gpu:
     clf = clf.cuda()
-clf_opt = torch.optim.SGD(clf.parameters(), lr=0.01)  # want: OPT001
+clf_opt = torch.optim.SGD(clf.parameters(), lr=0.01, momentum=0.9)  # want: OPT001
 
 # Built in the branches of an if/else, moved in both.
 if use_gpu:

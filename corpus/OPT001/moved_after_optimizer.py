@@ -23,13 +23,13 @@ class Keeper:
 
 def build():
     model = torch.nn.Linear(20, 1)
-    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)  # want: OPT001
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, weight_decay=1e-4)  # want: OPT001
     return model, optimizer
 
 
 def build_kept():
     model = torch.nn.Linear(20, 1)
-    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, weight_decay=1e-4)
     return model, optimizer
 
 
