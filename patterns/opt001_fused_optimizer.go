@@ -1,6 +1,8 @@
 package patterns
 
 import (
+	"bytes"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +29,7 @@ func checkFusedOptimizer(p *Pass) {
 	if !torch.AtLeast(2, 0) {
 		return
 	}
-	if hasKeywordTrue(p, "sparse") {
+	if sparseGradients(p) {
 		return // sparse gradients (nn.Embedding(sparse=True)) have no fused kernel
 	}
 	if mentionsComplex(p) {
@@ -593,4 +595,29 @@ func sgdHyperZero(p *Pass, v *rewrite.Node) (zero, known bool) {
 		}
 	}
 	return false, false
+}
+
+// sparseEmbeddingArg matches an embedding built with a sparse= argument
+// (one level of nested parentheses inside the call allowed) and captures
+// its value.
+var sparseEmbeddingArg = regexp.MustCompile(`\b(?:Embedding|EmbeddingBag|embedding|embedding_bag)\((?:[^()]|\([^()]*\))*?\bsparse\s*=\s*([\w.]+)`)
+
+// sparseGradients reports a file, or a module of its project, that builds
+// an embedding whose sparse= is anything but a literal False
+// (`nn.Embedding(n, d, sparse=args.sparse)` in the project's model.py):
+// its gradients may be sparse, which the fused kernels refuse at the
+// first step ("_fused_sgd does not support sparse gradients", blind
+// sample S18B's TreeLSTM under --sparse).
+func sparseGradients(p *Pass) bool {
+	for _, src := range p.Model.ProjectSourcesSpelling("sparse=", "sparse =") {
+		if !bytes.Contains(src, []byte("sparse")) {
+			continue
+		}
+		for _, m := range sparseEmbeddingArg.FindAllSubmatch(src, -1) {
+			if string(m[1]) != "False" {
+				return true
+			}
+		}
+	}
+	return false
 }

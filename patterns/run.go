@@ -122,7 +122,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 			continue // dead code after a return: it never runs
 		}
 		if fd.End > fd.Start && inUncalledFunction(m, f.NodeAt(fd.Start, fd.End), never) {
-			continue // a function nothing in the project calls (blind sample S16A)
+			continue // a function nothing in the project calls, a class nothing builds (blind samples S16A, S18E)
 		}
 		if fd.Fix != nil && (f.Rejected() || f.InError(fd.Start, fd.End)) {
 			fd.Fix = nil // never rewrite inside a syntax error, nor a file CPython rejects
@@ -144,13 +144,14 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 }
 
 // inUncalledFunction reports a node inside a module-level function that
-// nothing in the project calls (Model.NeverCalled), memoized in never.
+// nothing in the project calls, or a module-level class nothing builds
+// (Model.NeverCalled), memoized in never.
 func inUncalledFunction(m *rewrite.Model, n *rewrite.Node, never map[*rewrite.Node]bool) bool {
 	for ; n != nil && n.Parent != nil; n = n.Parent {
 		if n.Parent.Type != "module" {
 			continue
 		}
-		if n.Type != "function_definition" {
+		if n.Type != "function_definition" && n.Type != "class_definition" {
 			return false
 		}
 		v, ok := never[n]

@@ -59,6 +59,60 @@ for x, y in loader:
 	}
 }
 
+// TestNeverBuiltClassIsSilent: a layer class that run.py imports but never
+// builds (blind sample S18E's MTGNN layers) never runs, so XFER001 in its
+// forward is dropped; built, or reachable by getattr, it keeps the finding.
+func TestNeverBuiltClassIsSilent(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(".git/HEAD", "ref: refs/heads/main\n")
+	write("layer.py", `import torch
+from torch import nn
+
+
+class Prop(nn.Module):
+    def forward(self, x):
+        mask = torch.eye(x.size(0)).to(x.device)
+        return x @ mask
+
+
+class Used(nn.Module):
+    def forward(self, x):
+        return x.relu()
+`)
+	run := func(text string) int {
+		write("run.py", text)
+		path := filepath.Join(dir, "layer.py")
+		src, _ := os.ReadFile(path)
+		f := rewrite.Parse(path, src)
+		defer f.Release()
+		n := 0
+		for _, fd := range Run(f, Selection{Select: []string{"XFER001"}}, &Env{Versions: DefaultVersions, Project: workspace.NewProject(dir)}) {
+			if fd.Code == "XFER001" {
+				n++
+			}
+		}
+		return n
+	}
+	const head = "import torch\nfrom layer import (\n    Prop,\n    Used,\n)\n\nnet = Used().cuda()\n"
+	if n := run(head + "for _ in range(10):\n    net(torch.ones(4, 4, device=\"cuda\"))\n"); n != 0 {
+		t.Errorf("Prop imported, never built: %d XFER001 findings, want 0", n)
+	}
+	if n := run(head + "prop = Prop().cuda()\n"); n != 1 {
+		t.Errorf("Prop built: %d XFER001 findings, want 1", n)
+	}
+	if n := run(head + "import layer\nnet = getattr(layer, \"Pr\" + \"op\")()\n"); n != 1 {
+		t.Errorf("classes reached by getattr: %d XFER001 findings, want 1", n)
+	}
+}
+
 // TestUncalledFunctionIsSilent: a train() copied into utils.py, which the
 // project imports only get_filter from, never runs, so its findings are
 // dropped, but only when the checked folder is the whole repository (its

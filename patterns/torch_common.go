@@ -681,16 +681,6 @@ func intLiteral(p *Pass, n *rewrite.Node) (int, bool) {
 // isTrue reports a literal True.
 func isTrueLit(n *rewrite.Node) bool { return n != nil && n.Type == "true" }
 
-// hasKeywordTrue reports a `name=True` keyword argument anywhere in the file.
-func hasKeywordTrue(p *Pass, name string) bool {
-	for _, kw := range p.File.OfType("keyword_argument") {
-		if k := kw.ChildByField("name"); k != nil && k.Text() == name && isTrueLit(kw.ChildByField("value")) {
-			return true
-		}
-	}
-	return false
-}
-
 // walkLoopBody visits the named nodes of a loop's body, not entering
 // nested function, class or lambda definitions (Model.LoopBodyNodes).
 func walkLoopBody(m *rewrite.Model, loop *rewrite.Node, visit func(*rewrite.Node)) {

@@ -88,6 +88,29 @@ func (m *Model) ProjectSpells(words ...string) bool {
 	return own || wi != nil && len(wi.ModulesSpelling(words...)) > 0
 }
 
+// ProjectSourcesSpelling returns the text of this file and of the
+// project's other modules that spell one of words (the project's word
+// index finds them; none without one), for checks that must read what
+// those modules say next to the word.
+func (m *Model) ProjectSourcesSpelling(words ...string) [][]byte {
+	out := [][]byte{m.File.Src.Bytes}
+	wi, _ := m.project.(WordIndex)
+	ps, _ := m.project.(ProjectSources)
+	if wi == nil || ps == nil {
+		return out
+	}
+	self := m.absPath()
+	for _, path := range wi.ModulesSpelling(words...) {
+		if path == self {
+			continue
+		}
+		if src := ps.Source(path); src != nil {
+			out = append(out, src)
+		}
+	}
+	return out
+}
+
 // spellsHere reports whether this file spells one of words, and otherwise
 // hands back the project's word index (nil when there is none).
 func (m *Model) spellsHere(words []string) (bool, WordIndex) {
@@ -471,19 +494,22 @@ type WholeRepository interface {
 	CoversRepository(path string) bool
 }
 
-// NeverCalled reports a module-level function that nothing in its project
-// refers to, so that it never runs: no name in its own module stands for
-// it (outside its own body; an attribute `x.name` or a keyword `name=`
-// does not), no string there spells it, and no other module of the
-// project that imports it, or imports its module, spells its name (a
-// train() copied into utils.py beside the one function the project
-// imports from there). False for a decorated function (a registry or a
+// NeverCalled reports a module-level function or class that nothing in
+// its project refers to, so that it never runs (a class: is never built,
+// so its methods never run): no name in its own module stands for it
+// (outside its own body; an attribute `x.name` or a keyword `name=` does
+// not), no string there spells it, and no other module of the project
+// that imports it, or imports its module, spells its name outside its
+// import statements (a train() copied into utils.py beside the one
+// function the project imports from there; a layer class imported and
+// never built). False for a decorated definition (a registry or a
 // command-line entry may call it), for main and dunder names, in a
-// package's __init__.py, in a module that lists __all__ or reaches its
-// functions by name (globals(), fire.Fire), and without a project that
-// lists its sources.
+// package's __init__.py or one re-exported by it, in a module that lists
+// __all__ or reaches its functions by name (globals(), fire.Fire), where
+// an importer reaches names dynamically (getattr, __dict__, eval), and
+// without a project that lists its sources.
 func (m *Model) NeverCalled(def *Node) bool {
-	if def == nil || def.Type != "function_definition" || def.Parent == nil || def.Parent.Type != "module" {
+	if def == nil || def.Type != "function_definition" && def.Type != "class_definition" || def.Parent == nil || def.Parent.Type != "module" {
 		return false
 	}
 	name := def.ChildByField("name").Text()
@@ -512,9 +538,40 @@ func (m *Model) NeverCalled(def *Node) bool {
 	}
 	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
 	for _, path := range ps.Importers(self, name) {
-		if src := ps.Source(path); src == nil || word.Match(src) {
+		src := ps.Source(path)
+		if src == nil || filepath.Base(path) == "__init__.py" || dynamicAccess.Match(src) || usedOutsideImports(src, word) {
 			return false
 		}
 	}
 	return true
+}
+
+// dynamicAccess matches code that reaches a module's names by a string
+// computed at run time (`getattr(models, args.arch)`, `models.__dict__[
+// name]`, `eval(...)`): any definition of an imported module may run.
+var dynamicAccess = regexp.MustCompile(`\bgetattr\(|__dict__|\beval\(|\bglobals\(\)|\bvars\(`)
+
+// usedOutsideImports reports src spelling word on a line that is not
+// part of an import statement (a parenthesized import's continuation
+// lines included).
+func usedOutsideImports(src []byte, word *regexp.Regexp) bool {
+	inImport := false
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		starts := bytes.HasPrefix(t, []byte("import ")) || bytes.HasPrefix(t, []byte("from ")) && bytes.Contains(t, []byte(" import "))
+		if inImport || starts {
+			if starts {
+				inImport = bytes.Contains(t, []byte("(")) && !bytes.Contains(t, []byte(")"))
+			} else if bytes.Contains(t, []byte(")")) {
+				inImport = false
+			}
+			if before, _, _ := bytes.Cut(t, []byte("#")); !bytes.Contains(before, []byte(";")) {
+				continue // (a `;` may put a use on the import's line)
+			}
+		}
+		if word.Match(line) {
+			return true
+		}
+	}
+	return false
 }
