@@ -143,6 +143,9 @@ func (m *Model) Loop(loop *Node) *LoopInfo {
 	}
 	li := &LoopInfo{Loop: loop}
 	m.loopInfo[loop] = li
+	if RunsOnce(loop) {
+		return li // one pass, not a loop: nothing per step
+	}
 	if loop.Type == "for_statement" {
 		li.IteratesLoader = m.IsDataLoader(loop.ChildByField("right"))
 	}
@@ -151,6 +154,29 @@ func (m *Model) Loop(loop *Node) *LoopInfo {
 		m.scanNode(n, li, &visited, 0)
 	}
 	return li
+}
+
+// RunsOnce reports a loop whose body ends in an unconditional break and
+// holds no continue: it runs its body at most once (`for x, _ in
+// init_loader: model.initialize(x); break`, a data-dependent
+// initialisation's one batch: blind sample S18D's Glow).
+func RunsOnce(loop *Node) bool {
+	body := loop.ChildByField("body")
+	if body == nil || len(body.NamedChildren()) == 0 || loop.ChildByField("alternative") != nil {
+		return false
+	}
+	stmts := body.NamedChildren()
+	if stmts[len(stmts)-1].Type != "break_statement" {
+		return false
+	}
+	skips := false
+	body.Walk(func(n *Node) bool {
+		if n.Type == "continue_statement" {
+			skips = true
+		}
+		return !skips && !IsDefOrLambda(n)
+	})
+	return !skips
 }
 
 // LoopBodyNodes returns the named nodes of a loop's body (LoopBody) in
