@@ -97,7 +97,7 @@ func TestOptInRuleNeedsItsCode(t *testing.T) {
 	write(t, filepath.Join(dir, "train.py"), `import torch
 from torch.utils.data import DataLoader
 model = torch.nn.Linear(4096, 4096).cuda()
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 loader = DataLoader(torch.randn(10000, 4096), batch_size=32, num_workers=8, pin_memory=True, persistent_workers=True)
 for x in loader:
     loss = model(x.cuda(non_blocking=True)).square().mean()
