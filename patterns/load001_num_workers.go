@@ -62,6 +62,9 @@ func checkLoaderWorkers(p *Pass) {
 		if workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) {
 			continue // more workers would fail or corrupt reads: not advice
 		}
+		if readEveryFewEpochs(p, gl) {
+			continue // an evaluation every few epochs: a small share of the run (blind samples S18D, S18F)
+		}
 		if gl.Known && gl.WorkersN > 0 && gl.WorkersN < fewWorkers && !gl.Splat {
 			reportFewWorkers(p, gl)
 		}

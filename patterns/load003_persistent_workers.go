@@ -304,24 +304,46 @@ var datasetReaders = map[string]bool{
 }
 
 // readEveryFewEpochs reports a loader whose every loop runs under a
-// periodic guard inside the epoch loop (`if epoch % test_interval ==
-// test_interval - 1:`): its workers start every few epochs, not every
-// epoch, and persistent ones would sit idle in between (blind sample
-// ZZ's test loader read every 20 epochs).
+// periodic guard (`if epoch % test_interval == test_interval - 1:`),
+// around the loop or around every call of the function that holds it
+// (`if epoch % 25 == 0: test(net, test_loader)`): its workers start
+// every few epochs, not every epoch, and persistent ones would sit idle
+// in between (blind samples ZZ's test loader read every 20 epochs, S18D's
+// DCL test() every 25). LOAD001 and LOAD002 leave such a loader alone
+// too: an evaluation every few epochs is a small share of the run.
 func readEveryFewEpochs(p *Pass, gl gpuLoader) bool {
-	return gl.everyLoop(p, func(loop *rewrite.Node) bool {
-		for a := loop.Parent; a != nil; a = a.Parent {
-			if rewrite.IsLoop(a) || rewrite.IsDefOrLambda(a) {
-				return false
-			}
-			if a.Type == "if_statement" {
-				if c := a.ChildByField("condition"); c != nil && strings.Contains(c.Text(), "%") {
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool { return underRemainderGuard(p, loop, 0) })
+}
+
+// underRemainderGuard reports n running only under an if whose condition
+// takes a remainder, in its own function before any loop, or, in a
+// function of this file, at every call of that function (two callers
+// deep).
+func underRemainderGuard(p *Pass, n *rewrite.Node, depth int) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		switch {
+		case rewrite.IsLoop(a), a.Type == "class_definition", a.Type == "lambda":
+			return false
+		case a.Type == "if_statement":
+			if c := a.ChildByField("condition"); c != nil && strings.Contains(c.Text(), "%") && !c.Contains(n) {
+				if body := a.ChildByField("consequence"); body != nil && body.Contains(n) {
 					return true
 				}
 			}
+		case a.Type == "function_definition":
+			calls := p.Model.CallSites(a)
+			if depth >= 2 || len(calls) == 0 {
+				return false
+			}
+			for _, c := range calls {
+				if a.Contains(c) || !underRemainderGuard(p, c, depth+1) {
+					return false
+				}
+			}
+			return true
 		}
-		return false
-	})
+	}
+	return false
 }
 
 // fewEpochs is the epoch count at or under which LOAD003 takes the

@@ -61,7 +61,8 @@ for x, y in loader:
 
 // TestNeverBuiltClassIsSilent: a layer class that run.py imports but never
 // builds (blind sample S18E's MTGNN layers) never runs, so XFER001 in its
-// forward is dropped; built, or reachable by getattr, it keeps the finding.
+// forward is dropped; built, or reachable by getattr or an exec'd import
+// (SELFRec's model registry), it keeps the finding.
 func TestNeverBuiltClassIsSilent(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -110,6 +111,9 @@ class Used(nn.Module):
 	}
 	if n := run(head + "import layer\nnet = getattr(layer, \"Pr\" + \"op\")()\n"); n != 1 {
 		t.Errorf("classes reached by getattr: %d XFER001 findings, want 1", n)
+	}
+	if n := run(head + "exec(\"from layer import \" + \"Prop\")\n"); n != 1 {
+		t.Errorf("a class imported by exec: %d XFER001 findings, want 1", n)
 	}
 }
 

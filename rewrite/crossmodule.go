@@ -506,8 +506,10 @@ type WholeRepository interface {
 // command-line entry may call it), for main and dunder names, in a
 // package's __init__.py or one re-exported by it, in a module that lists
 // __all__ or reaches its functions by name (globals(), fire.Fire), where
-// an importer reaches names dynamically (getattr, __dict__, eval), and
-// without a project that lists its sources.
+// an importer reaches names dynamically (getattr, __dict__, eval), for a
+// class in a project that imports modules by computed names (exec,
+// importlib: a model registry), and without a project that lists its
+// sources.
 func (m *Model) NeverCalled(def *Node) bool {
 	if def == nil || def.Type != "function_definition" && def.Type != "class_definition" || def.Parent == nil || def.Parent.Type != "module" {
 		return false
@@ -523,6 +525,9 @@ func (m *Model) NeverCalled(def *Node) bool {
 	}
 	if whole, ok := m.project.(WholeRepository); !ok || !whole.CoversRepository(self) {
 		return false // a checked subfolder: its importers may lie outside
+	}
+	if wi, ok := m.project.(WordIndex); def.Type == "class_definition" && (!ok || len(wi.ModulesSpelling("exec(", "import_module(", "__import__(")) > 0) {
+		return false // model classes imported by a name built at run time (SELFRec's exec of "from model.graph.MF import MF")
 	}
 	src := m.File.Src.Bytes
 	for _, s := range []string{`"` + name + `"`, `'` + name + `'`, "__all__", "globals()", "Fire("} {

@@ -156,8 +156,9 @@ func (m *Model) Loop(loop *Node) *LoopInfo {
 	return li
 }
 
-// RunsOnce reports a loop whose body ends in an unconditional break and
-// holds no continue: it runs its body at most once (`for x, _ in
+// RunsOnce reports a loop, in no other loop of its function, whose body
+// ends in an unconditional break and holds no continue: it runs its body
+// at most once (`for x, _ in
 // init_loader: model.initialize(x); break`, a data-dependent
 // initialisation's one batch: blind sample S18D's Glow).
 func RunsOnce(loop *Node) bool {
@@ -168,6 +169,11 @@ func RunsOnce(loop *Node) bool {
 	stmts := body.NamedChildren()
 	if stmts[len(stmts)-1].Type != "break_statement" {
 		return false
+	}
+	for a := loop.Parent; a != nil && !IsDefOrLambda(a); a = a.Parent {
+		if IsLoop(a) {
+			return false // once per pass of the outer loop: one batch per epoch is still a step per epoch
+		}
 	}
 	skips := false
 	body.Walk(func(n *Node) bool {
