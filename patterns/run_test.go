@@ -62,7 +62,9 @@ for x, y in loader:
 // TestNeverBuiltClassIsSilent: a layer class that run.py imports but never
 // builds (blind sample S18E's MTGNN layers) never runs, so XFER001 in its
 // forward is dropped; built, or reachable by getattr or an exec'd import
-// (SELFRec's model registry), it keeps the finding.
+// (SELFRec's model registry), it keeps the finding. So does a function
+// imported beside it: torch.spmm in the importer is not its spmm (S18E's
+// LightGCL).
 func TestNeverBuiltClassIsSilent(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -87,6 +89,11 @@ class Prop(nn.Module):
 class Used(nn.Module):
     def forward(self, x):
         return x.relu()
+
+
+def spmm(sp, emb):
+    ones = torch.ones(4, 4).to(emb.device)
+    return sp @ emb @ ones
 `)
 	run := func(text string) int {
 		write("run.py", text)
@@ -102,15 +109,18 @@ class Used(nn.Module):
 		}
 		return n
 	}
-	const head = "import torch\nfrom layer import (\n    Prop,\n    Used,\n)\n\nnet = Used().cuda()\n"
+	const head = "import torch\nfrom layer import (\n    Prop,\n    Used,\n    spmm,\n)\n\nnet = Used().cuda()\nz = torch.spmm(net, net)\n"
 	if n := run(head + "for _ in range(10):\n    net(torch.ones(4, 4, device=\"cuda\"))\n"); n != 0 {
 		t.Errorf("Prop imported, never built: %d XFER001 findings, want 0", n)
+	}
+	if n := run(head + "for _ in range(10):\n    z = spmm(z, z)\n"); n != 1 {
+		t.Errorf("spmm called (torch.spmm is not it): %d XFER001 findings, want 1", n)
 	}
 	if n := run(head + "prop = Prop().cuda()\n"); n != 1 {
 		t.Errorf("Prop built: %d XFER001 findings, want 1", n)
 	}
-	if n := run(head + "import layer\nnet = getattr(layer, \"Pr\" + \"op\")()\n"); n != 1 {
-		t.Errorf("classes reached by getattr: %d XFER001 findings, want 1", n)
+	if n := run(head + "import layer\nnet = getattr(layer, \"Pr\" + \"op\")()\n"); n != 2 {
+		t.Errorf("names reached by getattr: %d XFER001 findings, want 2 (Prop's and spmm's)", n)
 	}
 	if n := run(head + "exec(\"from layer import \" + \"Prop\")\n"); n != 1 {
 		t.Errorf("a class imported by exec: %d XFER001 findings, want 1", n)

@@ -558,7 +558,8 @@ var dynamicAccess = regexp.MustCompile(`\bgetattr\(|__dict__|\beval\(|\bglobals\
 
 // usedOutsideImports reports src spelling word on a line that is not
 // part of an import statement (a parenthesized import's continuation
-// lines included).
+// lines included), other than as a library's attribute (torch.spmm is
+// not the project's spmm).
 func usedOutsideImports(src []byte, word *regexp.Regexp) bool {
 	inImport := false
 	for _, line := range bytes.Split(src, []byte("\n")) {
@@ -574,9 +575,16 @@ func usedOutsideImports(src []byte, word *regexp.Regexp) bool {
 				continue // (a `;` may put a use on the import's line)
 			}
 		}
-		if word.Match(line) {
-			return true
+		for _, at := range word.FindAllIndex(line, -1) {
+			if !libraryAttribute.Match(line[:at[0]]) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// libraryAttribute matches text ending in a library module's attribute
+// access (`torch.`, `np.`, `F.`): the word after it is the library's
+// function (torch.spmm), not the project's of the same name.
+var libraryAttribute = regexp.MustCompile(`(?:^|[^\w.])(?:torch|np|numpy|F|nn|math|scipy|sparse|cp|cupy|tf|jnp|jax)\.$`)
