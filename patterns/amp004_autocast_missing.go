@@ -454,13 +454,16 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 		if insideTrainingStep(p, loops) {
 			continue
 		}
-		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) || evaluatesOnce(p, loops[len(loops)-1]) {
+		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) || evaluatesOnce(p, loops[len(loops)-1]) || underRemainderGuard(p, loops[len(loops)-1], 0) {
 			// A loader of batch_size=1, or generation step by step from
 			// the loop's own outputs: small kernels bound by their
 			// launches, where autocast's casts (again at every step of a
 			// generation: the cast cache lasts one `with` block) cost
 			// more than half precision saves. Blind samples KK, II and WW
-			// judged even the hedged hints false.
+			// judged even the hedged hints false. An evaluation run every
+			// few epochs (its loop, or every call of its function, under
+			// an `epoch % 25 == 0` guard) is a small share of the run
+			// (blind sample S18D's DCL kNN monitor).
 			continue
 		}
 		// The statement of the loop's body that holds the call (an if/else

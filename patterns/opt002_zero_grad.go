@@ -17,8 +17,12 @@ var ZeroGradSetToNone = &Rule{
 func init() { Register(ZeroGradSetToNone) }
 
 func checkZeroGrad(p *Pass) {
-	if v := p.Env.Versions.Torch; v.AtLeast(2, 0) || !v.AtLeast(1, 7) {
-		return // the default since 2.0; the argument does not exist before 1.7
+	if v := p.Env.Versions.Torch; v.AtLeast(2, 0) || !v.AtLeast(1, 7) || p.Env.TorchCeiling {
+		// The default since 2.0; the argument does not exist before 1.7,
+		// and a version read from the code's removed APIs (torchtext's
+		// BucketIterator: before 1.8) may be far older (blind sample
+		// S18J's seq2seq on torch 0.4, where the fix raised TypeError).
+		return
 	}
 	for _, call := range p.File.MethodCalls("zero_grad") {
 		if len(call.ChildByField("arguments").NamedChildren()) != 0 {

@@ -40,7 +40,9 @@ for x, y in loader:
 
 // TestRemovedAPIBoundsTorch checks that code calling an API a later
 // release removed is advised for the torch before that release: legacy
-// torchtext fields (torch 1.7 or older) get OPT002 and no fused=True;
+// torchtext fields (torch 1.7 or older) get no fused=True, and OPT002
+// (set_to_none, from 1.7) only with a pin that gives the floor (blind
+// sample S18J's seq2seq ran on torch 0.4);
 // transforms.Scale (torch 1.10 or older) gets no TF32 call (blind sample
 // S14E: both fixes failed on the only torch those projects run on).
 func TestRemovedAPIBoundsTorch(t *testing.T) {
@@ -53,9 +55,16 @@ func TestRemovedAPIBoundsTorch(t *testing.T) {
 		}
 		return got
 	}
-	if got := codes(src); !got["OPT002"] || got["OPT001"] {
-		t.Errorf("legacy torchtext: want OPT002 and no OPT001, got %v", got)
+	if got := codes(src); got["OPT002"] || got["OPT001"] {
+		t.Errorf("legacy torchtext: want no OPT002 (torch 1.7 or older, maybe older than set_to_none) and no OPT001, got %v", got)
 	}
+	pinned := *env
+	pinned.Versions.Torch = Version{1, 7}
+	env = &pinned
+	if got := codes(src); !got["OPT002"] || got["OPT001"] {
+		t.Errorf("legacy torchtext on a torch 1.7 pin: want OPT002 and no OPT001, got %v", got)
+	}
+	env = &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}
 	scaled := []byte(`import torch
 import torchvision
 from torchvision import transforms

@@ -22,6 +22,12 @@ type Env struct {
 	// (a requirements file of its own package or repository); false: none
 	// there, Versions applies.
 	VersionsFor func(path string) (Versions, bool)
+	// TorchCeiling says Versions.Torch was read from the code as the
+	// release before one it cannot run on (an API later releases removed,
+	// an assert on the major version): a ceiling, with no floor. Advice
+	// whose fix needs a floor (OPT002's set_to_none, from 1.7) waits for
+	// a pin.
+	TorchCeiling bool
 }
 
 // Pass carries one rule's run over one file.

@@ -60,6 +60,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		// The script refuses to run on any other major version.
 		own := *env
 		own.Versions.Torch = below(Version{major + 1, 0})
+		own.TorchCeiling = true
 		env = &own
 	}
 	if hidesGPUs(f) {
@@ -72,11 +73,13 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		// torch than any pin says.
 		own := *env
 		own.Versions.Torch = below(bound)
+		own.TorchCeiling = true
 		env = &own
 	}
 	if env.Versions.Torch.AtLeast(0, 4) && m.Imports("torch") && writtenForTorch03(m) {
 		own := *env
 		own.Versions.Torch = below(Version{0, 4})
+		own.TorchCeiling = true
 		env = &own
 	}
 	facts := newFacts(m)

@@ -90,6 +90,14 @@ func TestPinnedVersions(t *testing.T) {
 	if v := PinnedVersions("dependencies:\n  - pytorch::pytorch=1.5.0=py3.7_cuda10.2.89_cudnn7.6.5_0\n  - conda-forge::xgboost=1.0.2\n"); v.Torch != (Version{1, 5}) || v.XGBoost != (Version{1, 0}) {
 		t.Errorf("conda channels: got %+v", v)
 	}
+	// A direct reference to a wheel (blind sample S18H's NBME solution,
+	// where set_float32_matmul_precision was written for torch 1.11).
+	if v := PinnedVersions("numpy==1.21\ntorch @ https://download.pytorch.org/whl/cu113/torch-1.11.0%2Bcu113-cp38-cp38-linux_x86_64.whl\n"); v.Torch != (Version{1, 11}) {
+		t.Errorf("direct wheel reference: got %+v", v)
+	}
+	if v := PinnedVersions("torchvision @ https://download.pytorch.org/whl/cu113/torchvision-0.12.0%2Bcu113-cp38-cp38-linux_x86_64.whl\n"); v.Torch != DefaultVersions.Torch {
+		t.Errorf("torchvision's wheel read as torch: got %+v", v)
+	}
 	// A Dockerfile: the PyTorch base image's tag (blind sample S17D's
 	// Mario PPO on pytorch/pytorch:1.5.1), or a pip install in a RUN line.
 	if v := PinnedVersions(DockerfileImagePin("FROM pytorch/pytorch:1.5.1-cuda10.1-cudnn7-devel\nRUN apt-get update\n")); v.Torch != (Version{1, 5}) {

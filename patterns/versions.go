@@ -61,6 +61,12 @@ func PinnedVersions(requirements string) Versions {
 		if i := strings.Index(line, "::"); i >= 0 {
 			line = line[i+2:] // a conda channel: pytorch::pytorch=1.5.0=py3.7_cuda10.2_0
 		}
+		if pinned := directWheelPin(line); pinned != "" {
+			// `torch @ https://download.pytorch.org/whl/cu113/torch-1.11.0%2Bcu113-...whl`:
+			// a direct reference names its version in the wheel's file
+			// name (blind sample S18H's NBME solution).
+			line = pinned
+		}
 		for _, lib := range []struct {
 			name string
 			dst  *Version
@@ -186,6 +192,20 @@ func DockerfilePins(dockerfile string) string {
 
 	}
 	return out.String()
+}
+
+// directWheelPin returns `torch==X` for a requirement line that refers to
+// a torch or xgboost wheel by URL or path (wheelPin), "" otherwise.
+func directWheelPin(line string) string {
+	if !strings.Contains(line, ".whl") {
+		return ""
+	}
+	for _, tok := range strings.Fields(line) {
+		if m := wheelPin.FindStringSubmatch(tok); m != nil {
+			return m[1] + "==" + m[2]
+		}
+	}
+	return ""
 }
 
 // DockerfileImagePin returns a `torch==X.Y` line for the official
