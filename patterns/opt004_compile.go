@@ -25,6 +25,12 @@ func checkCompileModel(p *Pass) {
 	if !p.Env.Versions.Torch.AtLeast(2, 0) || p.File.Spells("compile") || doubleBackward(p) {
 		return
 	}
+	if apexMixedPrecision(p) {
+		// apex.amp patches torch's functions (O1) or casts the model (O2)
+		// in place: compile is no drop-in until the script moves to
+		// torch.autocast (blind samples S17A's SwAV, S18H's PANDA).
+		return
+	}
 	if !p.Model.UsesCUDA() {
 		// A script that names no device may hand its model to a trainer
 		// of another module that does.
