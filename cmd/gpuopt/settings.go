@@ -37,7 +37,7 @@ type commonFlags struct {
 
 func (f *commonFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.selectCodes, "select", nil, "only these rule codes or prefixes (comma-separated), e.g. XGB,AMP001")
+	fl.StringSliceVar(&f.selectCodes, "select", nil, "only these rule codes or prefixes (comma-separated), e.g. XGB,AMP001; an opt-in rule needs its full code (ALL,MEM005)")
 	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "skip these rule codes or prefixes")
 	fl.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "also apply fixes that may change numerics, RNG streams or memory use")
 	fl.BoolVar(&f.noUnsafeFixes, "no-unsafe-fixes", false, "override unsafe-fixes = true from the configuration")
