@@ -506,10 +506,10 @@ func tensorDataset(p *Pass, ds *rewrite.Node) bool {
 
 // workerHostileDataset reports a dataset that worker processes cannot
 // serve: a TensorDataset of CUDA tensors, or one of a class whose
-// __getitem__ moves samples to a device
-// (a worker cannot use CUDA, and pin_memory cannot pin CUDA tensors), or
-// its __init__ opens an HDF5 or LMDB handle that forked workers would
-// share.
+// __getitem__ moves samples to a device or whose __init__ stores device
+// tensors on self (a worker cannot use CUDA, and pin_memory cannot pin
+// CUDA tensors), or whose __init__ opens an HDF5 or LMDB handle that
+// forked workers would share.
 func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 	if ds == nil {
 		return false
@@ -548,10 +548,40 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 				if m.CalleeName(c) == "open" && keptOnSelfAndRead(m, cls, c) {
 					return true
 				}
+				if movedOntoSelf(p, c) {
+					return true // `self.y = torch.from_numpy(y).to(self.device)`: the samples live on the GPU
+				}
 			}
 		}
 	}
 	return false
+}
+
+// movedOntoSelf reports a `.cuda()` or a device `.to(...)` in a dataset's
+// __init__ whose result is stored on self: the dataset holds device
+// tensors, which pin_memory refuses ("cannot pin 'torch.cuda.FloatTensor'")
+// and forked workers cannot use (blind sample S18Q's TabNet, where
+// LOAD002's safe fix raised at the first batch).
+func movedOntoSelf(p *Pass, c *rewrite.Node) bool {
+	switch callAttr(c) {
+	case "cuda":
+	case "to":
+		if dtypeConversion(p, c) {
+			return false
+		}
+	default:
+		return false
+	}
+	st := rewrite.Statement(c)
+	if st == nil || st.Type != "expression_statement" || len(st.NamedChildren()) != 1 {
+		return false
+	}
+	asg := st.NamedChildren()[0]
+	if asg.Type != "assignment" && asg.Type != "augmented_assignment" {
+		return false
+	}
+	left := asg.ChildByField("left")
+	return left != nil && selfAttribute(left) && asg.ChildByField("right").Contains(c)
 }
 
 // keptOnSelfAndRead reports an `open(...)` of a dataset's __init__ kept
