@@ -133,6 +133,12 @@ func checkMissingAutocast(p *Pass) {
 			fix = nil
 			msg += outputsEscapeNote
 		}
+		if fix != nil {
+			if at := outputsFeedUnwrappedForward(p, step, stmts); at != nil {
+				fix = nil
+				msg += "; its outputs feed the forward pass at line " + p.LineOf(at) + " outside the wrap, whose fp32 weights would get bf16 inputs (RuntimeError): wrap that pass too"
+			}
+		}
 		if fix == nil && slices.ContainsFunc(stmts, func(st *rewrite.Node) bool { return len(bceCalls(p, st)) > 0 }) {
 			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
 		}
@@ -1271,6 +1277,61 @@ func convertingLogger(p *Pass, call *rewrite.Node) bool {
 		return true
 	}
 	return false
+}
+
+// outputsFeedUnwrappedForward returns a module call of the step, after
+// the statements the fix wraps and outside them, that reads a name those
+// statements bind (`d_fake = discriminator(fake_hr.detach())` after the
+// generator's wrapped forward): under the wrap that name holds a bf16
+// tensor, which a network running outside autocast refuses ("Input type
+// (BFloat16) and weight type (float) should be the same", blind sample
+// S18N's ESRGAN). nil when there is none.
+func outputsFeedUnwrappedForward(p *Pass, step *rewrite.Node, stmts []*rewrite.Node) *rewrite.Node {
+	if len(stmts) == 0 {
+		return nil
+	}
+	end := stmts[len(stmts)-1].End
+	names := map[string]bool{}
+	for _, st := range stmts {
+		st.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "assignment" {
+				if l := n.ChildByField("left"); l != nil {
+					l.Walk(func(id *rewrite.Node) bool {
+						if id.Type == "identifier" {
+							names[id.Text()] = true
+						}
+						return true
+					})
+				}
+			}
+			return true
+		})
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var found *rewrite.Node
+	step.Walk(func(n *rewrite.Node) bool {
+		if found != nil || rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if n.Type != "call" || n.Start < end {
+			return true
+		}
+		fn := n.ChildByField("function")
+		args := n.ChildByField("arguments")
+		if fn == nil || args == nil || !p.Model.IsModule(fn) || lossModuleCall(p, n) {
+			return true
+		}
+		args.Walk(func(id *rewrite.Node) bool {
+			if found == nil && id.Type == "identifier" && names[id.Text()] && (id.Parent == nil || id.Parent.Type != "attribute" || id.Parent.ChildByField("object") == id) {
+				found = n
+			}
+			return found == nil
+		})
+		return found == nil
+	})
+	return found
 }
 
 // outputsEscape reports an evaluation step whose wrapped statements assign
