@@ -388,6 +388,10 @@ func TestVersionsPinnedNearestToEachFile(t *testing.T) {
 	// A conda file named env.yml, the pin in its pip section.
 	write(t, filepath.Join(dir, "envyml", "env.yml"), "name: moa\ndependencies:\n  - pip:\n    - xgboost==1.5.0\n")
 	write(t, filepath.Join(dir, "envyml", "fit.py"), src)
+	// A requirements folder (blind sample S18R's CORL pinned torch 1.11
+	// in requirements/requirements.txt).
+	write(t, filepath.Join(dir, "reqdir", "requirements", "requirements.txt"), "numpy\nxgboost==1.5.2\n")
+	write(t, filepath.Join(dir, "reqdir", "algorithms", "fit.py"), src)
 	write(t, filepath.Join(dir, "new", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "new", "fit.py"), src)
 	for _, args := range [][]string{
@@ -401,6 +405,7 @@ func TestVersionsPinnedNearestToEachFile(t *testing.T) {
 		out, _, _ := run(t, wd, "", args...)
 		if strings.Contains(out, filepath.Join("old", "training", "fit.py")+":") || strings.Contains(out, filepath.Join("conda", "src", "fit.py")+":") ||
 			strings.Contains(out, filepath.Join("staged", "fit.py")+":") || strings.Contains(out, filepath.Join("envyml", "fit.py")+":") ||
+			strings.Contains(out, filepath.Join("reqdir", "algorithms", "fit.py")+":") ||
 			wd != dir && strings.Contains(out, "XGB005") {
 			t.Errorf("in %s, %v: a file under a 1.5 pin got XGBoost 2 advice:\n%s", wd, args, out)
 		}

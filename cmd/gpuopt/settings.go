@@ -165,11 +165,15 @@ func pinText(dir string) (string, bool) {
 	// environment-gpu.yaml (a project with one conda file per stage), and
 	// conda files named env.yml or conda.yaml (blind sample MM: a torch
 	// 1.8.1 pin in env.yml, missed, let OPT001 write fused=True).
-	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml"} {
+	// A requirements folder (requirements/requirements.txt, requirements/
+	// gpu.txt) holds the pins of projects that split them (blind sample
+	// S18R's CORL, whose torch 1.11 pin there was missed and fused=True
+	// written).
+	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt")} {
 		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
 		sort.Strings(matches)
 		for _, m := range matches {
-			if name := filepath.Base(m); !slices.Contains(names, name) {
+			if name, err := filepath.Rel(dir, m); err == nil && !slices.Contains(names, name) {
 				names = append(names, name)
 			}
 		}
