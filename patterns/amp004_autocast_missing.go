@@ -1291,22 +1291,7 @@ func outputsFeedUnwrappedForward(p *Pass, step *rewrite.Node, stmts []*rewrite.N
 		return nil
 	}
 	end := stmts[len(stmts)-1].End
-	names := map[string]bool{}
-	for _, st := range stmts {
-		st.Walk(func(n *rewrite.Node) bool {
-			if n.Type == "assignment" {
-				if l := n.ChildByField("left"); l != nil {
-					l.Walk(func(id *rewrite.Node) bool {
-						if id.Type == "identifier" {
-							names[id.Text()] = true
-						}
-						return true
-					})
-				}
-			}
-			return true
-		})
-	}
+	names := assignedNames(p, stmts, false)
 	if len(names) == 0 {
 		return nil
 	}
@@ -1334,6 +1319,32 @@ func outputsFeedUnwrappedForward(p *Pass, step *rewrite.Node, stmts []*rewrite.N
 	return found
 }
 
+// assignedNames returns the names the assignments of stmts bind, those of
+// assignments from a loss call left out when skipLosses is set.
+func assignedNames(p *Pass, stmts []*rewrite.Node, skipLosses bool) map[string]bool {
+	names := map[string]bool{}
+	for _, st := range stmts {
+		st.Walk(func(n *rewrite.Node) bool {
+			if n.Type != "assignment" {
+				return true
+			}
+			if r := n.ChildByField("right"); skipLosses && r != nil && r.Type == "call" && (lossCall(r) || lossModuleCall(p, r)) {
+				return true
+			}
+			if l := n.ChildByField("left"); l != nil {
+				l.Walk(func(id *rewrite.Node) bool {
+					if id.Type == "identifier" {
+						names[id.Text()] = true
+					}
+					return true
+				})
+			}
+			return true
+		})
+	}
+	return names
+}
+
 // outputsEscape reports an evaluation step whose wrapped statements assign
 // a name that outlives the loop in half precision: read after the loop, or
 // kept in a container that lives across steps (`preds.append(out)`,
@@ -1341,25 +1352,7 @@ func outputsFeedUnwrappedForward(p *Pass, step *rewrite.Node, stmts []*rewrite.N
 // NumPy (`wandb.log({"out": out})`), unless converted first (`.float()`,
 // `.item()`, `.argmax()`...).
 func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
-	names := map[string]bool{}
-	for _, st := range stmts {
-		st.Walk(func(n *rewrite.Node) bool {
-			if n.Type == "assignment" {
-				if r := n.ChildByField("right"); r != nil && r.Type == "call" && (lossCall(r) || lossModuleCall(p, r)) {
-					return true // autocast computes losses in fp32
-				}
-				if l := n.ChildByField("left"); l != nil {
-					l.Walk(func(id *rewrite.Node) bool {
-						if id.Type == "identifier" {
-							names[id.Text()] = true
-						}
-						return true
-					})
-				}
-			}
-			return true
-		})
-	}
+	names := assignedNames(p, stmts, true) // autocast computes losses in fp32
 	if len(names) == 0 {
 		return false
 	}

@@ -29,9 +29,6 @@ func checkFusedOptimizer(p *Pass) {
 	if !torch.AtLeast(2, 0) {
 		return
 	}
-	if sparseGradients(p) {
-		return // sparse gradients (nn.Embedding(sparse=True)) have no fused kernel
-	}
 	if mentionsComplex(p) {
 		return // fused=True rejects complex parameters at the first step
 	}
@@ -39,7 +36,11 @@ func checkFusedOptimizer(p *Pass) {
 	if torch.AtLeast(2, 3) { // fused SGD
 		optimizers = append(optimizers, "torch.optim.SGD", "torch.optim.sgd.SGD")
 	}
-	for _, call := range p.Model.CallsTo(optimizers...) {
+	calls := p.Model.CallsTo(optimizers...)
+	if len(calls) == 0 || sparseGradients(p) {
+		return // sparse gradients (nn.Embedding(sparse=True)) have no fused kernel; the project's word scan only where an optimizer is built
+	}
+	for _, call := range calls {
 		if rewrite.HasSplat(call) {
 			continue
 		}

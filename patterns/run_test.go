@@ -59,6 +59,33 @@ for x, y in loader:
 	}
 }
 
+// writeTree writes text to name under dir, making its folders.
+func writeTree(t *testing.T, dir, name, text string) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// countInProject runs rule code on the file at path, with the project
+// index of root, and counts its findings.
+func countInProject(path, root, code string) int {
+	src, _ := os.ReadFile(path)
+	f := rewrite.Parse(path, src)
+	defer f.Release()
+	n := 0
+	for _, fd := range Run(f, Selection{Select: []string{code}}, &Env{Versions: DefaultVersions, Project: workspace.NewProject(root)}) {
+		if fd.Code == code {
+			n++
+		}
+	}
+	return n
+}
+
 // TestNeverBuiltClassIsSilent: a layer class that run.py imports but never
 // builds (blind sample S18E's MTGNN layers) never runs, so XFER001 in its
 // forward is dropped; built, or reachable by getattr or an exec'd import
@@ -67,14 +94,7 @@ for x, y in loader:
 // LightGCL).
 func TestNeverBuiltClassIsSilent(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	write := func(name, text string) { writeTree(t, dir, name, text) }
 	write(".git/HEAD", "ref: refs/heads/main\n")
 	write("layer.py", `import torch
 from torch import nn
@@ -97,17 +117,7 @@ def spmm(sp, emb):
 `)
 	run := func(text string) int {
 		write("run.py", text)
-		path := filepath.Join(dir, "layer.py")
-		src, _ := os.ReadFile(path)
-		f := rewrite.Parse(path, src)
-		defer f.Release()
-		n := 0
-		for _, fd := range Run(f, Selection{Select: []string{"XFER001"}}, &Env{Versions: DefaultVersions, Project: workspace.NewProject(dir)}) {
-			if fd.Code == "XFER001" {
-				n++
-			}
-		}
-		return n
+		return countInProject(filepath.Join(dir, "layer.py"), dir, "XFER001")
 	}
 	const head = "import torch\nfrom layer import (\n    Prop,\n    Used,\n    spmm,\n)\n\nnet = Used().cuda()\nz = torch.spmm(net, net)\n"
 	if n := run(head + "for _ in range(10):\n    net(torch.ones(4, 4, device=\"cuda\"))\n"); n != 0 {
@@ -141,31 +151,12 @@ func TestUncalledFunctionIsSilent(t *testing.T) {
 			"        loss = model(x.cuda()).sub(y.cuda()).pow(2).mean()\n        loss.backward()\n        optimizer.step()\n        total += loss.item()\n    return total\n",
 		"model.py": "from layers.utils import get_filter\n\nfilters = get_filter(8)\n",
 	}
-	write := func(name, text string) {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { writeTree(t, dir, name, text) }
 	for name, text := range files {
 		write(name, text)
 	}
 	path := filepath.Join(dir, "layers", "utils.py")
-	sync002 := func(root string) int {
-		src, _ := os.ReadFile(path)
-		f := rewrite.Parse(path, src)
-		defer f.Release()
-		n := 0
-		for _, fd := range Run(f, Selection{Select: []string{"SYNC002"}}, &Env{Versions: DefaultVersions, Project: workspace.NewProject(root)}) {
-			if fd.Code == "SYNC002" {
-				n++
-			}
-		}
-		return n
-	}
+	sync002 := func(root string) int { return countInProject(path, root, "SYNC002") }
 	if n := sync002(dir); n != 0 {
 		t.Errorf("the repository checked whole: %d SYNC002 findings in a train() nothing calls, want 0", n)
 	}
