@@ -66,7 +66,7 @@ func checkMissingAutocast(p *Pass) {
 	// mixed_precision, a Lightning or Hugging Face Trainer's precision flag.
 	// (torch.accelerator, the device API, says nothing about precision; a
 	// class of the file called Trainer is just a class.)
-	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") || apexMixedPrecision(p) ||
+	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") || apexMixedPrecision(p) || fp16Weights(p) ||
 		p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") || p.Model.Imports("transformers") && p.File.Spells("Trainer") {
 		return
 	}

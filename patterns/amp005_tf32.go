@@ -45,7 +45,7 @@ func checkTF32(p *Pass) {
 	// Mixed precision already: under autocast the matmuls and convolutions
 	// run in fp16/bf16 and TF32 has nothing left to speed up. Autocast
 	// through a project's wrapper (YOLOv5's smart_amp_autocast) counts.
-	if mentionsAutocast(p) || apexMixedPrecision(p) || p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Autocast }) {
+	if mentionsAutocast(p) || apexMixedPrecision(p) || fp16Weights(p) || p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Autocast }) {
 		return // (also in the project module whose step this script calls)
 	}
 	start, end, ok := firstTrainingLoopHeader(p)
@@ -731,4 +731,14 @@ func convolutionModule(p *Pass, d *rewrite.ProjectDef) bool {
 		}
 	}
 	return conv
+}
+
+// fp16Weights reports a script whose networks hold fp16 weights already:
+// OpenAI CLIP's clip.load builds its model in fp16 on a GPU, and its
+// convert_weights (kept by the projects built on CLIP) casts a model's
+// layers to fp16. The matmuls then run in half precision, where neither
+// autocast nor TF32 has anything left to speed up (blind sample S18P's
+// Tip-Adapter and CLIP4Clip: AMP004 and AMP005 judged false).
+func fp16Weights(p *Pass) bool {
+	return len(p.Model.CallsTo("clip.load")) > 0 || p.Model.ProjectSpells("convert_weights")
 }
