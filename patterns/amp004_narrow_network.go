@@ -1661,20 +1661,23 @@ func configField(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, know
 	if obj == nil || obj.Type != "identifier" {
 		return 0, false, false
 	}
-	call, in := constructionOf(fr, obj)
-	if call == nil {
-		return 0, false, false
-	}
-	b := in.m.Binding(call.ChildByField("function"))
-	if b == nil || b.Kind != rewrite.ClassBinding || b.Stmt == nil {
-		return 0, false, false
-	}
 	field := expr.ChildByField("attribute").Text()
-	if a := rewrite.KeywordValue(call, field); a != nil {
-		v, ok := intBound(in, a, depth+1)
-		return v, ok, true
+	var class *rewrite.Node
+	in := fr
+	if call, at := constructionOf(fr, obj); call != nil {
+		b := at.m.Binding(call.ChildByField("function"))
+		if b == nil || b.Kind != rewrite.ClassBinding || b.Stmt == nil {
+			return 0, false, false
+		}
+		if a := rewrite.KeywordValue(call, field); a != nil {
+			v, ok := intBound(at, a, depth+1)
+			return v, ok, true
+		}
+		class, in = b.Stmt, at
+	} else if class = annotatedClass(fr.m, obj); class == nil {
+		return 0, false, false
 	}
-	body := b.Stmt.ChildByField("body")
+	body := class.ChildByField("body")
 	if body == nil {
 		return 0, false, false
 	}
@@ -1692,6 +1695,32 @@ func configField(fr *widthFrame, expr *rewrite.Node, depth int) (v int, ok, know
 		}
 	}
 	return 0, false, false
+}
+
+// annotatedClass returns the class of this module that a parameter's
+// annotation names (`def train(config: TrainConfig)`, CORL's pyrallis
+// entry point: blind sample S18R), or nil. Its fields' defaults are the
+// configuration the code documents; a command line may override them.
+func annotatedClass(m *rewrite.Model, id *rewrite.Node) *rewrite.Node {
+	b := m.Binding(id)
+	if b == nil || b.Kind != rewrite.ParamBinding || b.Ident == nil || b.Ident.Parent == nil {
+		return nil
+	}
+	prm := b.Ident.Parent
+	if prm.Type != "typed_parameter" && prm.Type != "typed_default_parameter" {
+		return nil
+	}
+	t := prm.ChildByField("type")
+	if t != nil && t.Type == "type" && len(t.NamedChildren()) == 1 {
+		t = t.NamedChildren()[0]
+	}
+	if t == nil || t.Type != "identifier" {
+		return nil
+	}
+	if cb := m.Binding(t); cb != nil && cb.Kind == rewrite.ClassBinding && cb.Stmt != nil && cb.Stmt.Type == "class_definition" {
+		return cb.Stmt
+	}
+	return nil
 }
 
 // attends reports a call of fr that is attention: an attention or

@@ -733,12 +733,12 @@ func convolutionModule(p *Pass, d *rewrite.ProjectDef) bool {
 	return conv
 }
 
-// fp16Weights reports a script whose networks hold fp16 weights already:
-// OpenAI CLIP's clip.load builds its model in fp16 on a GPU, and its
-// convert_weights (kept by the projects built on CLIP) casts a model's
-// layers to fp16. The matmuls then run in half precision, where neither
+// fp16Weights reports a script whose networks hold fp16 weights already,
+// cast in this file or in a project module it imports (two modules away
+// at most) the way OpenAI CLIP does (rewrite.HalfWeights: clip.load, a
+// convert_weights). The matmuls then run in half precision, where neither
 // autocast nor TF32 has anything left to speed up (blind sample S18P's
 // Tip-Adapter and CLIP4Clip: AMP004 and AMP005 judged false).
 func fp16Weights(p *Pass) bool {
-	return len(p.Model.CallsTo("clip.load")) > 0 || p.Model.ProjectSpells("convert_weights")
+	return rewrite.HalfWeights(p.Model) || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.HalfWeights }, 2)
 }

@@ -84,6 +84,9 @@ type ProjectDef struct {
 	// Autocast: on the module's own entry, the module spells autocast
 	// (mixed precision is chosen there).
 	Autocast bool
+	// HalfWeights: on the module's own entry, the module casts networks'
+	// weights to fp16 (HalfWeights).
+	HalfWeights bool
 	// DoubleBackward: on the module's own entry, the module takes
 	// gradients with create_graph (a gradient penalty differentiates
 	// through a backward pass).
@@ -264,7 +267,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name
@@ -783,6 +786,24 @@ func (m *Model) DefinesAutogradFunction() bool {
 	}
 	for _, c := range m.File.OfType("class_definition") {
 		if slices.Contains(m.classBases(c, 0), "torch.autograd.Function") || slices.Contains(m.classBases(c, 0), "torch.autograd.function.Function") {
+			return true
+		}
+	}
+	return false
+}
+
+// HalfWeights reports a file that builds networks with fp16 weights the
+// way OpenAI CLIP does: clip.load, which builds its model in fp16 on a
+// GPU, or a call of a function named convert_weights (CLIP's cast of a
+// model's layers to fp16, kept by the projects built on it).
+func HalfWeights(m *Model) bool {
+	if !m.File.Spells("clip") && !m.File.Spells("convert_weights") {
+		return false
+	}
+	for _, c := range m.File.OfType("call") {
+		fn := c.ChildByField("function")
+		if m.CalleeName(c) == "clip.load" || fn.Type == "identifier" && fn.Text() == "convert_weights" ||
+			fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "convert_weights" {
 			return true
 		}
 	}
