@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,10 +90,18 @@ func checkLoaderWorkers(p *Pass) {
 			add = append(add, "num_workers="+n)
 		}
 		settings := [][2]string{{"pin_memory", "True"}, {"persistent_workers", "True"}, {"prefetch_factor", "4"}}
-		if !p.Env.Versions.Torch.AtLeast(1, 7) {
+		persistent := true
+		switch {
+		case !p.Env.Versions.Torch.AtLeast(1, 7):
 			// persistent_workers and prefetch_factor arrived in torch 1.7:
 			// before, the DataLoader rejects them (TypeError).
-			settings = settings[:1]
+			settings, persistent = settings[:1], false
+		case datasetChanged(p, gl):
+			// Persistent workers keep the dataset they started with: a
+			// change between passes (`loader.dataset.mode = "test"`)
+			// would not reach them (blind sample S19B's DAGMM, whose
+			// test pass then indexed the train split past its end).
+			settings, persistent = slices.Delete(slices.Clone(settings), 1, 2), false
 		}
 		// spawn and forkserver start each worker by importing the main
 		// module again: a script that trains when imported (no __main__
@@ -120,8 +129,8 @@ func checkLoaderWorkers(p *Pass) {
 			edits = append(edits, e) // beside **kwargs no fix is offered (below)
 		}
 		kept := ", pinned and persistent"
-		if !p.Env.Versions.Torch.AtLeast(1, 7) {
-			kept = ", pinned" // (persistent_workers arrived in torch 1.7)
+		if !persistent {
+			kept = ", pinned"
 		}
 		msg := "this DataLoader feeds the GPU loop from the main process (num_workers=0): load batches in " + why +
 			kept + " (needs a picklable dataset and a __main__ guard with spawn)"

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -258,12 +259,69 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 	case ds.Type != "call":
 		return true
 	}
+	return loaderDatasetReached(p, gl) || loaderDatasetChanged(p)
+}
+
+// loaderDatasetReached reports a read of the loader's .dataset other than
+// len(loader.dataset): what the code does with it may change it.
+func loaderDatasetReached(p *Pass, gl gpuLoader) bool {
 	for _, u := range gl.Binding.Uses {
 		if u.Parent != nil && u.Parent.Type == "attribute" && u.Parent.ChildByField("attribute").Text() == "dataset" {
 			// len(loader.dataset) only counts it.
 			if al := u.Parent.Parent; al != nil && al.Type == "argument_list" && p.Model.CalleeName(al.Parent) == "len" {
 				continue
 			}
+			return true
+		}
+	}
+	return false
+}
+
+// datasetChanged reports evidence that the loader's dataset changes
+// between passes: an attribute of it assigned or a method of it called
+// here (`dataset.mode = "test"`, `dataset.set_epoch(e)`), the loader's
+// .dataset reached (loaderDatasetReached), or a loader's dataset changed
+// through the loader in a module of the project (loaderDatasetChanged).
+// Unlike datasetTouchedPerEpoch it takes a dataset of unknown origin (a
+// parameter), or one handed to a function, as unchanged.
+func datasetChanged(p *Pass, gl gpuLoader) bool {
+	if ds := rewrite.Arg(gl.Call, 0, "dataset"); ds != nil && ds.Type == "identifier" {
+		for _, b := range p.Model.Bindings(ds) {
+			for _, u := range b.Uses {
+				attr := u.Parent
+				if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != u || attr.Parent == nil {
+					continue
+				}
+				switch up := attr.Parent; up.Type {
+				case "call":
+					if up.ChildByField("function") == attr {
+						return true
+					}
+				case "assignment", "augmented_assignment":
+					if up.ChildByField("left") == attr {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return loaderDatasetReached(p, gl) || loaderDatasetChanged(p)
+}
+
+// loaderDatasetChange is an assignment to an attribute of a loader's
+// dataset, or a method call on it (`self.data_loader.dataset.mode =
+// "test"`, `loader.dataset.set_epoch(e)`).
+var loaderDatasetChange = regexp.MustCompile(`\.dataset\.[A-Za-z_]\w*\s*(?:=[^=]|\()`)
+
+// loaderDatasetChanged reports a file, or a module of the project, that
+// changes some loader's dataset through the loader (loaderDatasetChange):
+// a loader built here may be the one another module's trainer changes
+// between passes (blind sample S19B's DAGMM, whose Solver switches
+// `self.data_loader.dataset.mode`). Persistent workers would keep the
+// dataset they started with.
+func loaderDatasetChanged(p *Pass) bool {
+	for _, src := range p.Model.ProjectSourcesSpelling("dataset") {
+		if loaderDatasetChange.Match(src) {
 			return true
 		}
 	}

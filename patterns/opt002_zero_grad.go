@@ -29,7 +29,7 @@ func checkZeroGrad(p *Pass) {
 			continue
 		}
 		obj := call.ChildByField("function").ChildByField("object")
-		if !p.Model.IsOptimizer(obj) && !p.Model.IsModule(obj) || zeroedOnce(p, call) {
+		if !p.Model.IsOptimizer(obj) && !p.Model.IsModule(obj) || zeroedOnce(p, call) || zeroedBeforeItsLoop(p, call) {
 			continue
 		}
 		e, ok := rewrite.AppendItem(call.ChildByField("arguments"), "set_to_none=True")
@@ -39,6 +39,28 @@ func checkZeroGrad(p *Pass) {
 		p.Report(call, "zero_grad() writes zeros into every gradient before PyTorch 2.0: pass set_to_none=True (the default since 2.0)",
 			Fix(rewrite.Unsafe, "Pass set_to_none=True", e))
 	}
+}
+
+// zeroedBeforeItsLoop reports a zero_grad() outside any loop of its
+// function when the function's own step loop zeroes the same object
+// again: the one before the loop runs once per call (once per epoch for
+// a train_one_epoch), where set_to_none saves nothing worth a finding;
+// the step's zero_grad is the one reported (blind sample S19A's
+// deep_sort).
+func zeroedBeforeItsLoop(p *Pass, call *rewrite.Node) bool {
+	fn := enclosingFunction(call)
+	if fn == nil || len(p.Model.EnclosingLoops(call)) > 0 {
+		return false
+	}
+	obj := call.ChildByField("function").ChildByField("object").Text()
+	for _, other := range p.File.MethodCalls("zero_grad") {
+		if other != call && fn.Contains(other) && other.ChildByField("function").ChildByField("object").Text() == obj {
+			if loops := p.Model.EnclosingLoops(other); len(loops) > 0 && fn.Contains(loops[0]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // zeroedOnce reports a zero_grad() that runs once: in no loop, at module

@@ -1,6 +1,8 @@
 package patterns
 
 import (
+	"bytes"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -294,7 +296,7 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 		// sample S14D): it runs once, by hand.
 		return true
 	}
-	if perStep(p.Model, factory, 0) && !periodicLoop(p, p.Model.EnclosingLoops(factory)) && !lazyInit(p.Model, factory) {
+	if perStep(p.Model, factory, 0) && !periodicLoop(p, p.Model.EnclosingLoops(factory)) && !lazyInit(p.Model, factory) && !coldBranch(p, factory) {
 		return false
 	}
 	switch name {
@@ -311,6 +313,79 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 		n *= v
 	}
 	return n < oneTimeElements
+}
+
+// coldBranch reports a factory in a branch that steps do not take: a
+// recovery from non-finite values (`if torch.isnan(self.K).any():`, blind
+// sample S19B's Koopa, which rebuilds an identity matrix there), or a
+// branch on a flag of self that the project only ever sets to False
+// (`if self.stratified:`, blind sample S19C's minRF).
+func coldBranch(p *Pass, factory *rewrite.Node) bool {
+	for n := factory.Parent; n != nil && !rewrite.IsDefOrLambda(n); n = n.Parent {
+		if n.Type != "if_statement" {
+			continue
+		}
+		cond := n.ChildByField("condition")
+		if body := n.ChildByField("consequence"); cond == nil || body == nil || !body.Contains(factory) {
+			continue
+		}
+		if nonFiniteTest(cond) || falseFlag(p, cond) {
+			return true
+		}
+	}
+	return false
+}
+
+// nonFiniteTest reports a condition that tests tensors for NaN or
+// infinity (isnan, isinf, isfinite, as functions or methods).
+func nonFiniteTest(cond *rewrite.Node) bool {
+	found := false
+	cond.Walk(func(c *rewrite.Node) bool {
+		if c.Type == "call" {
+			switch name := callName(c); name {
+			case "isnan", "isinf", "isfinite", "isneginf", "isposinf":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// callName is the called name of a call: `f` of f(...) and of x.f(...).
+func callName(call *rewrite.Node) string {
+	fn := call.ChildByField("function")
+	switch {
+	case fn == nil:
+		return ""
+	case fn.Type == "attribute":
+		return fn.ChildByField("attribute").Text()
+	}
+	return fn.Text()
+}
+
+// falseFlag reports a condition `self.name` whose attribute the project
+// assigns only the literal False (in its class, `self.name = False`; no
+// `.name = ` of anything else in any module).
+func falseFlag(p *Pass, cond *rewrite.Node) bool {
+	if cond.Type != "attribute" || !selfAttribute(cond) {
+		return false
+	}
+	name := cond.ChildByField("attribute").Text()
+	set := regexp.MustCompile(`\.` + regexp.QuoteMeta(name) + `\b\s*(?::[^=\n]*)?=\s*([^=\s]\S*)`)
+	assigned := false
+	for _, src := range p.Model.ProjectSourcesSpelling(name) {
+		for _, m := range set.FindAllSubmatch(src, -1) {
+			if !bytes.HasPrefix(m[1], []byte("False")) {
+				return false
+			}
+			assigned = true
+		}
+		if bytes.Contains(src, []byte("setattr(")) {
+			return false
+		}
+	}
+	return assigned
 }
 
 // lazyInit reports a factory under `if ... x is None:` in a loop that
