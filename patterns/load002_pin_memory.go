@@ -24,7 +24,7 @@ func checkLoaderPinMemory(p *Pass) {
 		return // batches may be built on the GPU
 	}
 	for _, gl := range gpuLoaders(p) {
-		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) {
+		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) {
 			continue
 		}
 		// Beside a **splat that may pass it, AppendItem refuses: the
@@ -48,6 +48,49 @@ func checkLoaderPinMemory(p *Pass) {
 		}
 		p.Report(gl.Call, msg, fix)
 	}
+}
+
+// pinnedBufferNeverCopied reports a loader every loop of which converts
+// each batch tensor it copies to the device on the host first
+// (`im = im.float().to(device)`, `label.long().to(device)`): the
+// conversion makes a new tensor in pageable memory, so the pinned buffer
+// is never what is copied (blind sample S19C's VAE-Pytorch, a float64
+// MNIST batch). Copying first and converting on the device would reach
+// it, at the cost of a copy of the wider dtype.
+func pinnedBufferNeverCopied(p *Pass, gl gpuLoader) bool {
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool {
+		if loop.Type != "for_statement" {
+			return false
+		}
+		targets := map[string]bool{}
+		loop.ChildByField("left").Walk(func(n *rewrite.Node) bool {
+			if n.Type == "identifier" {
+				targets[n.Text()] = true
+			}
+			return true
+		})
+		aliases := batchAliases(loop, targets)
+		converted, plain := 0, 0
+		walkLoopBody(p.Model, loop, func(call *rewrite.Node) {
+			if call.Type != "call" {
+				return
+			}
+			_, ok, moved := p.Model.MoveTarget(call)
+			if !ok || moved == nil {
+				return
+			}
+			root := batchItemRoot(moved)
+			if root == nil || !targets[root.Text()] && aliases[root.Text()] == nil {
+				return
+			}
+			if moved.Type == "call" && dtypeMethods[callAttr(moved)] && len(moved.ChildByField("arguments").NamedChildren()) == 0 {
+				converted++
+			} else {
+				plain++
+			}
+		})
+		return converted > 0 && plain == 0
+	})
 }
 
 // workersLikely reports a loader with worker processes: a literal count
