@@ -175,6 +175,12 @@ func keptAcrossSteps(p *Pass, container, loop, site *rewrite.Node) bool {
 				// those steps are kept until then
 			case loop.Contains(b.Stmt):
 				return false
+			case resetPerOptimizerStep(p, b, loop):
+				// `batch_loss = torch.tensor(0.0)` before each optimizer
+				// step's accumulation loop: the graphs of one step's
+				// micro-batches are kept until the next (blind sample
+				// S19C's mini_edm), not across steps.
+				return false
 			default:
 				outside = true
 			}
@@ -184,6 +190,21 @@ func keptAcrossSteps(p *Pass, container, loop, site *rewrite.Node) bool {
 		return keptAcrossSteps(p, container.ChildByField("object"), loop, site)
 	case "subscript":
 		return keptAcrossSteps(p, container.ChildByField("value"), loop, site)
+	}
+	return false
+}
+
+// resetPerOptimizerStep reports a binding in a loop around loop, where
+// loop steps no optimizer (a gradient accumulation's micro-batches) and
+// the loop around it does: the name is reset once per optimizer step.
+func resetPerOptimizerStep(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool {
+	if b.Stmt == nil || p.Model.Loop(loop).OptimizerStep {
+		return false
+	}
+	for _, outer := range p.Model.EnclosingLoops(loop) {
+		if outer.Contains(b.Stmt) {
+			return p.Model.Loop(outer).OptimizerStep
+		}
 	}
 	return false
 }

@@ -69,7 +69,7 @@ func checkHistDevice(p *Pass) {
 		}
 	}
 	for _, n := range p.File.OfType("call") {
-		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) && !splatsKnown(p, n) || neverUsed(p, n) || paramsSetLater(p, n) || searchedInParallel(p, n) {
+		if !isXGBEstimator(p.Model.CalleeName(n)) || rewrite.HasSplat(n) && !splatsKnown(p, n) || neverUsed(p, n) || paramsSetLater(p, n) || searchedInParallel(p, n) || loadedNotFitted(p, n) {
 			continue
 		}
 		g := &paramGroup{}
@@ -92,6 +92,25 @@ func checkHistDevice(p *Pass) {
 			report(n, g, e, ok)
 		}
 	}
+}
+
+// loadedNotFitted reports an estimator whose name the file only loads a
+// saved model into (`clf = XGBClassifier(); clf.load_model(path)`) and
+// never fits: nothing is trained, and prediction's device follows the
+// data (blind sample S19E's foursquare inference, on its CPU branch).
+func loadedNotFitted(p *Pass, est *rewrite.Node) bool {
+	a := est.Parent
+	if a == nil || a.Type != "assignment" || a.ChildByField("right") != est {
+		return false
+	}
+	target := a.ChildByField("left").Text()
+	scope := enclosingFunction(est)
+	on := func(method string) bool {
+		return slices.ContainsFunc(p.File.MethodCalls(method), func(c *rewrite.Node) bool {
+			return enclosingFunction(c) == scope && c.ChildByField("function").ChildByField("object").Text() == target
+		})
+	}
+	return on("load_model") && !on("fit")
 }
 
 // paramsSetLater reports an estimator whose parameters a later
