@@ -205,8 +205,53 @@ func wrapsUntrained(p *Pass, call *rewrite.Node) bool {
 	if target == nil {
 		return false
 	}
+	if frozenModule(p, target.Text()) {
+		return true
+	}
 	names, any := optimizedModels(p)
 	return any && len(names) > 0 && !names[target.Text()] && !feedsOptimized(p, target, names)
+}
+
+// frozenModule reports a module whose parameters the file takes out of
+// training: `for param in name.parameters(): param.detach_()` (or
+// `param.requires_grad = False`, `param.requires_grad_(False)`), or
+// `name.requires_grad_(False)`. A mean teacher's EMA copy is one (blind
+// sample S19F's MMT): no optimizer steps it, and DDP refuses a module with
+// no trainable parameter.
+func frozenModule(p *Pass, name string) bool {
+	for _, c := range p.File.MethodCalls("requires_grad_") {
+		if c.ChildByField("function").ChildByField("object").Text() == name && falseArgument(c) {
+			return true
+		}
+	}
+	for _, loop := range p.File.OfType("for_statement") {
+		right, left := loop.ChildByField("right"), loop.ChildByField("left")
+		if right == nil || left == nil || left.Type != "identifier" || right.Type != "call" || right.Text() != name+".parameters()" {
+			continue
+		}
+		v := left.Text()
+		frozen := false
+		loop.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+			switch {
+			case n.Type == "call" && n.ChildByField("function").Type == "attribute" && n.ChildByField("function").ChildByField("object").Text() == v:
+				m := callAttr(n)
+				frozen = frozen || m == "detach_" || m == "requires_grad_" && falseArgument(n)
+			case n.Type == "assignment" && n.ChildByField("left").Text() == v+".requires_grad":
+				frozen = frozen || n.ChildByField("right").Text() == "False"
+			}
+			return !frozen
+		})
+		if frozen {
+			return true
+		}
+	}
+	return false
+}
+
+// falseArgument reports a call whose only argument is the literal False.
+func falseArgument(call *rewrite.Node) bool {
+	args := call.ChildByField("arguments").NamedChildren()
+	return len(args) == 1 && args[0].Text() == "False"
 }
 
 // callsTrainer reports a function that calls a training function: one of
