@@ -108,7 +108,11 @@ func checkMissingAutocast(p *Pass) {
 			continue // several backward calls after one forward: one finding
 		}
 		reported = append(reported, first)
+		warps := warpsByCoordinates(p)
 		msg := "this training step runs the forward pass in fp32: wrap the forward and the loss in "
+		if warps {
+			msg = "this training step runs the forward pass in fp32: wrap the networks' forward passes (not the loss) in "
+		}
 		var fix *rewrite.Fix
 		if bf16 {
 			msg += `torch.autocast("cuda", dtype=torch.bfloat16) (5.0× measured on an H100)`
@@ -138,6 +142,15 @@ func checkMissingAutocast(p *Pass) {
 				fix = nil
 				msg += "; its outputs feed the forward pass at line " + p.LineOf(at) + " outside the wrap, whose fp32 weights would get bf16 inputs (RuntimeError): wrap that pass too"
 			}
+		}
+		if warps {
+			// A view-synthesis loss (inverse_warp: `intrinsics_inv @
+			// pixel_coords`, then grid_sample) inside the wrap would run
+			// its coordinate matmuls in bf16 (blind samples S18L's
+			// SfmLearner and S19A's SC-SfMLearner): no fix, which wraps
+			// the loss too.
+			fix = nil
+			msg += "; keep the loss in fp32: this project warps images by coordinates it computes with matmuls (grid_sample), which bf16 would round to steps of several pixels"
 		}
 		if fix == nil && slices.ContainsFunc(stmts, func(st *rewrite.Node) bool { return len(bceCalls(p, st)) > 0 }) {
 			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
@@ -169,7 +182,8 @@ func checkMissingAutocast(p *Pass) {
 		p.Report(first, msg, fix)
 	}
 	noteStepPasses(p, joinedSteps)
-	if trains {
+	if trains && !warpsByCoordinates(p) {
+		// (An evaluation loop's wrap would take its warping loss along.)
 		checkEvalAutocast(p, v, bf16, small, hedged)
 	}
 }
@@ -1842,4 +1856,13 @@ func float64Training(p *Pass) bool {
 		}
 		return false
 	}).(bool)
+}
+
+// warpsByCoordinates reports a file, or a project module it imports
+// (three modules away at most: train.py, loss_functions.py,
+// inverse_warp.py), that samples images at coordinates it computes with
+// matrix products (rewrite.Warps): a depth-and-pose or optical-flow
+// view-synthesis loss.
+func warpsByCoordinates(p *Pass) bool {
+	return rewrite.Warps(p.Model) || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Warps }, 3)
 }

@@ -87,6 +87,9 @@ type ProjectDef struct {
 	// HalfWeights: on the module's own entry, the module casts networks'
 	// weights to fp16 (HalfWeights).
 	HalfWeights bool
+	// Warps: on the module's own entry, the module samples images at
+	// coordinates it computes with matrix products (Warps).
+	Warps bool
 	// DoubleBackward: on the module's own entry, the module takes
 	// gradients with create_graph (a gradient penalty differentiates
 	// through a backward pass).
@@ -267,7 +270,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), Warps: Warps(m), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name
@@ -808,6 +811,43 @@ func HalfWeights(m *Model) bool {
 		}
 	}
 	return false
+}
+
+// Warps reports a file that calls grid_sample and multiplies matrices
+// (`@`, matmul, bmm): the inverse warp of a view-synthesis loss, whose
+// pixel coordinates come from camera matrices (`intrinsics_inv @
+// pixel_coords`).
+func Warps(m *Model) bool {
+	if !m.File.Spells("grid_sample") {
+		return false
+	}
+	samples, multiplies := false, false
+	for _, c := range m.File.OfType("call") {
+		switch q := m.CalleeName(c); {
+		case strings.HasSuffix(q, "grid_sample"):
+			samples = true
+		case q == "torch.matmul" || q == "torch.bmm" || callAttrName(c) == "matmul" || callAttrName(c) == "bmm":
+			multiplies = true
+		}
+	}
+	if !multiplies {
+		for _, op := range m.File.OfType("binary_operator") {
+			if o := op.ChildByField("operator"); o != nil && o.Text() == "@" {
+				multiplies = true
+				break
+			}
+		}
+	}
+	return samples && multiplies
+}
+
+// callAttrName is the attribute a method call calls (`bmm` of x.bmm(y)),
+// or "".
+func callAttrName(c *Node) string {
+	if fn := c.ChildByField("function"); fn != nil && fn.Type == "attribute" {
+		return fn.ChildByField("attribute").Text()
+	}
+	return ""
 }
 
 // SparseMatmul reports a file that multiplies by a sparse matrix:
