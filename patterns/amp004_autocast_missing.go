@@ -1580,8 +1580,12 @@ func bceCallsIn(p *Pass, stmt *rewrite.Node, depth int) []*rewrite.Node {
 			// criterion = nn.BCELoss(), perhaps moved later (criterion =
 			// criterion.to(device)), perhaps passed in.
 			for _, o := range p.Model.Origins(fn) {
-				if o.Model == nil {
+				switch {
+				case o.Model != nil:
+				case o.Expr != nil:
 					values = append(values, o.Expr)
+				case o.Def != nil && o.Def.Class && o.Call != nil:
+					values = append(values, o.Call) // loss_fn = DiceBCELoss(), a class of a project module
 				}
 			}
 		case "attribute": // self.loss = nn.BCELoss() in __init__
@@ -1649,11 +1653,31 @@ func bceLossClass(p *Pass, v *rewrite.Node) bool {
 	if fn == nil || fn.Type != "identifier" {
 		return false
 	}
+	if d := p.Model.ImportedDef(fn); d != nil && d.Class {
+		// A loss class of a project module (`from loss import
+		// DiceBCELoss`: blind sample S19L's retina U-Net, where the fix
+		// raised at the first step).
+		fm, cls := p.Model.DefinitionOf(d)
+		return cls != nil && foreignBCE(fm, cls)
+	}
 	b := p.Model.Binding(fn)
 	if b == nil || b.Kind != rewrite.ClassBinding {
 		return false
 	}
 	return len(bceCallsIn(p, b.Stmt, 1)) > 0
+}
+
+// foreignBCE reports a class of another module whose body calls binary
+// cross-entropy on probabilities (F.binary_cross_entropy) or builds
+// nn.BCELoss.
+func foreignBCE(m *rewrite.Model, cls *rewrite.Node) bool {
+	for _, c := range m.File.OfTypeIn(cls, "call") {
+		switch m.CalleeName(c) {
+		case "torch.nn.functional.binary_cross_entropy", "torch.binary_cross_entropy", "torch.nn.BCELoss":
+			return true
+		}
+	}
+	return false
 }
 
 // gradScalerEdits writes the GradScaler that fp16 autocast needs, where the

@@ -184,6 +184,15 @@ func libraryModel(p *Pass, model *rewrite.Node) bool {
 // shownLarge walks a network's frame for a layer of a size autocast was
 // measured to pay on.
 func shownLarge(fr *widthFrame) bool {
+	// The nesting is bounded, which ends the recursion through the
+	// networks a class is handed even when they cycle (`self.decoder =
+	// Wrap(self.decoder)`: blind sample S19H's mmt, a stack overflow
+	// before, which no recover() catches).
+	if fr.walk.nested >= maxShownNesting || fr.walk.steps > maxWidthSteps {
+		return false
+	}
+	fr.walk.nested++
+	defer func() { fr.walk.nested-- }()
 	large := false
 	var vocab []string // the spellings of the vocabulary sizes seen
 	fr.def.Walk(func(n *rewrite.Node) bool {
@@ -322,7 +331,8 @@ type widthFrame struct {
 
 // widthWalk is what one gate query shares across its frames.
 type widthWalk struct {
-	steps int // work done, bounded by maxWidthSteps
+	steps  int // work done, bounded by maxWidthSteps
+	nested int // shownLarge calls under way, bounded by maxShownNesting
 	// toy asks whether the networks are toys rather than narrow: no
 	// convolution or attention, linear layers of toyMACs or less, and
 	// recurrent layers and embeddings of toyWidth or less.
@@ -409,6 +419,10 @@ func lastName(e *rewrite.Node) string {
 // maxWidthSteps bounds one query's frames and reads: a network too
 // large to read within it is not known to be narrow.
 const maxWidthSteps = 4000
+
+// maxShownNesting bounds how deep shownLarge follows networks into the
+// networks they build or are handed.
+const maxShownNesting = 32
 
 // enter returns the frame of def (a class, function or torch.nn call in
 // m) built or called by call in fr; nil past the depth bound.

@@ -234,6 +234,14 @@ func iterableDataset(p *Pass, ds *rewrite.Node) bool {
 	if fn.Type != "identifier" {
 		return false
 	}
+	if d := p.Model.ImportedDef(fn); d != nil && d.Class {
+		// A project module's class (`from train_utils import *`, whose
+		// nnet3EgsDL streams a Kaldi archive: blind sample S19H's
+		// x-vectors, where 8 workers replayed every batch 8 times).
+		return slices.ContainsFunc(d.Bases, func(q string) bool {
+			return q == "torch.utils.data.IterableDataset" || q == "torch.utils.data.dataset.IterableDataset"
+		})
+	}
 	b := p.Model.Binding(fn)
 	if b == nil || b.Kind != rewrite.ClassBinding {
 		return false
