@@ -320,12 +320,14 @@ var loaderDatasetChange = regexp.MustCompile(`\.dataset\.[A-Za-z_]\w*\s*(?:=[^=]
 // `self.data_loader.dataset.mode`). Persistent workers would keep the
 // dataset they started with.
 func loaderDatasetChanged(p *Pass) bool {
-	for _, src := range p.Model.ProjectSourcesSpelling("dataset") {
-		if loaderDatasetChange.Match(src) {
-			return true
+	return p.Memo("load.loaderDatasetChanged", func() any {
+		for _, src := range p.Model.ProjectSourcesSpelling("dataset") {
+			if loaderDatasetChange.Match(src) {
+				return true
+			}
 		}
-	}
-	return false
+		return false
+	}).(bool)
 }
 
 // datasetOnlyRead reports a use of a dataset that does not change it:
