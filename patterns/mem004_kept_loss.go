@@ -65,6 +65,13 @@ func checkKeptLoss(p *Pass) {
 			if kept.Type == "identifier" && rebindsDetached(p, kept) {
 				return // `loss = loss.detach().cpu().numpy()` before: no graph left
 			}
+			if kept.Type == "identifier" && !backwardBinding(p, loop, kept) {
+				// `loss.backward()` then `loss = loss.get_loss()` (a
+				// float) before the total: not the tensor backpropagated
+				// (blind sample S19Q's char-rnnlm, where .detach() raised
+				// AttributeError).
+				return
+			}
 			p.Report(kept, "`"+kept.Text()+"` still holds its autograd graph: keeping it across steps keeps every step's graph in memory; keep "+kept.Text()+".detach()",
 				Fix(rewrite.Safe, "Keep "+kept.Text()+".detach()", rewrite.Edit{Start: kept.End, End: kept.End, New: ".detach()"}))
 		})
@@ -102,6 +109,19 @@ func backwardReceivers(p *Pass, loop *rewrite.Node) map[string]bool {
 		}
 	})
 	return out
+}
+
+// backwardBinding reports whether the value kept reads the binding of its
+// name that a `.backward()` of the loop was called on.
+func backwardBinding(p *Pass, loop, kept *rewrite.Node) bool {
+	want := p.Model.ReachingBinding(kept, kept)
+	found := false
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
+		if x := backwardReceiver(n); !found && x != nil && x.Type == "identifier" && x.Text() == kept.Text() {
+			found = p.Model.ReachingBinding(x, x) == want
+		}
+	})
+	return found
 }
 
 // lossAttribute reports `out.loss` of a name: the loss a Hugging Face

@@ -295,3 +295,24 @@ func TestConfigAndInputErrors(t *testing.T) {
 		t.Errorf("empty stdin: exit %d, %s", code, out)
 	}
 }
+
+// TestTargetVersionsTables: the two TOML spellings of the table that
+// --help shows (inline, and a [tool.gpuopt.target-versions] section) both
+// pin the versions the rules assume; OPT002 fires only below torch 2.0.
+// (The TOML library names both "Hash": blind sample S19M found the inline
+// form from --help rejected.)
+func TestTargetVersionsTables(t *testing.T) {
+	src := "import torch\nmodel = torch.nn.Linear(8, 2).cuda()\nopt = torch.optim.Adam(model.parameters())\nfor step in range(10):\n    opt.zero_grad()\n    model(torch.ones(4, 8, device=\"cuda\")).sum().backward()\n    opt.step()\n"
+	for _, toml := range []string{
+		"[tool.gpuopt]\ntarget-versions = { torch = \"1.13\", xgboost = \"2.1\" }\n",
+		"[tool.gpuopt.target-versions]\ntorch = \"1.13\"\n",
+	} {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "x.py"), src)
+		write(t, filepath.Join(dir, "pyproject.toml"), toml)
+		out, errOut, code := run(t, dir, "", "check", "--select", "OPT002", "x.py")
+		if code != 1 || !strings.Contains(out, "OPT002") {
+			t.Errorf("%q: exit %d, want the OPT002 finding of torch 1.13\n%s%s", toml, code, out, errOut)
+		}
+	}
+}

@@ -79,7 +79,7 @@ func LoadConfig(path string) (cfg Config, found bool, err error) {
 	if doc.Tool.GPUOpt == nil {
 		return Config{}, false, nil
 	}
-	if t := md.Type("tool", "gpuopt", "target-versions"); t != "" && t != "Table" && t != "Inline Table" {
+	if t := md.Type("tool", "gpuopt", "target-versions"); t != "" && t != "Hash" && t != "Table" && t != "Inline Table" { // (toml names a table "Hash")
 		return Config{}, false, fmt.Errorf("%s: [tool.gpuopt] target-versions must be a table of library versions, e.g. { torch = \"2.4\", xgboost = \"2.1\" }, not a %s", path, strings.ToLower(t))
 	}
 	if err := md.PrimitiveDecode(*doc.Tool.GPUOpt, &cfg); err != nil {
