@@ -62,13 +62,7 @@ func pinnedBufferNeverCopied(p *Pass, gl gpuLoader) bool {
 		if loop.Type != "for_statement" {
 			return false
 		}
-		targets := map[string]bool{}
-		loop.ChildByField("left").Walk(func(n *rewrite.Node) bool {
-			if n.Type == "identifier" {
-				targets[n.Text()] = true
-			}
-			return true
-		})
+		targets := loopTargetNames(loop)
 		aliases := batchAliases(loop, targets)
 		converted, plain := 0, 0
 		walkLoopBody(p.Model, loop, func(call *rewrite.Node) {

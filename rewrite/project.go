@@ -821,15 +821,7 @@ func Warps(m *Model) bool {
 	if !m.File.Spells("grid_sample") {
 		return false
 	}
-	samples, multiplies := false, false
-	for _, c := range m.File.OfType("call") {
-		switch q := m.CalleeName(c); {
-		case strings.HasSuffix(q, "grid_sample"):
-			samples = true
-		case q == "torch.matmul" || q == "torch.bmm" || callAttrName(c) == "matmul" || callAttrName(c) == "bmm":
-			multiplies = true
-		}
-	}
+	multiplies := len(m.File.MethodCalls("matmul")) > 0 || len(m.File.MethodCalls("bmm")) > 0 || len(m.CallsTo("torch.matmul", "torch.bmm")) > 0
 	if !multiplies {
 		for _, op := range m.File.OfType("binary_operator") {
 			if o := op.ChildByField("operator"); o != nil && o.Text() == "@" {
@@ -838,16 +830,15 @@ func Warps(m *Model) bool {
 			}
 		}
 	}
-	return samples && multiplies
-}
-
-// callAttrName is the attribute a method call calls (`bmm` of x.bmm(y)),
-// or "".
-func callAttrName(c *Node) string {
-	if fn := c.ChildByField("function"); fn != nil && fn.Type == "attribute" {
-		return fn.ChildByField("attribute").Text()
+	if !multiplies {
+		return false
 	}
-	return ""
+	for _, c := range m.File.OfType("call") {
+		if strings.HasSuffix(m.CalleeName(c), "grid_sample") {
+			return true
+		}
+	}
+	return false
 }
 
 // SparseMatmul reports a file that multiplies by a sparse matrix:
