@@ -106,8 +106,8 @@ func rebuiltEachPass(p *Pass, gl gpuLoader) bool {
 // imageNetScale reports a loader over an ImageNet-scale image folder: a
 // torchvision ImageFolder (or a project class built on one) in a script
 // whose strings name ImageNet (`default="imagenet"`, "/path/to/imagenet",
-// "PyTorch ImageNet Training"), or torchvision's ImageNet, COCO or
-// Kinetics datasets. An epoch of 10⁵-10⁶ images runs for minutes, and a
+// "PyTorch ImageNet Training"), torchvision's ImageNet, COCO or Kinetics
+// datasets, or a class named for one of them (namesLargeDataset). An epoch of 10⁵-10⁶ images runs for minutes, and a
 // restart of the workers, a second or two, is under 1% of it (blind
 // samples S14B's VICReg, S14G's CutMix and S16B's CMC judged it false).
 func imageNetScale(p *Pass, gl gpuLoader) bool {
@@ -140,11 +140,31 @@ func imageNetScale(p *Pass, gl gpuLoader) bool {
 			if !namesImageNet(p) {
 				return false
 			}
+		case namesLargeDataset(v):
 		default:
 			return false
 		}
 	}
 	return len(values) > 0
+}
+
+// namesLargeDataset reports a dataset class named for ImageNet, COCO or
+// Kinetics (ReSSL's memcached `Imagenet()`, a project's `COCODataset`):
+// the name says how long its epochs are. Mini and tiny subsets (few-shot
+// miniImageNet episodes, Tiny ImageNet) are short and stay reported.
+func namesLargeDataset(call *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	if fn.Is("attribute") {
+		fn = fn.ChildByField("attribute")
+	}
+	if !fn.Is("identifier") {
+		return false
+	}
+	name := strings.ToLower(fn.Text())
+	if strings.Contains(name, "mini") || strings.Contains(name, "tiny") {
+		return false
+	}
+	return strings.Contains(name, "imagenet") || strings.Contains(name, "ilsvrc") || strings.HasPrefix(name, "coco") || strings.Contains(name, "kinetics")
 }
 
 // imageFolderClass reports a call building a torchvision ImageFolder or

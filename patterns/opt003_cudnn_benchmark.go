@@ -60,7 +60,10 @@ func checkCudnnBenchmark(p *Pass) {
 		}
 		// A model class of a sibling module that builds convolutions.
 		if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" {
-			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassCalls(d, convCallee) && !patchConvOnly(p.Model, d) {
+			// (Its convolutions all of kernel size 1, written positionally
+			// as `nn.Conv1d(12, 64, 1)`: a point-cloud encoder's shared
+			// MLP, blind sample S20B.)
+			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassAny(d, spatialConvClass) && !patchConvOnly(p.Model, d) {
 				conv = true
 				break
 			}
@@ -185,33 +188,11 @@ func optionalDeterminism(p *Pass) *rewrite.Node {
 	return branch
 }
 
-// convCallee reports a convolution layer or a convolutional torchvision
-// model.
-// pointwiseConv reports an nn.Conv1d/2d/3d of kernel size 1 (a literal
-// 1 or (1, 1)): a matrix product over the channels at every position,
-// with no algorithm for benchmark mode to choose (blind sample S15F's
-// point-cloud Transformer, whose only convolutions are such projections).
-func pointwiseConv(q string, call *rewrite.Node) bool {
-	if !strings.HasPrefix(q, "torch.nn.Conv") || strings.HasPrefix(q, "torch.nn.ConvTranspose") {
-		return false
-	}
-	k := rewrite.Arg(call, 2, "kernel_size")
-	if k == nil {
-		return false
-	}
-	switch k.Type {
-	case "integer":
-		return k.Text() == "1"
-	case "tuple":
-		for _, c := range k.NamedChildren() {
-			if c.Type != "integer" || c.Text() != "1" {
-				return false
-			}
-		}
-		return len(k.NamedChildren()) > 0
-	}
-	return false
-}
+// pointwiseConv reports an nn.Conv layer of kernel size 1
+// (rewrite.PointwiseConv), with no algorithm for benchmark mode to choose
+// (blind sample S15F's point-cloud Transformer, whose only convolutions
+// are such projections).
+func pointwiseConv(q string, call *rewrite.Node) bool { return rewrite.PointwiseConv(q, call) }
 
 // patchConvOnly reports a project class whose only convolutions, itself
 // or in the classes it builds (three levels, in its module or imported
@@ -277,6 +258,14 @@ func patchEmbedding(call *rewrite.Node) bool {
 	return false
 }
 
+// spatialConvClass reports a project class building a convolution of a
+// kernel other than 1, or a convolutional torchvision model.
+func spatialConvClass(d *rewrite.ProjectDef) bool {
+	return d.SpatialConv || slices.ContainsFunc(d.Calls, func(q string) bool { return strings.HasPrefix(q, "torchvision.models.") && convCallee(q) })
+}
+
+// convCallee reports a convolution layer or a convolutional torchvision
+// model.
 func convCallee(q string) bool {
 	return strings.HasPrefix(q, "torch.nn.Conv") || strings.HasPrefix(q, "torch.nn.ConvTranspose") ||
 		strings.HasPrefix(q, "torchvision.models.") && !strings.Contains(q, "vit") && !strings.Contains(q, "swin")

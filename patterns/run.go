@@ -76,6 +76,16 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		own.TorchCeiling = true
 		env = &own
 	}
+	if f.Python2() && env.Versions.Torch.AtLeast(1, 5) {
+		// Python 2 code (a print statement): PyTorch 1.4 was the last
+		// release to run it, so no advice needing a later one applies
+		// until the file is ported (blind sample S20A's XNOR-Net ImageNet
+		// script got compile, fused and persistent_workers advice).
+		own := *env
+		own.Versions.Torch = below(Version{1, 5})
+		own.TorchCeiling = true
+		env = &own
+	}
 	if env.Versions.Torch.AtLeast(0, 4) && m.Imports("torch") && writtenForTorch03(m) {
 		own := *env
 		own.Versions.Torch = below(Version{0, 4})

@@ -124,10 +124,17 @@ func (f *File) checkNesting() bool {
 	return false
 }
 
+// Python2 reports whether the file holds Python 2 only syntax (a print
+// statement, backticks, `<>`...): code written for Python 2, and
+// so for a PyTorch of at most 1.4, the last release that ran on it.
+func (f *File) Python2() bool { return f.python2 }
+
 // checkLegacySyntax finds Python 2 spellings: print and exec statements,
 // backticks, `<>`, `raise E, msg`, integers with leading zeros or an L
 // suffix, string prefixes Python 3 lacks.
 func (f *File) checkLegacySyntax() {
+	before := len(f.Errors)
+	defer func() { f.python2 = len(f.Errors) > before }()
 	for _, n := range f.OfType("print_statement") {
 		// `print >> f` and `print >> f, x` are valid Python 3 expressions
 		// (a shift, a tuple) that the grammar reads as print statements.

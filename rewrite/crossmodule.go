@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"slices"
 	"bytes"
 	"path/filepath"
 	"regexp"
@@ -29,17 +30,21 @@ type LocalDefs interface {
 // callable that pred accepts: a U-Net built from DoubleConv blocks of a
 // parts module builds convolutions.
 func (m *Model) ClassCalls(d *ProjectDef, pred func(string) bool) bool {
-	return m.classCalls(d, pred, 0)
+	return m.ClassAny(d, func(c *ProjectDef) bool { return slices.ContainsFunc(c.Calls, pred) })
 }
 
-func (m *Model) classCalls(d *ProjectDef, pred func(string) bool, depth int) bool {
+// ClassAny reports whether pred holds for the project class d or a
+// project class it builds, three levels deep (as ClassCalls).
+func (m *Model) ClassAny(d *ProjectDef, pred func(*ProjectDef) bool) bool {
+	return m.classAny(d, pred, 0)
+}
+
+func (m *Model) classAny(d *ProjectDef, pred func(*ProjectDef) bool, depth int) bool {
 	if d == nil || !d.Class {
 		return false
 	}
-	for _, q := range d.Calls {
-		if pred(q) {
-			return true
-		}
+	if pred(d) {
+		return true
 	}
 	ld, ok := m.project.(LocalDefs)
 	if !ok || depth >= 3 {
@@ -49,7 +54,7 @@ func (m *Model) classCalls(d *ProjectDef, pred func(string) bool, depth int) boo
 		if strings.Contains(q, ".") {
 			continue // qualified: a library callable, or resolved below by its module
 		}
-		if inner := ld.Local(d.Path, q); inner != nil && inner != d && m.classCalls(inner, pred, depth+1) {
+		if inner := ld.Local(d.Path, q); inner != nil && inner != d && m.classAny(inner, pred, depth+1) {
 			return true
 		}
 	}

@@ -49,6 +49,9 @@ type ProjectDef struct {
 	// Calls are, for a class, the qualified names of the callables its
 	// body calls (torch.nn.Conv2d for a convolutional model), deduplicated.
 	Calls []string
+	// SpatialConv: the class builds a convolution whose kernel is not a
+	// literal 1 (PointwiseConv): one with algorithms for cuDNN to choose.
+	SpatialConv bool
 	// Var: a module-level name assigned once (a constant), not a class or
 	// function; Device is the device its value names (`DEVICE =
 	// torch.device("cuda" if torch.cuda.is_available() else "cpu")`),
@@ -178,12 +181,19 @@ func (m *Model) moduleAttrDef(attr *Node) *ProjectDef {
 	if root == nil || root == attr {
 		return nil
 	}
-	b := m.Binding(root)
-	if b == nil || b.Kind != ImportBinding || b.Stmt == nil || b.Stmt.Type != "import_statement" || b.Qualified == "" {
+	// `import pcl.loader` and `import pcl.builder` both bind `pcl`: every
+	// binding must be such an import of the same package.
+	bs := m.Bindings(root)
+	if len(bs) == 0 {
 		return nil
 	}
+	for _, b := range bs {
+		if b.Kind != ImportBinding || b.Stmt == nil || b.Stmt.Type != "import_statement" || b.Qualified == "" || b.Qualified != bs[0].Qualified {
+			return nil
+		}
+	}
 	q := m.QualifiedName(attr)
-	if q == "" || !strings.HasPrefix(q, b.Qualified+".") {
+	if q == "" || !strings.HasPrefix(q, bs[0].Qualified+".") {
 		return nil
 	}
 	return m.ProjectDefOf(m.File.Src.Path, q)
@@ -293,7 +303,7 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 				out[name] = &ProjectDef{Path: path, Name: name, External: b.Qualified}
 			}
 		case ClassBinding:
-			d := &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt),
+			d := &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt), SpatialConv: m.spatialConv(b.Stmt),
 				MethodReturns: m.methodReturns(b.Stmt)}
 			d.Params, d.Iterated, d.EpochIterated = m.classIterated(b.Stmt)
 			out[name] = d
@@ -707,6 +717,42 @@ func (m *Model) callees(n *Node) []string {
 		}
 	}
 	return out
+}
+
+// spatialConv reports a call under n building an nn.Conv layer that is not
+// a PointwiseConv.
+func (m *Model) spatialConv(n *Node) bool {
+	for _, c := range m.File.OfTypeIn(n, "call") {
+		if q := m.CalleeName(c); strings.HasPrefix(q, "torch.nn.Conv") && !PointwiseConv(q, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// PointwiseConv reports an nn.Conv1d/2d/3d of kernel size 1 (a literal 1
+// or (1, 1), by keyword or third positional argument): a matrix product
+// over the channels at every position.
+func PointwiseConv(q string, call *Node) bool {
+	if !strings.HasPrefix(q, "torch.nn.Conv") || strings.HasPrefix(q, "torch.nn.ConvTranspose") {
+		return false
+	}
+	k := Arg(call, 2, "kernel_size")
+	if k == nil {
+		return false
+	}
+	switch k.Type {
+	case "integer":
+		return k.Text() == "1"
+	case "tuple":
+		for _, c := range k.NamedChildren() {
+			if c.Type != "integer" || c.Text() != "1" {
+				return false
+			}
+		}
+		return len(k.NamedChildren()) > 0
+	}
+	return false
 }
 
 // ImportsProjectModule reports whether a project module this module imports

@@ -163,6 +163,7 @@ type File struct {
 	// errorMessages describe the Errors that are rejected constructs.
 	errorMessages map[*Node]string
 	tooDeep       bool // nested past MaxNesting: not analysed
+	python2       bool // holds Python 2 only syntax (checkLegacySyntax)
 	tree          *sitter.Tree
 	model         *Model
 	byType        [][]*Node       // per type id, the named nodes of that type in source order
