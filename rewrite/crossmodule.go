@@ -1,10 +1,10 @@
 package rewrite
 
 import (
-	"slices"
 	"bytes"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
