@@ -57,7 +57,7 @@ func checkFusedOptimizer(p *Pass) {
 		if root == nil {
 			continue
 		}
-		if linearProbe(p, call, root) || frozenBackboneHead(p, rewrite.Arg(call, 0, "params")) {
+		if linearProbe(p, call, root) || frozenBackboneHead(p, rewrite.Arg(call, 0, "params")) || otherGroupOnCPU(p, call, root) {
 			continue
 		}
 		var where Where
@@ -135,6 +135,35 @@ func checkFusedOptimizer(p *Pass) {
 		}
 		p.Report(call, msg, Fix(app, "Pass fused=True", e))
 	}
+}
+
+// otherGroupOnCPU reports an optimizer whose parameter groups draw from
+// another module than root that this file builds and never moves to CUDA:
+// DeepSDF's latent codes, an nn.Embedding kept on the CPU beside the CUDA
+// decoder (blind sample S20B). fused=True raises on such a mix before
+// torch 2.4, and the update is not the CUDA one the message describes.
+func otherGroupOnCPU(p *Pass, call, root *rewrite.Node) bool {
+	params := rewrite.Arg(call, 0, "params")
+	if params == nil || !params.Is("list", "tuple", "binary_operator") {
+		return false
+	}
+	for _, c := range params.NamedChildren() {
+		r := paramsModel(p, c, 0)
+		if r == nil || r.Text() == root.Text() || r.Type != "identifier" {
+			continue
+		}
+		b := p.Model.Binding(r)
+		if b == nil || b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" || !p.Model.IsModule(r) {
+			continue // a parameter, or a model gpuopt cannot follow
+		}
+		if moduleWhere(p, r, call).CUDA {
+			continue
+		}
+		if k, _ := movedLater(p, r, call); k == rewrite.DeviceUnknown || k == rewrite.DeviceOther {
+			return true
+		}
+	}
+	return false
 }
 
 // linearProbe reports an optimizer (call) over a module that is one
