@@ -841,22 +841,78 @@ func (m *Model) DefinesAutogradFunction() bool {
 	return false
 }
 
-// HalfWeights reports a file that builds networks with fp16 weights the
-// way OpenAI CLIP does: clip.load, which builds its model in fp16 on a
-// GPU, or a call of a function named convert_weights (CLIP's cast of a
-// model's layers to fp16, kept by the projects built on it).
+// HalfWeights reports a file that runs its networks in half precision
+// by other means than autocast:
+//   - the way OpenAI CLIP does: clip.load, which builds its model in fp16
+//     on a GPU, or a call of a function named convert_weights (CLIP's cast
+//     of a model's layers to fp16, kept by the projects built on it);
+//   - a module cast to fp16 or bf16 (`model.to(device, dtype=torch.bfloat16)`,
+//     `model.half()`, `model.bfloat16()`);
+//   - half default tensors (`torch.set_default_tensor_type(torch.cuda.
+//     HalfTensor)`, `torch.set_default_dtype(torch.bfloat16)`), as LLaMA
+//     model factories build their weights;
+//   - Lightning's precision setting (`Fabric(precision="bf16-mixed")`,
+//     `Trainer(precision=16)`), which runs the forward under autocast.
 func HalfWeights(m *Model) bool {
-	if !m.File.Spells("clip") && !m.File.Spells("convert_weights") {
+	if !m.File.SpellsAny([]string{"clip", "convert_weights", "half", "bfloat16", "float16", "HalfTensor", "precision"}) {
 		return false
 	}
 	for _, c := range m.File.OfType("call") {
 		fn := c.ChildByField("function")
-		if m.CalleeName(c) == "clip.load" || fn.Type == "identifier" && fn.Text() == "convert_weights" ||
-			fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "convert_weights" {
+		q := m.CalleeName(c)
+		switch {
+		case q == "clip.load" || fn.Type == "identifier" && fn.Text() == "convert_weights" ||
+			fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "convert_weights":
 			return true
+		case q == "torch.set_default_tensor_type" || q == "torch.set_default_dtype":
+			if a := Arg(c, 0, "t"); a != nil && halfDtype(m, a) {
+				return true
+			}
+		case strings.HasPrefix(q, "lightning.") || strings.HasPrefix(q, "pytorch_lightning."):
+			if v := KeywordArg(c, "precision"); v != nil && strings.Contains(v.Text(), "16") {
+				return true
+			}
+		case fn.Type == "attribute":
+			obj, attr := fn.ChildByField("object"), fn.ChildByField("attribute").Text()
+			switch attr {
+			case "half", "bfloat16":
+				if len(PositionalArgs(c)) == 0 && m.IsModule(obj) {
+					return true
+				}
+			case "to":
+				if !m.IsModule(obj) {
+					continue
+				}
+				for _, a := range c.ChildByField("arguments").NamedChildren() {
+					if a.Type == "keyword_argument" {
+						if n := a.ChildByField("name"); n != nil && n.Text() == "dtype" {
+							a = a.ChildByField("value")
+						} else {
+							continue
+						}
+					}
+					if halfDtype(m, a) {
+						return true
+					}
+				}
+			}
 		}
 	}
 	return false
+}
+
+// halfDtype reports torch.float16, torch.half or torch.bfloat16, or a
+// half tensor type (torch.cuda.HalfTensor, "torch.cuda.BFloat16Tensor").
+func halfDtype(m *Model, n *Node) bool {
+	q := m.QualifiedName(n)
+	if s, ok := StringValue(n); ok {
+		q = s
+	}
+	switch q {
+	case "torch.float16", "torch.half", "torch.bfloat16":
+		return true
+	}
+	return strings.HasPrefix(q, "torch.") && (strings.HasSuffix(q, ".HalfTensor") || strings.HasSuffix(q, ".BFloat16Tensor"))
 }
 
 // Warps reports a file that calls grid_sample and multiplies matrices
