@@ -502,7 +502,8 @@ func rangeCount(p *Pass, loop *rewrite.Node) (int, bool) {
 }
 
 // boundValue is an integer bound: a literal or constant, a flag's default
-// (`args.epochs`), either plus or minus a literal.
+// (`args.epochs`), a parameter given one of those at every call site,
+// any of them plus or minus a literal.
 func boundValue(p *Pass, n *rewrite.Node) (int, bool) {
 	if n.Type == "binary_operator" {
 		l, r, op := n.ChildByField("left"), n.ChildByField("right"), n.ChildByField("operator")
@@ -526,6 +527,29 @@ func boundValue(p *Pass, n *rewrite.Node) (int, bool) {
 	}
 	if def, _, flag := flagDefaultValue(p.Model, n); flag && def != nil {
 		return intLiteralText(def.Text())
+	}
+	if n.Type == "identifier" {
+		// A parameter: the largest of what its call sites pass
+		// (`train(num_epochs=3, ...)`, blind sample S20D's Fabric
+		// fine-tunes), each a literal, a constant or a flag's default.
+		most, any := 0, false
+		for _, o := range p.Model.Origins(n) {
+			if o.Expr == nil || o.Model != nil || o.Expr == n {
+				return 0, false
+			}
+			v, ok := intLiteral(p, o.Expr)
+			if !ok {
+				def, _, flag := flagDefaultValue(p.Model, o.Expr)
+				if !flag || def == nil {
+					return 0, false
+				}
+				if v, ok = intLiteralText(def.Text()); !ok {
+					return 0, false
+				}
+			}
+			most, any = max(most, v), true
+		}
+		return most, any
 	}
 	return 0, false
 }
