@@ -196,6 +196,20 @@ func checkMissingAutocast(p *Pass) {
 // evaluation).
 func inputGradientLoop(p *Pass, loop *rewrite.Node) bool {
 	if p.Model.Loop(loop).OptimizerStep && !stepsOnlyInputs(p, loop) {
+		perturbed := perturbationOptimizers(p, loop)
+		if len(perturbed) == 0 {
+			return false
+		}
+		// An optimizer built before the loop over the perturbation alone
+		// (`optim.SGD([delta], lr=...)`), whose gradient the loop reads:
+		// an l2 attack (blind sample S20E's TRADES-AWP).
+		for _, n := range p.Model.LoopBodyNodes(loop) {
+			if n.Type == "attribute" && n.ChildByField("attribute").Text() == "grad" {
+				if obj := n.ChildByField("object"); obj.Is("identifier") && perturbed[obj.Text()] {
+					return true
+				}
+			}
+		}
 		return false
 	}
 	fed := map[string]bool{}
@@ -205,8 +219,18 @@ func inputGradientLoop(p *Pass, loop *rewrite.Node) bool {
 		case "call":
 			if args := n.ChildByField("arguments"); args != nil {
 				for _, a := range args.NamedChildren() {
-					if a.Type == "identifier" {
+					switch a.Type {
+					case "identifier":
 						fed[a.Text()] = true
+					case "binary_operator":
+						// `model(normalize(X + delta))`: the perturbation
+						// added to the input (blind sample S20E's PGD).
+						a.Walk(func(c *rewrite.Node) bool {
+							if c.Type == "identifier" {
+								fed[c.Text()] = true
+							}
+							return c.Is("binary_operator", "parenthesized_expression", "identifier")
+						})
 					}
 				}
 			}
@@ -249,6 +273,44 @@ func stepsOnlyInputs(p *Pass, loop *rewrite.Node) bool {
 		}
 	}
 	return found
+}
+
+// perturbationOptimizers returns the tensors that the optimizers a loop
+// steps are built over, when every one is built (before the loop) over a
+// list of plain names (`optim.SGD([delta], lr=...)`), not a module's
+// parameters; nil otherwise.
+func perturbationOptimizers(p *Pass, loop *rewrite.Node) map[string]bool {
+	var names map[string]bool
+	for _, n := range p.Model.LoopBodyNodes(loop) {
+		if n.Type != "call" || callAttr(n) != "step" {
+			continue
+		}
+		recv := n.ChildByField("function").ChildByField("object")
+		if !recv.Is("identifier") {
+			continue
+		}
+		built := p.Model.ValueOf(recv)
+		if built == nil || built.Type != "call" || p.Facts.What(built).Kind != KindOptimizer {
+			if p.Facts.What(recv).Kind == KindOptimizer {
+				return nil // an optimizer gpuopt cannot follow to its construction
+			}
+			continue // a scheduler's step
+		}
+		params := rewrite.Arg(built, 0, "params")
+		if params == nil || params.Type != "list" || len(params.NamedChildren()) == 0 {
+			return nil
+		}
+		for _, t := range params.NamedChildren() {
+			if t.Type != "identifier" || p.Model.IsModule(t) {
+				return nil
+			}
+			if names == nil {
+				names = map[string]bool{}
+			}
+			names[t.Text()] = true
+		}
+	}
+	return names
 }
 
 // stepOfEval returns the index in p.out of the hedged training-step
