@@ -531,7 +531,7 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 	if ds == nil {
 		return false
 	}
-	for _, o := range p.Model.OriginsAcross(ds) {
+	for _, o := range datasetOrigins(p, ds, 0) {
 		// A TensorDataset of CUDA tensors: workers cannot use CUDA, and
 		// pin_memory cannot pin device tensors.
 		if e := o.Expr; e != nil && e.Type == "call" && strings.HasSuffix(p.Model.CalleeName(e), ".TensorDataset") {
@@ -572,6 +572,38 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// datasetOrigins are the origins of a loader's dataset, seen through the
+// splits and views that keep its samples: `train, val =
+// random_split(dataset, ...)`, `Subset(dataset, idx)`,
+// `ConcatDataset([a, b])` (blind sample S20I's Cassava, whose dataset
+// class, imported and split, moves every sample to CUDA).
+func datasetOrigins(p *Pass, ds *rewrite.Node, depth int) []rewrite.Origin {
+	var out []rewrite.Origin
+	for _, o := range p.Model.OriginsAcross(ds) {
+		e := o.Expr
+		if e == nil || e.Type != "call" || depth > 3 {
+			out = append(out, o)
+			continue
+		}
+		switch q := p.Model.CalleeName(e); q {
+		case "torch.utils.data.random_split", "torch.utils.data.dataset.random_split", "torch.utils.data.Subset", "torch.utils.data.dataset.Subset":
+			if inner := rewrite.Arg(e, 0, "dataset"); inner != nil {
+				out = append(out, datasetOrigins(p, inner, depth+1)...)
+				continue
+			}
+		case "torch.utils.data.ConcatDataset", "torch.utils.data.dataset.ConcatDataset":
+			if list := rewrite.Arg(e, 0, "datasets"); list != nil && list.Is("list", "tuple") {
+				for _, item := range list.NamedChildren() {
+					out = append(out, datasetOrigins(p, item, depth+1)...)
+				}
+				continue
+			}
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // movedOntoSelf reports a `.cuda()` or a device `.to(...)` in a dataset's
