@@ -1548,6 +1548,12 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 				v, ok := intBound(fr, last, depth+1)
 				return v - 1, ok
 			}
+			if seq, ok := loopElement(fr.m, expr); ok {
+				// `for h in hidden: layers.append(nn.Linear(prev, h))`
+				// with hidden=(256, 256, 128): at most the largest
+				// (blind sample S20K's Jane Street MLPs).
+				return intBound(fr, seq, depth+1)
+			}
 			if b := fr.m.Binding(expr); b != nil && b.Kind == rewrite.ParamBinding {
 				if f := fr.paramFrame(b.Ident); f != nil {
 					a, in, _, ok := f.argument(b.Ident)
@@ -1646,6 +1652,23 @@ func rangeCounter(m *rewrite.Model, id *rewrite.Node) (end *rewrite.Node, ok boo
 		return args[1], true
 	}
 	return nil, false
+}
+
+// loopElement reports a name bound only by `for name in seq`, seq not a
+// call (range counters are rangeCounter's), and returns seq.
+func loopElement(m *rewrite.Model, id *rewrite.Node) (*rewrite.Node, bool) {
+	b := m.Binding(id)
+	if b == nil || b.Kind != rewrite.LoopBinding || b.Stmt == nil || b.Stmt.Type != "for_statement" {
+		return nil, false
+	}
+	if left := b.Stmt.ChildByField("left"); left == nil || left != b.Ident {
+		return nil, false
+	}
+	seq := b.Stmt.ChildByField("right")
+	if seq == nil || !seq.Is("identifier", "attribute", "list", "tuple") {
+		return nil, false
+	}
+	return seq, true
 }
 
 // intFloor returns the least value an integer expression takes, where it
