@@ -48,6 +48,9 @@ func checkTF32(p *Pass) {
 	if mentionsAutocast(p) || apexMixedPrecision(p) || fp16Weights(p) || p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Autocast }) {
 		return // (also in the project module whose step this script calls)
 	}
+	if launchChosenPrecision(p) {
+		return
+	}
 	start, end, ok := firstTrainingLoopHeader(p)
 	if !ok || trainsForOtherModules(p, start) || convolutionsOnly(p) {
 		return
@@ -71,6 +74,21 @@ func checkTF32(p *Pass) {
 		}
 	}
 	p.ReportRange(start, end, msg, fix)
+}
+
+// launchChosenPrecision reports an HF Accelerate `Accelerator()` built
+// without a mixed_precision argument: the precision comes from `accelerate
+// launch --mixed_precision` or the saved accelerate config, which the code
+// does not show (blind sample S20L's U-ViT, launched with fp16 by every
+// README command). One that passes mixed_precision (a flag defaulting to
+// "no") shows it, and keeps the finding.
+func launchChosenPrecision(p *Pass) bool {
+	for _, c := range p.Model.CallsTo("accelerate.Accelerator") {
+		if rewrite.KeywordArg(c, "mixed_precision") == nil && !rewrite.HasSplat(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // mlpGainBatch is the batch from which networks of linear layers alone
