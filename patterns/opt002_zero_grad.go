@@ -29,7 +29,7 @@ func checkZeroGrad(p *Pass) {
 			continue
 		}
 		obj := call.ChildByField("function").ChildByField("object")
-		if !p.Model.IsOptimizer(obj) && !p.Model.IsModule(obj) || zeroedOnce(p, call) || zeroedBeforeItsLoop(p, call) {
+		if !p.Model.IsOptimizer(obj) && !p.Model.IsModule(obj) || zeroedOnce(p, call) || zeroedBeforeItsLoop(p, call) || optimizesInputs(p, obj) {
 			continue
 		}
 		e, ok := rewrite.AppendItem(call.ChildByField("arguments"), "set_to_none=True")
@@ -39,6 +39,31 @@ func checkZeroGrad(p *Pass) {
 		p.Report(call, "zero_grad() writes zeros into every gradient before PyTorch 2.0: pass set_to_none=True (the default since 2.0)",
 			Fix(rewrite.Unsafe, "Pass set_to_none=True", e))
 	}
+}
+
+// optimizesInputs reports an optimizer built over a list of plain
+// tensors, not a module's parameters (`optim.SGD([delta], lr=...)`, an
+// attack's perturbation): zeroing one or two gradients is a memset or
+// two, where set_to_none saves nothing worth a finding (blind sample
+// S20E's TRADES attack).
+func optimizesInputs(p *Pass, obj *rewrite.Node) bool {
+	if !obj.Is("identifier") {
+		return false
+	}
+	built := p.Model.ValueOf(obj)
+	if built == nil || built.Type != "call" {
+		return false
+	}
+	params := rewrite.Arg(built, 0, "params")
+	if params == nil || params.Type != "list" || len(params.NamedChildren()) == 0 {
+		return false
+	}
+	for _, t := range params.NamedChildren() {
+		if !t.Is("identifier") || p.Model.IsModule(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // zeroedBeforeItsLoop reports a zero_grad() outside any loop of its
