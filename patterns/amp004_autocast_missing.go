@@ -296,18 +296,15 @@ func perturbationOptimizers(p *Pass, loop *rewrite.Node) map[string]bool {
 			}
 			continue // a scheduler's step
 		}
-		params := rewrite.Arg(built, 0, "params")
-		if params == nil || params.Type != "list" || len(params.NamedChildren()) == 0 {
+		tensors, ok := plainTensorParams(p, built)
+		if !ok {
 			return nil
 		}
-		for _, t := range params.NamedChildren() {
-			if t.Type != "identifier" || p.Model.IsModule(t) {
-				return nil
-			}
+		for _, t := range tensors {
 			if names == nil {
 				names = map[string]bool{}
 			}
-			names[t.Text()] = true
+			names[t] = true
 		}
 	}
 	return names

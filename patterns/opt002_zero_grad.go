@@ -50,20 +50,8 @@ func optimizesInputs(p *Pass, obj *rewrite.Node) bool {
 	if !obj.Is("identifier") {
 		return false
 	}
-	built := p.Model.ValueOf(obj)
-	if built == nil || built.Type != "call" {
-		return false
-	}
-	params := rewrite.Arg(built, 0, "params")
-	if params == nil || params.Type != "list" || len(params.NamedChildren()) == 0 {
-		return false
-	}
-	for _, t := range params.NamedChildren() {
-		if !t.Is("identifier") || p.Model.IsModule(t) {
-			return false
-		}
-	}
-	return true
+	_, ok := plainTensorParams(p, p.Model.ValueOf(obj))
+	return ok
 }
 
 // zeroedBeforeItsLoop reports a zero_grad() outside any loop of its

@@ -925,3 +925,24 @@ func recurrentLayer(q string) bool {
 func selfAttribute(n *rewrite.Node) bool {
 	return n != nil && n.Type == "attribute" && n.ChildByField("object").Text() == "self"
 }
+
+// plainTensorParams returns the names an optimizer construction is built
+// over when its params are a list of plain tensors (`optim.SGD([delta],
+// lr=...)`, an attack's perturbation), not a module's parameters; ok is
+// false otherwise.
+func plainTensorParams(p *Pass, built *rewrite.Node) (names []string, ok bool) {
+	if built == nil || built.Type != "call" {
+		return nil, false
+	}
+	params := rewrite.Arg(built, 0, "params")
+	if params == nil || params.Type != "list" || len(params.NamedChildren()) == 0 {
+		return nil, false
+	}
+	for _, t := range params.NamedChildren() {
+		if !t.Is("identifier") || p.Model.IsModule(t) {
+			return nil, false
+		}
+		names = append(names, t.Text())
+	}
+	return names, true
+}
