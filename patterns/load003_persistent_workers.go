@@ -522,11 +522,8 @@ func boundValue(p *Pass, n *rewrite.Node) (int, bool) {
 		}
 		return 0, false
 	}
-	if v, ok := intLiteral(p, n); ok {
+	if v, ok := constantBound(p, n); ok {
 		return v, true
-	}
-	if def, _, flag := flagDefaultValue(p.Model, n); flag && def != nil {
-		return intLiteralText(def.Text())
 	}
 	if n.Type == "identifier" {
 		// A parameter: the largest of what its call sites pass
@@ -537,19 +534,25 @@ func boundValue(p *Pass, n *rewrite.Node) (int, bool) {
 			if o.Expr == nil || o.Model != nil || o.Expr == n {
 				return 0, false
 			}
-			v, ok := intLiteral(p, o.Expr)
+			v, ok := constantBound(p, o.Expr)
 			if !ok {
-				def, _, flag := flagDefaultValue(p.Model, o.Expr)
-				if !flag || def == nil {
-					return 0, false
-				}
-				if v, ok = intLiteralText(def.Text()); !ok {
-					return 0, false
-				}
+				return 0, false
 			}
 			most, any = max(most, v), true
 		}
 		return most, any
+	}
+	return 0, false
+}
+
+// constantBound is an integer written as a literal or constant, or a
+// command-line flag's default (`args.epochs` with `default=10`).
+func constantBound(p *Pass, n *rewrite.Node) (int, bool) {
+	if v, ok := intLiteral(p, n); ok {
+		return v, true
+	}
+	if def, _, flag := flagDefaultValue(p.Model, n); flag && def != nil {
+		return intLiteralText(def.Text())
 	}
 	return 0, false
 }

@@ -869,7 +869,7 @@ func HalfWeights(m *Model) bool {
 				return true
 			}
 		case strings.HasPrefix(q, "lightning.") || strings.HasPrefix(q, "pytorch_lightning."):
-			if v := KeywordArg(c, "precision"); v != nil && strings.Contains(v.Text(), "16") {
+			if v := KeywordValue(c, "precision"); v != nil && strings.Contains(v.Text(), "16") {
 				return true
 			}
 		case fn.Type == "attribute":
@@ -883,17 +883,9 @@ func HalfWeights(m *Model) bool {
 				if !m.IsModule(obj) {
 					continue
 				}
-				for _, a := range c.ChildByField("arguments").NamedChildren() {
-					if a.Type == "keyword_argument" {
-						if n := a.ChildByField("name"); n != nil && n.Text() == "dtype" {
-							a = a.ChildByField("value")
-						} else {
-							continue
-						}
-					}
-					if halfDtype(m, a) {
-						return true
-					}
+				// `.to(torch.bfloat16)`, `.to(device, dtype=torch.bfloat16)`
+				if slices.ContainsFunc(append(PositionalArgs(c), KeywordValue(c, "dtype")), func(a *Node) bool { return a != nil && halfDtype(m, a) }) {
+					return true
 				}
 			}
 		}
