@@ -49,6 +49,9 @@ func caseEnv(t *testing.T, src []byte) *patterns.Env {
 			env.Versions.Torch, _ = patterns.ParseVersion(v)
 		case "xgboost":
 			env.Versions.XGBoost, _ = patterns.ParseVersion(v)
+		case "torch-floor":
+			// the oldest torch the project declares (`torch>=1.12`)
+			env.Versions.TorchFloor, _ = patterns.ParseVersion(v)
 		case "cpus":
 			n, err := strconv.Atoi(v)
 			if err != nil {

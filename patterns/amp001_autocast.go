@@ -29,8 +29,8 @@ var autocastDeprecation = ampDeprecation{
 }
 
 func checkCudaAmpAutocast(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(1, 10) {
-		return
+	if !p.Env.Versions.Torch.AtLeast(1, 10) || p.Env.Versions.TorchFloor.Below(1, 10) {
+		return // torch.autocast arrived in 1.10
 	}
 	d := autocastDeprecation
 	if !p.Env.Versions.Torch.AtLeast(2, 4) {

@@ -26,7 +26,10 @@ var gradScalerDeprecation = ampDeprecation{
 }
 
 func checkCudaAmpGradScaler(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(2, 3) {
+	if !p.Env.Versions.Torch.AtLeast(2, 3) || p.Env.Versions.TorchFloor.Below(2, 3) {
+		// torch.amp.GradScaler arrived in 2.3: a project that declares
+		// an older torch (`torch>=1.12.0`) would break there (blind
+		// sample S21F's JoeyNMT, documented on 2.1.2).
 		return
 	}
 	checkAmpDeprecated(p, gradScalerDeprecation)

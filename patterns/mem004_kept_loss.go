@@ -43,6 +43,13 @@ func checkKeptLoss(p *Pass) {
 				if op := n.ChildByField("operator"); op == nil || op.Text() != "+=" {
 					return
 				}
+				if underNoGrad(p, n, loop) {
+					// `with torch.no_grad(): total += loss`: the sum made
+					// there is a new tensor without a graph (blind sample
+					// S21B's Y-Net). An append under no_grad still keeps
+					// the loss itself, graph and all.
+					return
+				}
 				kept, container = n.ChildByField("right"), n.ChildByField("left")
 			default:
 				return

@@ -106,6 +106,14 @@ func TestPinnedVersions(t *testing.T) {
 	if v := PinnedVersions(DockerfilePins("FROM python:3.8\nRUN pip install numpy torch==1.7.1 xgboost==1.3.0\n")); v.Torch != (Version{1, 7}) || v.XGBoost != (Version{1, 3}) {
 		t.Errorf("Dockerfile pip install: got %+v", v)
 	}
+	// A pip range: the upper bound is what runs, the lower bound the
+	// oldest the project supports (blind sample S21F's `torch>=1.12.0`).
+	if v := PinnedVersions("torch>=1.10,<1.13\n"); v.Torch != (Version{1, 12}) || v.TorchFloor != (Version{1, 10}) {
+		t.Errorf("pip range: got %+v", v)
+	}
+	if v := PinnedVersions("torch >= 1.12.0\n"); v.Torch != DefaultVersions.Torch || !v.TorchFloor.Below(2, 3) || v.TorchFloor.Below(1, 12) {
+		t.Errorf("floor: got %+v", v)
+	}
 	if d := PinnedVersions(""); d != DefaultVersions {
 		t.Errorf("defaults: %+v", d)
 	}

@@ -43,6 +43,17 @@ func (v Version) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor)
 type Versions struct {
 	Torch   Version
 	XGBoost Version
+	// TorchFloor is the oldest torch the project declares it supports
+	// (`torch>=1.12`), zero when it declares none. Torch is what it is
+	// assumed to run; a rewrite to an API newer than the floor breaks the
+	// versions the project still supports.
+	TorchFloor Version
+}
+
+// Below reports a declared floor older than major.minor: the project
+// supports a torch without what arrived there.
+func (v Version) Below(major, minor int) bool {
+	return v != (Version{}) && !v.AtLeast(major, minor)
 }
 
 // DefaultVersions are today's releases, assumed when nothing pins a version.
@@ -109,9 +120,12 @@ func PinnedVersions(requirements string) Versions {
 									clause = "==" + clause
 								}
 								if cv := PinnedVersions(lib.name + clause); cv != DefaultVersions {
-									if lib.dst == &v.Torch {
+									switch {
+									case cv.TorchFloor != (Version{}):
+										v.TorchFloor = cv.TorchFloor
+									case lib.dst == &v.Torch:
 										v.Torch = cv.Torch
-									} else {
+									default:
 										v.XGBoost = cv.XGBoost
 									}
 								}
@@ -121,16 +135,27 @@ func PinnedVersions(requirements string) Versions {
 					}
 				}
 			}
-			for _, op := range []string{"==", "~=", "<=", "<", "="} {
-				if pin, ok := strings.CutPrefix(rest, op); ok {
-					pin = strings.SplitN(strings.SplitN(pin, ",", 2)[0], "=", 2)[0] // conda: =1.5.1=py38_0
-					if pv, ok := ParseVersion(strings.Trim(pin, ` "'^~`)); ok {
-						if op == "<" {
-							pv = below(pv)
-						}
-						*lib.dst = pv
+			// A pip spec's clauses: `torch>=1.12,<2.0` runs below 2.0 and
+			// supports 1.12 on.
+			for _, clause := range strings.Split(rest, ",") {
+				clause = strings.TrimSpace(clause)
+				if floor, ok := strings.CutPrefix(clause, ">="); ok {
+					if pv, ok := ParseVersion(strings.Trim(floor, ` "'`)); ok && lib.dst == &v.Torch {
+						v.TorchFloor = pv
 					}
-					break
+					continue
+				}
+				for _, op := range []string{"==", "~=", "<=", "<", "="} {
+					if pin, ok := strings.CutPrefix(clause, op); ok {
+						pin = strings.SplitN(pin, "=", 2)[0] // conda: =1.5.1=py38_0
+						if pv, ok := ParseVersion(strings.Trim(pin, ` "'^~`)); ok {
+							if op == "<" {
+								pv = below(pv)
+							}
+							*lib.dst = pv
+						}
+						break
+					}
 				}
 			}
 		}
