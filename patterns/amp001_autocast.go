@@ -26,11 +26,12 @@ var autocastDeprecation = ampDeprecation{
 	// torch.cuda.amp.autocast() means float16; torch.autocast("cuda")
 	// means the enclosing region's dtype (bf16 inside a bf16 region).
 	dtypeDefault: "torch.float16",
+	since:        Version{1, 10},
 }
 
 func checkCudaAmpAutocast(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(1, 10) || p.Env.Versions.TorchFloor.Below(1, 10) {
-		return // torch.autocast arrived in 1.10
+	if !p.Env.Versions.Torch.AtLeast(1, 10) {
+		return
 	}
 	d := autocastDeprecation
 	if !p.Env.Versions.Torch.AtLeast(2, 4) {

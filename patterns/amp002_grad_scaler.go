@@ -23,13 +23,11 @@ var gradScalerDeprecation = ampDeprecation{
 	name:      "GradScaler",
 	params:    []string{"init_scale", "growth_factor", "backoff_factor", "growth_interval", "enabled"},
 	msg:       `torch.cuda.amp.GradScaler is deprecated: use torch.amp.GradScaler("cuda", ...)`,
+	since:     Version{2, 3},
 }
 
 func checkCudaAmpGradScaler(p *Pass) {
-	if !p.Env.Versions.Torch.AtLeast(2, 3) || p.Env.Versions.TorchFloor.Below(2, 3) {
-		// torch.amp.GradScaler arrived in 2.3: a project that declares
-		// an older torch (`torch>=1.12.0`) would break there (blind
-		// sample S21F's JoeyNMT, documented on 2.1.2).
+	if !p.Env.Versions.Torch.AtLeast(2, 3) {
 		return
 	}
 	checkAmpDeprecated(p, gradScalerDeprecation)

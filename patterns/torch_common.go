@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -35,6 +36,10 @@ type ampDeprecation struct {
 	// without a dtype gets it spelled out, because torch.autocast's
 	// default is the surrounding region's dtype, not float16.
 	dtypeDefault string
+	// since is the release the replacement arrived in: a project that
+	// declares an older floor (`torch>=1.8`) gets the finding without a
+	// fix, which would break the versions it still supports.
+	since Version
 }
 
 func (d ampDeprecation) isOld(q string) bool {
@@ -118,19 +123,27 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 	// (the old one is its subclass): with such a use in the file, renaming
 	// the constructor calls would change behaviour.
 	renameable := !d.usedAsValue(p)
+	msg, supported := d.msg, true
+	if floor := p.Env.Versions.TorchFloor; floor.Below(d.since.Major, d.since.Minor) {
+		// The project declares support for a torch without the
+		// replacement (blind sample S21F's JoeyNMT: `torch>=1.12.0`,
+		// documented on 2.1.2, where torch.amp.GradScaler raised).
+		supported = false
+		msg += fmt.Sprintf(" once the project requires torch %s or later (%s arrived there; its requirements admit %s)", d.since, d.newQ, floor)
+	}
 	for _, call := range m.CallsTo(d.olds...) {
 		fn := call.ChildByField("function")
 		if fn == nil || fn.Type != "attribute" || versionGuarded(p, call) {
 			continue
 		}
 		var fix *rewrite.Fix
-		if name, ok := m.LocalName(call, d.newQ); ok && renameable {
+		if name, ok := m.LocalName(call, d.newQ); ok && renameable && supported {
 			if edits, ok := d.callArgsEdits(m, call); ok {
 				edits = append([]rewrite.Edit{{Start: fn.Start, End: fn.End, New: name}}, edits...)
 				fix = Fix(rewrite.Safe, "Use "+d.newQ+`("cuda", ...)`, edits...)
 			}
 		}
-		p.Report(call, d.msg, fix)
+		p.Report(call, msg, fix)
 	}
 	for _, imp := range p.File.OfType("import_from_statement") {
 		mn := imp.ChildByField("module_name")
@@ -160,7 +173,11 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 			if b == nil {
 				continue
 			}
-			p.Report(item, d.msg, d.importFix(p, imp, mn, names, i, b))
+			var fix *rewrite.Fix
+			if supported {
+				fix = d.importFix(p, imp, mn, names, i, b)
+			}
+			p.Report(item, msg, fix)
 		}
 	}
 }

@@ -571,11 +571,16 @@ func isModuleClass(m *rewrite.Model, cls *rewrite.Node) bool {
 	return false
 }
 
-// oneTimeElements is the size from which a tensor built once on the CPU
-// and copied is worth building on the device: a 1024×1024 fp32 tensor,
-// ~1 ms of fill and copy (a 4096×4096 randn then .to took 142 ms on an
-// H100 host, gains.py).
-const oneTimeElements = 1024 * 1024
+// oneTimeElements is the size from which a tensor built outside the
+// steps (once, or once per epoch) on the CPU and copied is worth building
+// on the device: 2^26 elements, a quarter of a GB of fp32 whose CPU fill
+// and copy take about a second (a 4096×4096 randn then .to, 16.8M
+// elements, took 142 ms on an H100 host, gains.py). Blind samples judged
+// smaller ones false: a 1-2M-element buffer built once (S19J), 10 MB
+// placeholders once per epoch (S19P), 12 MB display buffers once per
+// evaluated class (S21E's DRAEM); 600 MB of noise twice per epoch was
+// judged worth it (S20E).
+const oneTimeElements = 1 << 26
 
 // literalSize returns the value of an integer literal size argument, or
 // the product of a literal tuple or list of them.

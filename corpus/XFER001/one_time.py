@@ -23,10 +23,13 @@ class GraphNet(nn.Module):
 
 def main():
     supports = [torch.tensor(a).to(device) for a in [np.eye(4), np.ones((4, 4))]]
-    # Large and built once: 4096 x 4096 random numbers filled on the CPU
-    # take ~140 ms before the copy, worth building on the device.
-    big = torch.randn(4096, 4096).to(device)  # want: XFER001
-    return supports, big
+    # Built once: 4096 x 4096 random numbers take ~140 ms on the CPU
+    # before the copy, once in a run: nothing worth a finding.
+    once = torch.randn(4096, 4096).to(device)
+    # Half a billion random numbers take seconds on the CPU: worth
+    # building on the device even once.
+    big = torch.randn(16384, 32768).to(device)  # want: XFER001
+    return supports, once, big
 
 
 class CausalMask:
