@@ -81,6 +81,9 @@ func checkLoaderWorkers(p *Pass) {
 		if !gl.PerEpoch && gl.Binding != nil && readsFewBatches(p, gl.Binding) || oneBatch(gl) {
 			continue // a handful of samples drawn once, or one batch: workers cost more than they save
 		}
+		if !gl.PerEpoch && evaluatedOnceAfterTraining(p, gl) {
+			continue // one pass over the test set at the end of a run: a second or two, once
+		}
 		n, why, edits := workerCount(p, gl.Call)
 		args := gl.Call.ChildByField("arguments")
 		var add []string
@@ -832,4 +835,61 @@ func readsFewBatches(p *Pass, b *rewrite.Binding) bool {
 		}
 	}
 	return true
+}
+
+// evaluatedOnceAfterTraining reports a loader whose every loop is the
+// only loop of an evaluation function (no backward, no optimizer step)
+// that the project calls only outside loops, after a loop of the calling
+// code: a final test pass once the training rounds are over (blind
+// sample S21C's federated `test_img(net_glob, dataset_test, args)`
+// after the rounds, where workers save a second or two once per run). A
+// test script that only evaluates has no loop before the call, and keeps
+// the finding.
+func evaluatedOnceAfterTraining(p *Pass, gl gpuLoader) bool {
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool {
+		if li := p.Model.Loop(loop); li.Trains() || len(p.Model.EnclosingLoops(loop)) > 1 {
+			return false
+		}
+		def := loop.Parent
+		for def != nil && def.Type != "function_definition" {
+			def = def.Parent
+		}
+		if def == nil {
+			return false
+		}
+		calls := []rewrite.ForeignCall{}
+		for _, c := range p.Model.CallSites(def) {
+			calls = append(calls, rewrite.ForeignCall{Model: p.Model, Call: c})
+		}
+		calls = append(calls, p.Model.ForeignCallSites(def)...)
+		if len(calls) == 0 {
+			return false
+		}
+		for _, c := range calls {
+			if len(c.Model.EnclosingLoops(c.Call)) > 0 || !afterALoop(c.Call) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// afterALoop reports a statement preceded, in its block or an enclosing
+// one within its function, by a loop statement.
+func afterALoop(n *rewrite.Node) bool {
+	for stmt := n; stmt != nil && !rewrite.IsDefOrLambda(stmt); stmt = stmt.Parent {
+		block := stmt.Parent
+		if block == nil || block.Type != "block" && block.Type != "module" {
+			continue
+		}
+		for _, prev := range block.NamedChildren() {
+			if prev.Start >= stmt.Start {
+				break
+			}
+			if rewrite.IsLoop(prev) {
+				return true
+			}
+		}
+	}
+	return false
 }
