@@ -22,8 +22,11 @@ var gradScalerNames = []string{
 }
 
 // torchFFTSpellings are the ways a module calls torch's FFTs, which take
-// fp16 (power-of-two sizes) and fp32 but not bf16.
-var torchFFTSpellings = []string{"torch.fft", "from torch import fft", "torch.rfft(", "torch.irfft("}
+// fp16 (power-of-two sizes) and fp32 but not bf16, and builds complex
+// tensors from real ones, which bf16 cannot be: torch.stft and istft run
+// cuFFT, and view_as_complex takes half, float and double only (blind
+// sample S21K's source-separation U-Net, whose autocast fix raised there).
+var torchFFTSpellings = []string{"torch.fft", "from torch import fft", "torch.rfft(", "torch.irfft(", "torch.stft(", "torch.istft(", "view_as_complex("}
 
 func checkBF16Autocast(p *Pass) {
 	v := p.Env.Gate(Need{MinCompute: 80})

@@ -112,7 +112,8 @@ func checkLoaderWorkers(p *Pass) {
 		// fails to start (RuntimeError). fork, Linux's default before
 		// Python 3.14 (forkserver from 3.14), starts them as before.
 		atImport := gl.Across == "" && iteratedAtImport(p, gl)
-		if atImport {
+		contextless := atImport && !p.Env.Versions.Torch.AtLeast(1, 2) // multiprocessing_context arrived in 1.2
+		if atImport && !contextless {
 			settings = append(settings, [2]string{"multiprocessing_context", `"fork"`})
 		}
 		for _, kv := range settings {
@@ -146,7 +147,13 @@ func checkLoaderWorkers(p *Pass) {
 			// (TypeError): the settings belong in the dict, by hand.
 			fix = nil
 		}
-		if atImport {
+		if contextless {
+			// The DataLoader of torch < 1.2 rejects multiprocessing_context
+			// (TypeError: blind sample S21G's ECEC247 notebook, pinned to
+			// torch 1.1): no fix that spawn-started workers could survive.
+			msg += "; this script runs its loop when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver do, and the pinned torch (before 1.2) cannot choose fork for the loader: put the loop under such a guard first"
+			fix = nil
+		} else if atImport {
 			msg += "; this script runs its loop when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) do: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, put the script under such a guard instead)"
 		}
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
