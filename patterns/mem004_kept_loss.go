@@ -223,17 +223,46 @@ func keptAcrossSteps(p *Pass, container, loop, site *rewrite.Node) bool {
 
 // resetPerOptimizerStep reports a binding in a loop around loop, where
 // loop steps no optimizer (a gradient accumulation's micro-batches) and
-// the loop around it does: the name is reset once per optimizer step.
+// the loop around it does, or walks the DataLoader while loop does not:
+// the name is reset once per optimizer step, or once per batch (a
+// supernet step's sampled subnets, `loss_of_subnets = []` before them,
+// stepped by an optimizer held on another object: blind sample S21J's
+// once-for-all).
 func resetPerOptimizerStep(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool {
-	if b.Stmt == nil || p.Model.Loop(loop).OptimizerStep {
+	inner := p.Model.Loop(loop)
+	if b.Stmt == nil || inner.OptimizerStep {
 		return false
 	}
 	for _, outer := range p.Model.EnclosingLoops(loop) {
 		if outer.Contains(b.Stmt) {
-			return p.Model.Loop(outer).OptimizerStep
+			li := p.Model.Loop(outer)
+			return li.OptimizerStep || li.IteratesLoader && !inner.IteratesLoader || stepsNamedOptimizer(outer, loop)
 		}
 	}
 	return false
+}
+
+// stepsNamedOptimizer reports a `<...>.optimizer.step()` (any receiver
+// whose last name mentions "optim") in outer but outside loop: an
+// optimizer held by another object (`run_manager.optimizer`), which the
+// loop facts do not resolve.
+func stepsNamedOptimizer(outer, loop *rewrite.Node) bool {
+	found := false
+	outer.Walk(func(n *rewrite.Node) bool {
+		if found || n == loop {
+			return false
+		}
+		if n.Type == "call" && callAttr(n) == "step" {
+			recv := n.ChildByField("function").ChildByField("object")
+			last := recv
+			if recv.Type == "attribute" {
+				last = recv.ChildByField("attribute")
+			}
+			found = strings.Contains(strings.ToLower(last.Text()), "optim")
+		}
+		return !found
+	})
+	return found
 }
 
 // periodicReset reports a binding inside loop that resets a name to a
