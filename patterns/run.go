@@ -134,6 +134,9 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		if fd.End > fd.Start && rewrite.Unreachable(f.NodeAt(fd.Start, fd.End)) {
 			continue // dead code after a return: it never runs
 		}
+		if fd.End > fd.Start && switchedOff(m, f.NodeAt(fd.Start, fd.End)) {
+			continue // `run_baseline = False` then `if run_baseline:`: the branch never runs (blind sample S21I)
+		}
 		if fd.End > fd.Start && inUncalledFunction(m, f.NodeAt(fd.Start, fd.End), never) {
 			continue // a function nothing in the project calls, a class nothing builds (blind samples S16A, S18E)
 		}
@@ -154,6 +157,54 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		return strings.Compare(a.Code, b.Code)
 	})
 	return dedupe(kept)
+}
+
+// switchedOff reports a node in the body of an `if` (or a `while`) whose
+// condition is False by construction: the literal False, None or 0, or a
+// name of the enclosing function bound once, to such a literal
+// (`train_standard_model = False` then `if train_standard_model:`, blind
+// sample S21I's malaria classifier, whose switched-off baseline got three
+// findings and three fixes). A module-level switch is the user's to flip,
+// and is left alone.
+func switchedOff(m *rewrite.Model, n *rewrite.Node) bool {
+	for a := n.Parent; a != nil && !rewrite.IsDefOrLambda(a); a = a.Parent {
+		if a.Type != "if_statement" && a.Type != "while_statement" {
+			continue
+		}
+		body := a.ChildByField("consequence")
+		if a.Type == "while_statement" {
+			body = a.ChildByField("body")
+		}
+		if body == nil || !body.Contains(n) {
+			continue
+		}
+		if cond := a.ChildByField("condition"); cond != nil && falseByConstruction(m, cond) {
+			return true
+		}
+	}
+	return false
+}
+
+// falseByConstruction reports a literal False, None or 0, or a local name
+// bound once to one.
+func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
+	falsy := func(v *rewrite.Node) bool {
+		return v != nil && (v.Type == "false" || v.Type == "none" || v.Type == "integer" && v.Text() == "0")
+	}
+	if falsy(cond) {
+		return true
+	}
+	if cond.Type != "identifier" {
+		return false
+	}
+	bs := m.Bindings(cond)
+	if len(bs) != 1 || bs[0].Kind != rewrite.AssignBinding || !falsy(bs[0].Value) || bs[0].Scope == nil || bs[0].Scope == m.Module {
+		return false
+	}
+	// Every binding of the name in its function, not only those that
+	// reach the test: one set later in a loop around it would reach it on
+	// the next pass.
+	return len(bs[0].Scope.Bindings[cond.Text()]) == 1
 }
 
 // inUncalledFunction reports a node inside a module-level function that
