@@ -68,6 +68,14 @@ func checkCompileModel(p *Pass) {
 		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
 			continue
 		}
+		if attributeSetPerPass(p, target) {
+			// `model.module.drop_path_prob = args.drop_path_prob * epoch /
+			// args.epochs` every epoch (blind sample S21J's P-DARTS): a
+			// module attribute the forward reads is a guard of the
+			// compiled graph, so each new value recompiles, and after
+			// eight the frame runs uncompiled.
+			continue
+		}
 		if g := narrowNetwork(p, []*rewrite.Node{rewrite.Statement(call)}); g.width > 0 && !g.attention || model != fn && toyModel(p, model) {
 			// Launch-bound: compiled MLPs of 784-500-10 and 7-32-16-6
 			// and LeNet ran 0.47-0.89× on an H100 (narrowTraining). Not
@@ -201,6 +209,30 @@ func savesOrLoadsState(p *Pass, name string) bool {
 			if a != nil && a.Type == "identifier" && a.Text() == name {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// attributeSetPerPass reports an assignment, inside a loop, to an
+// attribute of the model bound to name or of its wrapped module
+// (`model.drop_prob = ...`, `model.module.p = ...`): a schedule that
+// changes what the forward reads on every pass.
+func attributeSetPerPass(p *Pass, name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, a := range p.File.OfType("assignment") {
+		left := a.ChildByField("left")
+		if left == nil || left.Type != "attribute" {
+			continue
+		}
+		obj := left.ChildByField("object")
+		if obj.Type == "attribute" && obj.ChildByField("attribute").Text() == "module" {
+			obj = obj.ChildByField("object")
+		}
+		if obj.Type == "identifier" && obj.Text() == name && len(p.Model.EnclosingLoops(a)) > 0 {
+			return true
 		}
 	}
 	return false
