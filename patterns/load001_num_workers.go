@@ -112,6 +112,11 @@ func checkLoaderWorkers(p *Pass) {
 		// fails to start (RuntimeError). fork, Linux's default before
 		// Python 3.14 (forkserver from 3.14), starts them as before.
 		atImport := gl.Across == "" && iteratedAtImport(p, gl)
+		guardGlobal := ""
+		if !atImport {
+			guardGlobal = mainGuardGlobal(p, rewrite.Arg(gl.Call, 0, "dataset"))
+			atImport = guardGlobal != ""
+		}
 		contextless := atImport && !p.Env.Versions.Torch.AtLeast(1, 2) // multiprocessing_context arrived in 1.2
 		if atImport && !contextless {
 			settings = append(settings, [2]string{"multiprocessing_context", `"fork"`})
@@ -153,6 +158,8 @@ func checkLoaderWorkers(p *Pass) {
 			// torch 1.1): no fix that spawn-started workers could survive.
 			msg += "; this script runs its loop when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver do, and the pinned torch (before 1.2) cannot choose fork for the loader: put the loop under such a guard first"
 			fix = nil
+		} else if guardGlobal != "" {
+			msg += "; its dataset reads `" + guardGlobal + "`, which this script sets only under `if __name__ == \"__main__\":`, and workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) import the script without running that block: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, pass it to the dataset instead)"
 		} else if atImport {
 			msg += "; this script runs its loop when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) do: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, put the script under such a guard instead)"
 		}
@@ -882,7 +889,10 @@ func evaluatedOnceAfterTraining(p *Pass, gl gpuLoader) bool {
 }
 
 // afterALoop reports a statement preceded, in its block or an enclosing
-// one within its function, by a loop statement.
+// one within its function, by a loop statement that does work: one that
+// calls something besides printing, logging and formatting (`for arg in
+// vars(args): print(arg)` before a stylization script's one pass is no
+// training: blind sample S18I).
 func afterALoop(n *rewrite.Node) bool {
 	for stmt := n; stmt != nil && !rewrite.IsDefOrLambda(stmt); stmt = stmt.Parent {
 		block := stmt.Parent
@@ -893,10 +903,86 @@ func afterALoop(n *rewrite.Node) bool {
 			if prev.Start >= stmt.Start {
 				break
 			}
-			if rewrite.IsLoop(prev) {
+			if rewrite.IsLoop(prev) && doesWork(prev) {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// mainGuardGlobal returns a module-level name that a method of the
+// loader's dataset class (of this file) reads and that the module binds
+// only under `if __name__ == "__main__":` (a global `tokenizer` built
+// there: blind sample S21Q's SimCSE trainer), "" when there is none.
+// Workers started by spawn or forkserver import the module without
+// running that block, and the dataset raises NameError in them.
+func mainGuardGlobal(p *Pass, ds *rewrite.Node) string {
+	if ds == nil {
+		return ""
+	}
+	for _, o := range datasetOrigins(p, ds, 0) {
+		m, cls := datasetClass(p, o)
+		if cls == nil || m != p.Model {
+			continue
+		}
+		name := ""
+		cls.Walk(func(n *rewrite.Node) bool {
+			if name != "" {
+				return false
+			}
+			if n.Type != "identifier" || n.Field == "attribute" {
+				return true
+			}
+			bs := m.Bindings(n)
+			if len(bs) == 0 {
+				return true
+			}
+			for _, b := range bs {
+				if b.Scope != m.Module || b.Stmt == nil || !underMainGuard(b.Stmt) {
+					return true
+				}
+			}
+			name = n.Text()
+			return false
+		})
+		if name != "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// doesWork reports a loop whose body calls something other than print,
+// logging, formatting and builtins that only read.
+func doesWork(loop *rewrite.Node) bool {
+	body := loop.ChildByField("body")
+	if body == nil {
+		return false
+	}
+	work := false
+	body.Walk(func(n *rewrite.Node) bool {
+		if work || n.Type != "call" {
+			return !work
+		}
+		fn := n.ChildByField("function")
+		switch {
+		case fn.Type == "identifier" && pythonBuiltins[fn.Text()]:
+		case fn.Type == "attribute" && logCall(fn):
+		default:
+			work = true
+		}
+		return !work
+	})
+	return work
+}
+
+// logCall reports a method call that logs or formats text
+// (`logger.info`, `writer.add_scalar`, `"{}".format`, `sys.stdout.write`).
+func logCall(fn *rewrite.Node) bool {
+	switch fn.ChildByField("attribute").Text() {
+	case "info", "debug", "warning", "warn", "error", "write", "format", "join", "add_scalar", "log", "append":
+		return true
 	}
 	return false
 }

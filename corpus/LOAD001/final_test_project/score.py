@@ -14,5 +14,8 @@ def score(net, dataset):
 
 
 if __name__ == "__main__":
+    settings = {"batch_size": 128, "split": "test"}
+    for key in settings:  # prints the settings: no training before the pass
+        print(key, settings[key])
     net = models.resnet50().cuda().eval()
     print(score(net, datasets.ImageFolder("data/test", transform=transforms.ToTensor())))
