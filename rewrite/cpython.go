@@ -78,10 +78,36 @@ func (f *File) checkCPython() {
 			// brackets close.
 			f.checkContext()
 			f.checkIndentation()
+			f.checkEmptyBlocks()
 		}
 	}
 	if len(f.Errors) > before {
 		sort.SliceStable(f.Errors, func(i, j int) bool { return f.Errors[i].Start < f.Errors[j].Start })
+	}
+}
+
+// checkEmptyBlocks finds a compound statement whose body holds no
+// statement (`def g():` at the end of a file, or followed by comments
+// only), which the grammar accepts and CPython rejects ("expected an
+// indented block": blind sample S21K's test script, where a fix elsewhere
+// in the file went unnoticed).
+func (f *File) checkEmptyBlocks() {
+	for _, b := range f.OfType("block") {
+		empty := true
+		for _, c := range b.NamedChildren() {
+			if c.Type != "comment" {
+				empty = false
+				break
+			}
+		}
+		if empty && len(f.Errors) == 0 {
+			at := b.Start
+			if b.Parent != nil {
+				at = b.Parent.Start
+			}
+			f.reject(at, b.End, "expected an indented block")
+			return
+		}
 	}
 }
 

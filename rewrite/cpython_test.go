@@ -67,6 +67,8 @@ func TestRejectionMessages(t *testing.T) {
 		{"class C:\n    yield 1\n", "2:5: 'yield' outside function"},
 		{"for i in x:\n    pass\nelse:\n    break\n", "4:5: 'break' outside loop"},
 		{"continue\n", "1:1: 'continue' not properly in loop"},
+		{"def f():\n\treturn 1\ndef g():\n\t\n", "3:1: expected an indented block"},
+		{"class C:\n    # nothing yet\n", "1:1: expected an indented block"},
 		{"y = " + strings.Repeat("(", 201) + "1" + strings.Repeat(")", 201) + "\n", "1:205: too many nested parentheses"},
 	} {
 		f := Parse("x.py", []byte(c.src))
