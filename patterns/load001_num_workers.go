@@ -864,10 +864,7 @@ func evaluatedOnceAfterTraining(p *Pass, gl gpuLoader) bool {
 		if li := p.Model.Loop(loop); li.Trains() || len(p.Model.EnclosingLoops(loop)) > 1 {
 			return false
 		}
-		def := loop.Parent
-		for def != nil && def.Type != "function_definition" {
-			def = def.Parent
-		}
+		def := loop.Ancestor("function_definition")
 		if def == nil {
 			return false
 		}
