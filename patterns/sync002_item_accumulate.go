@@ -31,6 +31,7 @@ func checkDeviceAccumulate(p *Pass) {
 		return
 	}
 	checkAppendedItems(p)
+	checkMeterItems(p)
 	for _, aug := range p.File.OfType("augmented_assignment") {
 		total := aug.ChildByField("left")
 		op := aug.ChildByField("operator")
