@@ -105,6 +105,13 @@ func checkBF16Autocast(p *Pass) {
 		msg += "; but this project calls torch.fft, which has no bf16 kernels (RuntimeError: Unsupported dtype BFloat16): a model that takes FFTs of autocast activations (Fourier or auto-correlation attention) needs .float() before each FFT first, or keeps fp16"
 		fix = nil
 	}
+	if customKernels(p) {
+		// Kernels of the project's own that dispatch on fp32/fp16 only
+		// raise on the bf16 activations of the switched autocast
+		// (spikingjelly's cupy neurons: blind sample S22C).
+		msg += customKernelsWhy + ": check that they do before switching, or keep fp16"
+		fix = nil
+	}
 	if len(p.Model.ProjectSourcesSpelling("autocast(")) > 1 {
 		// Other modules run autocast regions of their own, which this
 		// file's fix does not rewrite: disabling the scaler would leave

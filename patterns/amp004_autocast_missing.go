@@ -1278,7 +1278,18 @@ var halfFree = map[string]bool{"item": true, "tolist": true, "float": true, "dou
 
 // customKernelsNote is why AMP004 offers no wrap in a project that
 // compiles CUDA kernels of its own.
-const customKernelsNote = "; but this project compiles CUDA kernels of its own (torch.utils.cpp_extension), which often accept only fp32/fp16 and fail on bf16 inputs: check that they do, then wrap"
+const customKernelsNote = customKernelsWhy + ": check that they do, then wrap"
+
+// customKernelsWhy is the risk both AMP003 and AMP004 name.
+const customKernelsWhy = "; but this project runs CUDA kernels of its own (torch.utils.cpp_extension, or CuPy kernels such as spikingjelly's backend='cupy' neurons), which often accept only fp32/fp16 and fail on bf16 inputs"
+
+// cupyKernelSpellings are the ways a project launches CuPy kernels on its
+// activations: spikingjelly's neurons with backend='cupy' (a literal, or
+// `functional.set_backend(model, 'cupy')`) and hand-written RawKernels.
+// spikingjelly's cupy neurons take float32 and float16 only and raise
+// NotImplementedError on bf16 (blind sample S22C: the bf16 switch broke
+// an SNN trained with `-amp -cupy`).
+var cupyKernelSpellings = []string{"'cupy'", `"cupy"`, "RawKernel(", "ElementwiseKernel(", "ReductionKernel(", "RawModule("}
 
 // ownKernelsGate withholds the wrap, and says why, where the model runs
 // code autocast cannot vouch for: the project's own CUDA kernels, sparse
@@ -1333,7 +1344,8 @@ func sparseMatmul(p *Pass) bool {
 func customKernels(p *Pass) bool {
 	return p.Memo("torch.customKernels", func() any {
 		return p.Model.Imports("torch.utils.cpp_extension") ||
-			p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.CustomKernels }, 3)
+			p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.CustomKernels }, 3) ||
+			p.Model.ProjectSpells(cupyKernelSpellings...)
 	}).(bool)
 }
 
