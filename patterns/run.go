@@ -168,6 +168,9 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 // and is left alone.
 func switchedOff(m *rewrite.Model, n *rewrite.Node) bool {
 	for a := n.Parent; a != nil && !rewrite.IsDefOrLambda(a); a = a.Parent {
+		if a.Is("else_clause", "elif_clause") && shadowedByTrueTest(a) {
+			return true
+		}
 		if a.Type != "if_statement" && a.Type != "while_statement" {
 			continue
 		}
@@ -180,6 +183,63 @@ func switchedOff(m *rewrite.Model, n *rewrite.Node) bool {
 		}
 		if cond := a.ChildByField("condition"); cond != nil && falseByConstruction(m, cond) {
 			return true
+		}
+	}
+	return false
+}
+
+// shadowedByTrueTest reports an else or elif clause after a test that
+// is true by construction: `if args.model == "A" or "B":` tests the
+// non-empty string "B", so what follows never runs (blind sample S22D's
+// lane detector, whose loaders in the `else:` got four findings).
+func shadowedByTrueTest(clause *rewrite.Node) bool {
+	ifn := clause.Parent
+	if ifn == nil || ifn.Type != "if_statement" {
+		return false
+	}
+	if trueByConstruction(ifn.ChildByField("condition")) {
+		return true
+	}
+	for _, c := range ifn.NamedChildren() {
+		if c == clause {
+			break
+		}
+		if c.Type == "elif_clause" && trueByConstruction(c.ChildByField("condition")) {
+			return true
+		}
+	}
+	return false
+}
+
+// trueByConstruction reports a test that is always true: True, a
+// non-zero integer, a non-empty string, or an `or` with one of them as an
+// operand.
+func trueByConstruction(cond *rewrite.Node) bool {
+	switch {
+	case cond == nil:
+		return false
+	case cond.Type == "true":
+		return true
+	case cond.Type == "integer":
+		return cond.Text() != "0"
+	case cond.Type == "string":
+		content := false
+		for _, c := range cond.NamedChildren() {
+			switch c.Type {
+			case "interpolation":
+				return false // f"{name}" may be empty
+			case "string_content", "escape_sequence":
+				content = true
+			}
+		}
+		return content
+	case cond.Type == "parenthesized_expression":
+		if c := cond.NamedChildren(); len(c) == 1 {
+			return trueByConstruction(c[0])
+		}
+	case cond.Type == "boolean_operator":
+		if op := cond.ChildByField("operator"); op != nil && op.Text() == "or" {
+			return trueByConstruction(cond.ChildByField("left")) || trueByConstruction(cond.ChildByField("right"))
 		}
 	}
 	return false

@@ -186,7 +186,10 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 					if st == nil || !sync2IsAccumulation(st) {
 						needed = true
 					}
-				case "cpu", "numpy": // preds.append(out.cpu().numpy()), on every step
+				case "cpu", "numpy", "to": // preds.append(out.cpu().numpy()), on every step
+					if !copiesToHost(n) {
+						break
+					}
 					st := rewrite.Statement(n)
 					ifn := n.Ancestor("if_statement")
 					unconditional := ifn == nil || !loop.Contains(ifn) || bothBranchesCopy(ifn)
@@ -226,6 +229,28 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 		return true
 	})
 	return needed
+}
+
+// copiesToHost reports a method call that copies a tensor to the host:
+// `.cpu()`, `.numpy()`, or `.to("cpu")` (also `device="cpu"`,
+// `torch.device("cpu")`): blind sample S22A's evaluation loop moved its
+// logits with `.to("cpu")`, which waits for the GPU as `.cpu()` does.
+func copiesToHost(call *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" {
+		return false
+	}
+	switch fn.ChildByField("attribute").Text() {
+	case "cpu", "numpy":
+		return true
+	case "to":
+		dev := rewrite.Arg(call, 0, "device")
+		if dev != nil && dev.Type == "call" {
+			dev = rewrite.Arg(dev, 0, "type")
+		}
+		return dev != nil && dev.Type == "string" && strings.Trim(dev.Text(), `"'`) == "cpu"
+	}
+	return false
 }
 
 // sync2IsAccumulation reports whether stmt is `name += ... .item() ...`, which
@@ -593,7 +618,7 @@ func stepSyncsBesides(m *rewrite.Model, loop *rewrite.Node, acc string) bool {
 		switch {
 		case appendedTo(n, acc):
 			return false
-		case method == "item", method == "tolist", method == "cpu", method == "numpy":
+		case method == "item", method == "tolist", copiesToHost(n):
 			return true
 		}
 		fn := n.ChildByField("function")

@@ -93,8 +93,7 @@ func meterStepSyncs(m *rewrite.Model, loop *rewrite.Node, items []*rewrite.Node)
 				return false
 			}
 		}
-		switch method {
-		case "item", "tolist", "cpu", "numpy":
+		if method == "item" || method == "tolist" || copiesToHost(n) {
 			return true
 		}
 		fn := n.ChildByField("function")
