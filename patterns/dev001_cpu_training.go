@@ -427,6 +427,30 @@ func moduleSelfTest(p *Pass, n *rewrite.Node) bool {
 	}) {
 		return false
 	}
+	return !guardTrains(p, guard)
+}
+
+// librarySelfTest reports code under the `__main__` guard of a module
+// that other modules of the project import, where that block trains
+// nothing: a library's self-test (an encoder module pushing a few
+// MovingMNIST batches through itself: blind sample S22F), which runs
+// once, by hand. The engine drops every finding there.
+func librarySelfTest(p *Pass, n *rewrite.Node) bool {
+	if !underMainGuard(n) || !importedByProject(p) {
+		return false
+	}
+	for a := n.Ancestor("if_statement"); a != nil; a = a.Ancestor("if_statement") {
+		if isMainGuard(a) {
+			return !guardTrains(p, a)
+		}
+	}
+	return false
+}
+
+// guardTrains reports a `__main__` block that may train: it calls
+// `.backward()`, `.step()` or `.fit()`, or a function of the module
+// (perhaps the training).
+func guardTrains(p *Pass, guard *rewrite.Node) bool {
 	trains := false
 	guard.Walk(func(c *rewrite.Node) bool {
 		if c.Type == "call" {
@@ -442,7 +466,7 @@ func moduleSelfTest(p *Pass, n *rewrite.Node) bool {
 		}
 		return !trains
 	})
-	return !trains
+	return trains
 }
 
 // importedByProject reports a module that other modules of the project

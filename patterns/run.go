@@ -137,6 +137,9 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		if fd.End > fd.Start && switchedOff(m, f.NodeAt(fd.Start, fd.End)) {
 			continue // `run_baseline = False` then `if run_baseline:`: the branch never runs (blind sample S21I)
 		}
+		if fd.End > fd.Start && librarySelfTest(pass, f.NodeAt(fd.Start, fd.End)) {
+			continue // the self-test of a module the project imports (blind sample S22F)
+		}
 		if fd.End > fd.Start && inUncalledFunction(m, f.NodeAt(fd.Start, fd.End), never) {
 			continue // a function nothing in the project calls, a class nothing builds (blind samples S16A, S18E)
 		}
