@@ -105,11 +105,23 @@ func checkBF16Autocast(p *Pass) {
 		msg += "; but this project calls torch.fft, which has no bf16 kernels (RuntimeError: Unsupported dtype BFloat16): a model that takes FFTs of autocast activations (Fourier or auto-correlation attention) needs .float() before each FFT first, or keeps fp16"
 		fix = nil
 	}
+	if spikingjellyCupy(p) {
+		// fp16 with a scaler is the only mixed precision spikingjelly's
+		// cupy neurons run: their kernels exist for float32 and float16
+		// and raise NotImplementedError on bf16 (blind sample S22C).
+		return
+	}
 	if customKernels(p) {
 		// Kernels of the project's own that dispatch on fp32/fp16 only
 		// raise on the bf16 activations of the switched autocast
 		// (spikingjelly's cupy neurons: blind sample S22C).
 		msg += customKernelsWhy + ": check that they do before switching, or keep fp16"
+		fix = nil
+	}
+	if dataParallelThreads(p) {
+		// The replicas' autocast runs fp16 whatever the main thread's
+		// dtype: with the scaler off, their gradients may underflow.
+		msg += dataParallelNote
 		fix = nil
 	}
 	if len(p.Model.ProjectSourcesSpelling("autocast(")) > 1 {

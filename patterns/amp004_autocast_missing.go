@@ -143,6 +143,12 @@ func checkMissingAutocast(p *Pass) {
 				msg += "; its outputs feed the forward pass at line " + p.LineOf(at) + " outside the wrap, whose fp32 weights would get bf16 inputs (RuntimeError): wrap that pass too"
 			}
 		}
+		if fix != nil {
+			if at := indexPutOfTensor(p, step); at != nil {
+				fix = nil
+				msg += indexPutNote(p, at)
+			}
+		}
 		if warps {
 			// A view-synthesis loss (inverse_warp: `intrinsics_inv @
 			// pixel_coords`, then grid_sample) inside the wrap would run
@@ -579,6 +585,12 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 		if fix != nil && outputsEscape(p, loops[0], stmts) {
 			fix = nil
 			msg += outputsEscapeNote
+		}
+		if fix != nil {
+			if at := indexPutOfTensor(p, loops[0]); at != nil {
+				fix = nil
+				msg += indexPutNote(p, at)
+			}
 		}
 		if slices.ContainsFunc(p.Model.LoopBodyNodes(loops[0]), func(n *rewrite.Node) bool { return n.Type == "expression_statement" && len(bceCalls(p, n)) > 0 }) {
 			// The bf16 outputs reach a binary cross-entropy, inside the
@@ -1280,6 +1292,15 @@ var halfFree = map[string]bool{"item": true, "tolist": true, "float": true, "dou
 // compiles CUDA kernels of its own.
 const customKernelsNote = customKernelsWhy + ": check that they do, then wrap"
 
+// spikingjellyCupy reports a project that runs spikingjelly's neurons on
+// their CuPy backend (`backend='cupy'`, or `functional.set_backend(model,
+// 'cupy')`, also behind a flag).
+func spikingjellyCupy(p *Pass) bool {
+	return p.Memo("torch.spikingjellyCupy", func() any {
+		return p.Model.ProjectSpells("spikingjelly") && p.Model.ProjectSpells("'cupy'", `"cupy"`)
+	}).(bool)
+}
+
 // customKernelsWhy is the risk both AMP003 and AMP004 name.
 const customKernelsWhy = "; but this project runs CUDA kernels of its own (torch.utils.cpp_extension, or CuPy kernels such as spikingjelly's backend='cupy' neurons), which often accept only fp32/fp16 and fail on bf16 inputs"
 
@@ -1305,10 +1326,79 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 		*msg += sparseMatmulNote
 	case autogradFunctions(p):
 		*msg += autogradFunctionNote
+	case dataParallelThreads(p):
+		*msg += dataParallelNote
 	default:
 		return fix
 	}
 	return nil
+}
+
+// indexPutOfTensor returns an assignment that writes a tensor into
+// another by index (`F_buffer[ind, :] = cur_f.data`, `cos_th_m[cond] =
+// (cos_th - self.mm)[cond]`) in scope or in a forward method of the file:
+// under autocast the value may be bf16 and the target fp32, and index_put
+// refuses mixed dtypes ("Index put requires the source and destination
+// dtypes match": blind sample S22L, three broken wraps). A Python number
+// written by index (`x[mask] = 0`) is converted and stays safe.
+func indexPutOfTensor(p *Pass, scope *rewrite.Node) *rewrite.Node {
+	var found *rewrite.Node
+	visit := func(n *rewrite.Node) bool {
+		if found != nil {
+			return false
+		}
+		if n.Type != "assignment" {
+			return true
+		}
+		left, right := n.ChildByField("left"), n.ChildByField("right")
+		if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) {
+			found = n
+		}
+		return true
+	}
+	scope.Walk(visit)
+	for _, def := range p.File.OfType("function_definition") {
+		if found != nil {
+			break
+		}
+		if name := def.ChildByField("name"); name != nil && name.Text() == "forward" {
+			def.Walk(visit)
+		}
+	}
+	return found
+}
+
+// numberLiteral reports a Python number, bool or None, possibly negated
+// or parenthesised (`-1`, `float("-inf")` is not one).
+func numberLiteral(n *rewrite.Node) bool {
+	for n.Is("unary_operator", "parenthesized_expression") {
+		c := n.NamedChildren()
+		if len(c) == 0 {
+			return false
+		}
+		n = c[len(c)-1]
+	}
+	return n.Is("integer", "float", "true", "false", "none")
+}
+
+// indexPutNote is what AMP004 says where indexPutOfTensor withholds the wrap.
+func indexPutNote(p *Pass, at *rewrite.Node) string {
+	return "; but line " + p.LineOf(at) + " writes a tensor into another by index, which raises under autocast once one is bf16 and the other fp32 (Index put requires the source and destination dtypes match): make their dtypes agree (.float() on the value), then wrap"
+}
+
+// dataParallelNote is why AMP003 and AMP004 offer no bf16 rewrite for a
+// model wrapped in nn.DataParallel.
+const dataParallelNote = "; but the model is wrapped in nn.DataParallel, whose replica threads re-enter autocast without its dtype (torch's parallel_apply passes enabled= only), so on more than one GPU they run fp16, without loss scaling: move to DistributedDataParallel, or autocast inside the model's forward, first"
+
+// dataParallelThreads reports a file that wraps a model in nn.DataParallel
+// (not DistributedDataParallel): its forward runs in one thread per GPU,
+// where autocast's dtype, thread-local, falls back to fp16 (blind sample
+// S22G: AMP003's bf16 switch, scaler off, on a tunesformer trained with
+// DataParallel across the visible GPUs).
+func dataParallelThreads(p *Pass) bool {
+	return p.Memo("torch.dataParallelThreads", func() any {
+		return len(p.Model.CallsTo("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel")) > 0
+	}).(bool)
 }
 
 // autogradFunctionNote is why AMP004 offers no wrap in a project that

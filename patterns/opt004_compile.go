@@ -31,6 +31,14 @@ func checkCompileModel(p *Pass) {
 		// torch.autocast (blind samples S17A's SwAV, S18H's PANDA).
 		return
 	}
+	if spikingjellyCupy(p) && p.Model.ProjectSpells("backend='cupy'", `backend="cupy"`) {
+		// spikingjelly's neurons built on their cupy backend (not chosen
+		// by a flag): autograd Functions launching CuPy kernels, which
+		// dynamo cannot trace, so a graph break at every neuron layer,
+		// and reset_net changes their state every step (blind sample
+		// S22C's Spikformer; its torch-backend SNN keeps the hint).
+		return
+	}
 	if !p.Model.UsesCUDA() {
 		// A script that names no device may hand its model to a trainer
 		// of another module that does.
