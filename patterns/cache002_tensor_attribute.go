@@ -69,7 +69,7 @@ func checkTensorAttribute(p *Pass) {
 				continue
 			}
 			name := left.ChildByField("attribute").Text()
-			if !bufferSafe(p, cls, asg, name) || !readAfterInit(p, init, name) {
+			if !bufferSafe(p, cls, asg, name) || !readAfterInit(p, init, name) || cpuScalarOperand(p, cls, right, self+"."+name) {
 				continue
 			}
 			edit := rewrite.Edit{Start: asg.Start, End: asg.End,
@@ -78,6 +78,48 @@ func checkTensorAttribute(p *Pass) {
 				Fix(rewrite.Safe, "Register "+name+" as a buffer (persistent=False)", edit))
 		}
 	}
+}
+
+// cpuScalarOperand reports a 0-d tensor built from a Python number
+// (`torch.tensor(math.cos(math.pi - m))`, `torch.tensor(16)`) that the
+// class never moves itself (no `attr.to(...)`/`attr.cuda()`): CUDA kernels
+// take a 0-d CPU tensor operand as a scalar, with no copy (blind sample
+// S22L's ArcFace margins `self.th`, `self.mm`, four findings judged false).
+func cpuScalarOperand(p *Pass, cls, factory *rewrite.Node, attr string) bool {
+	switch p.Model.CalleeName(factory) {
+	case "torch.tensor", "torch.as_tensor":
+	default:
+		return false
+	}
+	args := rewrite.PositionalArgs(factory)
+	if len(args) == 0 || !scalarExpr(p, args[0]) {
+		return false
+	}
+	text := cls.Text()
+	return !strings.Contains(text, attr+".to(") && !strings.Contains(text, attr+".cuda(")
+}
+
+// scalarExpr reports a Python number: a literal, arithmetic on numbers (a
+// name on one side), or a call of math's functions, float() or int().
+func scalarExpr(p *Pass, e *rewrite.Node) bool {
+	switch e.Type {
+	case "integer", "float":
+		return true
+	case "unary_operator", "parenthesized_expression":
+		c := e.NamedChildren()
+		return len(c) > 0 && scalarExpr(p, c[len(c)-1])
+	case "binary_operator":
+		// Arithmetic with a number on either side (`math.sin(math.pi - m) * m`).
+		l, r := e.ChildByField("left"), e.ChildByField("right")
+		return scalarExpr(p, l) && (scalarExpr(p, r) || r.Type == "identifier") || l.Type == "identifier" && scalarExpr(p, r)
+	case "attribute":
+		q := p.Model.QualifiedName(e)
+		return q == "math.pi" || q == "math.e" || q == "math.inf"
+	case "call":
+		q := p.Model.CalleeName(e)
+		return strings.HasPrefix(q, "math.") || q == "float" || q == "int"
+	}
+	return false
 }
 
 // readAfterInit reports an attribute `name` read outside the __init__

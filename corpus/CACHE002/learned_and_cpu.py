@@ -14,7 +14,7 @@ class PolicyNet(nn.Module):
         self.log_alpha = torch.tensor(np.log(0.01))
         self.log_alpha.requires_grad = True
         self.log_alpha_optimizer = optim.Adam([self.log_alpha], lr=lr)
-        self.scale = torch.tensor(2.0)  # want: CACHE002
+        self.scale = torch.tensor([2.0, 2.0])  # want: CACHE002
 
     def forward(self, x):
         return self.fc1(x) * self.scale * self.log_alpha.exp()
