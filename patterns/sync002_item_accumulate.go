@@ -701,10 +701,20 @@ func hostValue(e *rewrite.Node, operand bool) bool {
 		if method == "cpu" || method == "numpy" {
 			return operand
 		}
+		if binaryMethods[method] && len(rewrite.PositionalArgs(e)) > 0 {
+			// `pred.cpu().eq(target.view_as(pred))`: the operator in method
+			// form, with the loader's labels on the host (blind sample S22J).
+			operand = true
+		}
 		e = next
 	}
 	return false
 }
+
+// binaryMethods are the tensor methods that are an operator with another
+// operand (`a.eq(b)` is `a == b`).
+var binaryMethods = map[string]bool{"eq": true, "ne": true, "lt": true, "le": true, "gt": true, "ge": true,
+	"add": true, "sub": true, "mul": true, "div": true}
 
 // chainLink steps from e to the expression its chain is built on: inside
 // parentheses, a method call's receiver (naming the method), an

@@ -27,5 +27,22 @@ def train_epoch(loader):
     return correct, total_loss
 
 
+def train_epoch_method_form(loader):
+    # The same comparison written as a method (blind sample S22J).
+    correct = 0
+    for images, labels in loader:
+        with torch.no_grad():
+            feats = encoder(images.cuda())
+        logits = classifier(feats)
+        loss = nn.functional.cross_entropy(logits, labels.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        pred = logits.argmax(dim=1, keepdim=True)
+        correct += pred.cpu().eq(labels.view_as(pred)).sum().item()
+    return correct
+
+
 for epoch in range(100):
     print(train_epoch(train_loader))
+    print(train_epoch_method_form(train_loader))
