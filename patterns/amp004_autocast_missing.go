@@ -144,7 +144,7 @@ func checkMissingAutocast(p *Pass) {
 			}
 		}
 		if fix != nil {
-			if at := indexPutOfTensor(p, step); at != nil {
+			if at, elsewhere := indexPutOfTensor(p, step); at != nil || elsewhere {
 				fix = nil
 				msg += indexPutNote(p, at)
 			}
@@ -587,7 +587,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 			msg += outputsEscapeNote
 		}
 		if fix != nil {
-			if at := indexPutOfTensor(p, loops[0]); at != nil {
+			if at, elsewhere := indexPutOfTensor(p, loops[0]); at != nil || elsewhere {
 				fix = nil
 				msg += indexPutNote(p, at)
 			}
@@ -1335,55 +1335,31 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 }
 
 // indexPutOfTensor returns an assignment that writes a tensor into
-// another by index (`F_buffer[ind, :] = cur_f.data`, `cos_th_m[cond] =
-// (cos_th - self.mm)[cond]`) in scope or in a forward method of the file:
-// under autocast the value may be bf16 and the target fp32, and index_put
-// refuses mixed dtypes ("Index put requires the source and destination
-// dtypes match": blind sample S22L, three broken wraps). A Python number
-// written by index (`x[mask] = 0`) is converted and stays safe.
-func indexPutOfTensor(p *Pass, scope *rewrite.Node) *rewrite.Node {
-	var found *rewrite.Node
-	visit := func(n *rewrite.Node) bool {
-		if found != nil {
-			return false
-		}
-		if n.Type != "assignment" {
-			return true
-		}
-		left, right := n.ChildByField("left"), n.ChildByField("right")
-		if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) {
-			found = n
-		}
-		return true
+// another by index (`F_buffer[ind, :] = cur_f.data`) in scope or in a
+// forward method of the file, and reports whether a project module the
+// file imports has one in a forward (an ArcFace head's `cos_th_m[cond] =
+// (cos_th - self.mm)[cond]`): under autocast the value may be bf16 and the
+// target fp32, and index_put refuses mixed dtypes ("Index put requires the
+// source and destination dtypes match": blind sample S22L, three broken
+// wraps). A Python number written by index (`x[mask] = 0`) stays safe.
+func indexPutOfTensor(p *Pass, scope *rewrite.Node) (at *rewrite.Node, elsewhere bool) {
+	if at = rewrite.IndexPutOfTensor(scope); at != nil {
+		return at, false
 	}
-	scope.Walk(visit)
-	for _, def := range p.File.OfType("function_definition") {
-		if found != nil {
-			break
-		}
-		if name := def.ChildByField("name"); name != nil && name.Text() == "forward" {
-			def.Walk(visit)
-		}
+	if at = p.Model.IndexPutInForward(); at != nil {
+		return at, false
 	}
-	return found
+	return nil, p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.IndexPutForward }, 3)
 }
 
-// numberLiteral reports a Python number, bool or None, possibly negated
-// or parenthesised (`-1`, `float("-inf")` is not one).
-func numberLiteral(n *rewrite.Node) bool {
-	for n.Is("unary_operator", "parenthesized_expression") {
-		c := n.NamedChildren()
-		if len(c) == 0 {
-			return false
-		}
-		n = c[len(c)-1]
-	}
-	return n.Is("integer", "float", "true", "false", "none")
-}
-
-// indexPutNote is what AMP004 says where indexPutOfTensor withholds the wrap.
+// indexPutNote is what AMP004 says where indexPutOfTensor withholds the
+// wrap: the line, or a module the file imports.
 func indexPutNote(p *Pass, at *rewrite.Node) string {
-	return "; but line " + p.LineOf(at) + " writes a tensor into another by index, which raises under autocast once one is bf16 and the other fp32 (Index put requires the source and destination dtypes match): make their dtypes agree (.float() on the value), then wrap"
+	where := "a forward of a module this file imports writes"
+	if at != nil {
+		where = "line " + p.LineOf(at) + " writes"
+	}
+	return "; but " + where + " a tensor into another by index, which raises under autocast once one is bf16 and the other fp32 (Index put requires the source and destination dtypes match): make their dtypes agree (.float() on the value), then wrap"
 }
 
 // dataParallelNote is why AMP003 and AMP004 offer no bf16 rewrite for a

@@ -852,3 +852,52 @@ func (m *Model) Upsamples() bool {
 	}
 	return false
 }
+
+// IndexPutInForward returns an assignment in a method named forward that
+// writes a tensor into another by index (`cos_th_m[cond] = (cos_th -
+// self.mm)[cond]`), nil when there is none. Under autocast one side may
+// be bf16 and the other fp32, and index_put refuses mixed dtypes. A
+// number written by index (`x[mask] = 0`) is converted and is not one.
+func (m *Model) IndexPutInForward() *Node {
+	for _, def := range m.File.OfType("function_definition") {
+		if name := def.ChildByField("name"); name == nil || name.Text() != "forward" {
+			continue
+		}
+		if at := IndexPutOfTensor(def); at != nil {
+			return at
+		}
+	}
+	return nil
+}
+
+// IndexPutOfTensor returns the first assignment under root whose target
+// is a subscript and whose value is not a number literal.
+func IndexPutOfTensor(root *Node) *Node {
+	var found *Node
+	root.Walk(func(n *Node) bool {
+		if found != nil {
+			return false
+		}
+		if n.Type == "assignment" {
+			left, right := n.ChildByField("left"), n.ChildByField("right")
+			if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) {
+				found = n
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// numberLiteral reports a Python number, bool or None, possibly negated
+// or parenthesised.
+func numberLiteral(n *Node) bool {
+	for n.Is("unary_operator", "parenthesized_expression") {
+		c := n.NamedChildren()
+		if len(c) == 0 {
+			return false
+		}
+		n = c[len(c)-1]
+	}
+	return n.Is("integer", "float", "true", "false", "none")
+}
