@@ -610,13 +610,20 @@ func checkAppendedItems(p *Pass) {
 }
 
 // stepSyncsBesides reports a loop whose step synchronises with the GPU
-// through something other than the items appended to acc: an `.item()`, `.tolist()`,
-// `.cpu()` or `.numpy()` outside logging every few steps, or a function
-// that copies inside (sync2SyncsInside).
+// through something other than the items appended to acc (stepSyncsExcept).
 func stepSyncsBesides(m *rewrite.Model, loop *rewrite.Node, acc string) bool {
+	return stepSyncsExcept(m, loop, func(n *rewrite.Node) bool { return appendedTo(n, acc) })
+}
+
+// stepSyncsExcept reports a loop whose step synchronises with the GPU
+// through a call that skip does not excuse: an `.item()`, `.tolist()`, a
+// copy to the host (copiesToHost) outside logging every few steps, a
+// function that copies inside (sync2SyncsInside), or a function handed in
+// as a parameter (`score(labels, outputs)`, a metric), which may copy.
+func stepSyncsExcept(m *rewrite.Model, loop *rewrite.Node, skip func(call *rewrite.Node) bool) bool {
 	return stepSyncs(m, loop, func(n *rewrite.Node, method string) bool {
 		switch {
-		case appendedTo(n, acc):
+		case skip(n):
 			return false
 		case method == "item", method == "tolist", copiesToHost(n):
 			return true
@@ -625,8 +632,6 @@ func stepSyncsBesides(m *rewrite.Model, loop *rewrite.Node, acc string) bool {
 		if fn == nil || fn.Type != "identifier" || lossCall(n) || m.IsModule(fn) {
 			return false
 		}
-		// A function handed in (`score(labels, outputs)`, a metric passed
-		// as a parameter): it may copy to the host.
 		b := m.Binding(fn)
 		return b != nil && b.Kind == rewrite.ParamBinding
 	})

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,22 +88,7 @@ func meterItem(call *rewrite.Node) *rewrite.Node {
 // meterStepSyncs reports a loop whose step synchronises with the GPU
 // through something other than the meters' .item() calls.
 func meterStepSyncs(m *rewrite.Model, loop *rewrite.Node, items []*rewrite.Node) bool {
-	return stepSyncs(m, loop, func(n *rewrite.Node, method string) bool {
-		for _, it := range items {
-			if n == it {
-				return false
-			}
-		}
-		if method == "item" || method == "tolist" || copiesToHost(n) {
-			return true
-		}
-		fn := n.ChildByField("function")
-		if fn == nil || fn.Type != "identifier" || lossCall(n) || m.IsModule(fn) {
-			return false
-		}
-		b := m.Binding(fn)
-		return b != nil && b.Kind == rewrite.ParamBinding
-	})
+	return stepSyncsExcept(m, loop, func(n *rewrite.Node) bool { return slices.Contains(items, n) })
 }
 
 // meterReadEveryStep reports a meter the loop reads on every step besides
