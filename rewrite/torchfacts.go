@@ -880,13 +880,20 @@ func IndexPutOfTensor(root *Node) *Node {
 		}
 		if n.Type == "assignment" {
 			left, right := n.ChildByField("left"), n.ChildByField("right")
-			if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) {
+			if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) && !stringKey(left) {
 				found = n
 			}
 		}
 		return true
 	})
 	return found
+}
+
+// stringKey reports a subscript by a string (`outputs["errormap"]`): a
+// dict store, not a tensor's index_put (blind sample S22M's MVSNet).
+func stringKey(sub *Node) bool {
+	idx := sub.ChildByField("subscript")
+	return idx != nil && idx.Type == "string"
 }
 
 // numberLiteral reports a Python number, bool or None, possibly negated

@@ -10,6 +10,7 @@ import torch.nn as nn
 model = nn.TransformerEncoder(nn.TransformerEncoderLayer(1024, 16, batch_first=True), 12).cuda()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
 F_buffer = torch.randn(10000, 64, 1024, device="cuda")
+logs = {}
 
 for epoch in range(100):
     for step in range(100):
@@ -17,6 +18,7 @@ for epoch in range(100):
         x = torch.randn(128, 64, 1024, device="cuda")
         cur_f = model(x)  # want: AMP004
         F_buffer[ind] = cur_f.data
+        logs["codes"] = cur_f.data  # a dict store is no index_put
         loss = (cur_f - F_buffer[ind]).pow(2).mean()
         optimizer.zero_grad()
         loss.backward()
