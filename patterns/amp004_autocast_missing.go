@@ -1373,7 +1373,7 @@ const dataParallelNote = "; but the model is wrapped in nn.DataParallel, whose r
 // DataParallel across the visible GPUs).
 func dataParallelThreads(p *Pass) bool {
 	return p.Memo("torch.dataParallelThreads", func() any {
-		return len(p.Model.CallsTo("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel")) > 0
+		return len(p.Model.CallsTo(dataParallelNames...)) > 0
 	}).(bool)
 }
 

@@ -21,6 +21,10 @@ var DataParallel = &Rule{
 
 func init() { Register(DataParallel) }
 
+// dataParallelNames are the qualified names of nn.DataParallel (OPT005
+// reports it; AMP003 and AMP004 withhold bf16 rewrites around it).
+var dataParallelNames = []string{"torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"}
+
 func checkDataParallel(p *Pass) {
 	// An inference script (eval(), no training, no backward): DDP's
 	// advice is for training; there the fix is to drop the wrapper.
@@ -33,7 +37,7 @@ func checkDataParallel(p *Pass) {
 	// builds, loads and wraps the model and stops there is not training
 	// (blind sample ZZ's audioset finetune_template.py).
 	noTraining := !p.Model.IsTrainingScript() && !p.File.Spells("backward") && len(p.File.MethodCalls("step")) == 0
-	for _, call := range p.Model.CallsTo("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel") {
+	for _, call := range p.Model.CallsTo(dataParallelNames...) {
 		if inNoCUDABranch(p, call) {
 			continue // the CPU fallback: DataParallel there does nothing
 		}
