@@ -2025,5 +2025,7 @@ func float64Training(p *Pass) bool {
 // matrix products (rewrite.Warps): a depth-and-pose or optical-flow
 // view-synthesis loss.
 func warpsByCoordinates(p *Pass) bool {
-	return rewrite.Warps(p.Model) || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Warps }, 3)
+	return p.Memo("torch.warpsByCoordinates", func() any {
+		return rewrite.Warps(p.Model) || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.Warps }, 3)
+	}).(bool)
 }

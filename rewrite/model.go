@@ -133,6 +133,12 @@ type Model struct {
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node
+	// indexPut caches IndexPutInForward (indexPutDone: computed).
+	indexPut     *Node
+	indexPutDone bool
+	// projectImports caches the project modules ImportsProjectModuleDeep
+	// reaches, by depth.
+	projectImports map[int][]*ProjectDef
 }
 
 // readsKey identifies a Reads query.

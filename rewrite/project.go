@@ -801,20 +801,24 @@ func (m *Model) importedModules(path string, imports []string) []*ProjectDef {
 // model.py, which imports the op package, whose fused_act.py compiles a
 // kernel).
 func (m *Model) ImportsProjectModuleDeep(pred func(module *ProjectDef) bool, depth int) bool {
+	return slices.ContainsFunc(m.projectModulesWithin(depth), pred)
+}
+
+// projectModulesWithin returns the project modules the file imports, and
+// those they import, up to depth modules away (at most 64), nearest
+// first; computed once per depth.
+func (m *Model) projectModulesWithin(depth int) []*ProjectDef {
 	if m.project == nil {
-		return false
+		return nil
+	}
+	if mods, ok := m.projectImports[depth]; ok {
+		return mods
 	}
 	level := m.importedModules(m.File.Src.Path, append(append(slices.Clip(m.imported), m.starFrom...), m.relativeImports()...))
 	seen := slices.Clone(level)
-	for d := 0; d < depth && len(level) > 0; d++ {
+	for d := 1; d < depth && len(level) > 0; d++ {
 		var next []*ProjectDef
 		for _, mod := range level {
-			if pred(mod) {
-				return true
-			}
-			if d+1 == depth {
-				continue // the last level: its imports are not asked
-			}
 			for _, n := range m.importedModules(mod.Path, append(append(slices.Clip(mod.Externals), mod.Star...), mod.Relatives...)) {
 				if !slices.Contains(seen, n) && len(seen) < 64 {
 					seen = append(seen, n)
@@ -824,12 +828,13 @@ func (m *Model) ImportsProjectModuleDeep(pred func(module *ProjectDef) bool, dep
 		}
 		level = next
 	}
-	return false
+	if m.projectImports == nil {
+		m.projectImports = map[int][]*ProjectDef{}
+	}
+	m.projectImports[depth] = seen
+	return seen
 }
 
-// callsAutocast reports a call of something named autocast (torch.autocast,
-// torch.cuda.amp.autocast, a project's amp_autocast wrapper): mixed
-// precision used, not merely imported.
 // DefinesAutogradFunction reports a module that defines a subclass of
 // torch.autograd.Function.
 func (m *Model) DefinesAutogradFunction() bool {
@@ -971,6 +976,9 @@ func CreatesGraph(f *File) bool {
 	return false
 }
 
+// callsAutocast reports a call of something named autocast (torch.autocast,
+// torch.cuda.amp.autocast, a project's amp_autocast wrapper): mixed
+// precision used, not merely imported.
 func callsAutocast(f *File) bool {
 	if !f.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "autocast") }) {
 		return false

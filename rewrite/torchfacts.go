@@ -859,15 +859,18 @@ func (m *Model) Upsamples() bool {
 // be bf16 and the other fp32, and index_put refuses mixed dtypes. A
 // number written by index (`x[mask] = 0`) is converted and is not one.
 func (m *Model) IndexPutInForward() *Node {
-	for _, def := range m.File.OfType("function_definition") {
-		if name := def.ChildByField("name"); name == nil || name.Text() != "forward" {
-			continue
-		}
-		if at := IndexPutOfTensor(def); at != nil {
-			return at
+	if !m.indexPutDone {
+		m.indexPutDone = true
+		for _, def := range m.File.OfType("function_definition") {
+			if name := def.ChildByField("name"); name == nil || name.Text() != "forward" {
+				continue
+			}
+			if m.indexPut = IndexPutOfTensor(def); m.indexPut != nil {
+				break
+			}
 		}
 	}
-	return nil
+	return m.indexPut
 }
 
 // IndexPutOfTensor returns the first assignment under root whose target
