@@ -144,9 +144,9 @@ func checkMissingAutocast(p *Pass) {
 			}
 		}
 		if fix != nil {
-			if at, elsewhere := indexPutOfTensor(p, step); at != nil || elsewhere {
+			if at, elsewhere := uncastWrite(p, step); at != nil || elsewhere {
 				fix = nil
-				msg += indexPutNote(p, at)
+				msg += uncastWriteNote(p, at)
 			}
 		}
 		if warps {
@@ -587,9 +587,9 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 			msg += outputsEscapeNote
 		}
 		if fix != nil {
-			if at, elsewhere := indexPutOfTensor(p, loops[0]); at != nil || elsewhere {
+			if at, elsewhere := uncastWrite(p, loops[0]); at != nil || elsewhere {
 				fix = nil
-				msg += indexPutNote(p, at)
+				msg += uncastWriteNote(p, at)
 			}
 		}
 		if slices.ContainsFunc(p.Model.LoopBodyNodes(loops[0]), func(n *rewrite.Node) bool { return n.Type == "expression_statement" && len(bceCalls(p, n)) > 0 }) {
@@ -1334,32 +1334,42 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 	return nil
 }
 
-// indexPutOfTensor returns an assignment that writes a tensor into
-// another by index (`F_buffer[ind, :] = cur_f.data`) in scope or in a
-// forward method of the file, and reports whether a project module the
-// file imports has one in a forward (an ArcFace head's `cos_th_m[cond] =
-// (cos_th - self.mm)[cond]`): under autocast the value may be bf16 and the
-// target fp32, and index_put refuses mixed dtypes ("Index put requires the
-// source and destination dtypes match": blind sample S22L, three broken
-// wraps). A Python number written by index (`x[mask] = 0`) stays safe.
-func indexPutOfTensor(p *Pass, scope *rewrite.Node) (at *rewrite.Node, elsewhere bool) {
-	if at = rewrite.IndexPutOfTensor(scope); at != nil {
+// uncastWrite returns a write that autocast does not cast
+// (rewrite.UncastWrite) in scope or in a forward method of the file, and
+// reports whether a project module the file imports has one in a forward:
+//   - a tensor written into another by index (`F_buffer[ind, :] =
+//     cur_f.data`, an ArcFace head's `cos_th_m[cond] = (cos_th -
+//     self.mm)[cond]`), where index_put refuses a bf16 value in an fp32
+//     target ("Index put requires the source and destination dtypes
+//     match": blind sample S22L, three broken wraps);
+//   - an in-place matrix product (a center loss's `distmat.addmm_(x,
+//     self.centers.t())`), whose bf16 activation meets an fp32 parameter
+//     ("mat1 and mat2 must have the same dtype": blind sample S23A's DAN,
+//     two broken wraps).
+//
+// A Python number written by index (`x[mask] = 0`) and a store by slice
+// (`preds[a:b] = out`, a copy that converts) stay safe.
+func uncastWrite(p *Pass, scope *rewrite.Node) (at *rewrite.Node, elsewhere bool) {
+	if at = rewrite.UncastWrite(scope); at != nil {
 		return at, false
 	}
-	if at = p.Model.IndexPutInForward(); at != nil {
+	if at = p.Model.UncastWriteInForward(); at != nil {
 		return at, false
 	}
-	return nil, p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.IndexPutForward }, 3)
+	return nil, p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.UncastWriteForward }, 3)
 }
 
-// indexPutNote is what AMP004 says where indexPutOfTensor withholds the
-// wrap: the line, or a module the file imports.
-func indexPutNote(p *Pass, at *rewrite.Node) string {
-	where := "a forward of a module this file imports writes"
-	if at != nil {
-		where = "line " + p.LineOf(at) + " writes"
+// uncastWriteNote is what AMP004 says where uncastWrite withholds the
+// wrap: the line and what it does, or a module the file imports.
+func uncastWriteNote(p *Pass, at *rewrite.Node) string {
+	switch {
+	case at == nil:
+		return "; but a forward of a module this file imports writes into a tensor where autocast casts nothing (a store by tensor index, or an in-place matmul such as addmm_), which raises once one side is bf16 and the other fp32: make their dtypes agree there, then wrap"
+	case at.Type == "call":
+		return "; but line " + p.LineOf(at) + " runs an in-place matrix product (" + at.ChildByField("function").ChildByField("attribute").Text() +
+			"), whose operands autocast does not cast: under bf16 autocast a bf16 activation meets an fp32 parameter there (RuntimeError: mat1 and mat2 must have the same dtype): use the out-of-place form or .float() its operands, then wrap"
 	}
-	return "; but " + where + " a tensor into another by index, which raises under autocast once one is bf16 and the other fp32 (Index put requires the source and destination dtypes match): make their dtypes agree (.float() on the value), then wrap"
+	return "; but line " + p.LineOf(at) + " writes a tensor into another by index, which raises under autocast once one is bf16 and the other fp32 (Index put requires the source and destination dtypes match): make their dtypes agree (.float() on the value), then wrap"
 }
 
 // dataParallelNote is why AMP003 and AMP004 offer no bf16 rewrite for a

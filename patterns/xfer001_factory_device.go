@@ -567,6 +567,11 @@ func isModuleClass(m *rewrite.Model, cls *rewrite.Node) bool {
 		if m.IsModuleClass(b) || strings.HasSuffix(m.QualifiedName(b), "Module") {
 			return true
 		}
+		// A project's base class (`from base import BaseModel`, an
+		// nn.Module of a sibling module: blind sample S23C's DCRNN).
+		if d := m.ImportedDef(b); d != nil && d.Class && slices.Contains(d.Bases, "torch.nn.Module") {
+			return true
+		}
 	}
 	return false
 }

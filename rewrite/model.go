@@ -133,9 +133,9 @@ type Model struct {
 	// readsCache caches Reads: rules ask for the reads of one accumulator
 	// in one loop once per finding.
 	readsCache map[readsKey][]*Node
-	// indexPut caches IndexPutInForward (indexPutDone: computed).
-	indexPut     *Node
-	indexPutDone bool
+	// uncastWrite caches UncastWriteInForward (uncastWriteDone: computed).
+	uncastWrite     *Node
+	uncastWriteDone bool
 	// projectImports caches the project modules ImportsProjectModuleDeep
 	// reaches, by depth.
 	projectImports map[int][]*ProjectDef

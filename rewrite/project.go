@@ -108,9 +108,10 @@ type ProjectDef struct {
 	// layer that brings feature maps back up (Upsamples): a U-Net, a flow
 	// or style decoder, whose outputs are per pixel.
 	Upsamples bool
-	// IndexPutForward: on the module's own entry, a forward of the module
-	// writes a tensor into another by index (Model.IndexPutInForward).
-	IndexPutForward bool
+	// UncastWriteForward: on the module's own entry, a forward of the
+	// module makes a write that autocast does not cast
+	// (Model.UncastWriteInForward).
+	UncastWriteForward bool
 	// CustomKernels: on the module's own entry, the module imports
 	// torch.utils.cpp_extension (it compiles CUDA kernels of its own).
 	CustomKernels bool
@@ -283,7 +284,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), Warps: Warps(m), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), IndexPutForward: m.IndexPutInForward() != nil, CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), Warps: Warps(m), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), UncastWriteForward: m.UncastWriteInForward() != nil, CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name

@@ -853,43 +853,74 @@ func (m *Model) Upsamples() bool {
 	return false
 }
 
-// IndexPutInForward returns an assignment in a method named forward that
-// writes a tensor into another by index (`cos_th_m[cond] = (cos_th -
-// self.mm)[cond]`), nil when there is none. Under autocast one side may
-// be bf16 and the other fp32, and index_put refuses mixed dtypes. A
-// number written by index (`x[mask] = 0`) is converted and is not one.
-func (m *Model) IndexPutInForward() *Node {
-	if !m.indexPutDone {
-		m.indexPutDone = true
+// UncastWriteInForward returns, in a method named forward, the first
+// write that autocast does not cast (UncastWrite), nil when there is none.
+func (m *Model) UncastWriteInForward() *Node {
+	if !m.uncastWriteDone {
+		m.uncastWriteDone = true
 		for _, def := range m.File.OfType("function_definition") {
 			if name := def.ChildByField("name"); name == nil || name.Text() != "forward" {
 				continue
 			}
-			if m.indexPut = IndexPutOfTensor(def); m.indexPut != nil {
+			if m.uncastWrite = UncastWrite(def); m.uncastWrite != nil {
 				break
 			}
 		}
 	}
-	return m.indexPut
+	return m.uncastWrite
 }
 
-// IndexPutOfTensor returns the first assignment under root whose target
-// is a subscript and whose value is not a number literal.
-func IndexPutOfTensor(root *Node) *Node {
+// inPlaceMatmuls are the in-place matrix products of a tensor: autocast
+// casts none of its operands, so under bf16 autocast a bf16 activation
+// meets an fp32 parameter or buffer (a center loss's `distmat.addmm_(x,
+// self.centers.t())`) and the product raises "mat1 and mat2 must have the
+// same dtype" (blind sample S23A's DAN).
+var inPlaceMatmuls = map[string]bool{"addmm_": true, "addbmm_": true, "baddbmm_": true, "addmv_": true, "addr_": true}
+
+// UncastWrite returns the first write under root that autocast does not
+// cast and that raises once its operands are bf16 and fp32:
+//   - an assignment by advanced index (a tensor, a mask, a list) of a
+//     value that is not a number (`cos_th_m[cond] = (cos_th -
+//     self.mm)[cond]`): index_put refuses mixed dtypes, where a store by
+//     slice or integer (`preds[a:b] = out`) is a copy, which converts;
+//   - an in-place matrix product (inPlaceMatmuls).
+func UncastWrite(root *Node) *Node {
 	var found *Node
 	root.Walk(func(n *Node) bool {
 		if found != nil {
 			return false
 		}
-		if n.Type == "assignment" {
+		switch n.Type {
+		case "assignment":
 			left, right := n.ChildByField("left"), n.ChildByField("right")
-			if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) && !stringKey(left) {
+			if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) && !stringKey(left) && !basicIndex(left) {
+				found = n
+			}
+		case "call":
+			if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" && inPlaceMatmuls[fn.ChildByField("attribute").Text()] {
 				found = n
 			}
 		}
 		return true
 	})
 	return found
+}
+
+// basicIndex reports a subscript whose every index is a slice, an integer
+// literal, None or an ellipsis (`out[a:b]`, `x[:, 0]`): a store through
+// it is a copy into a view, which converts the value's dtype.
+func basicIndex(sub *Node) bool {
+	basic := false
+	for _, idx := range sub.Children {
+		if idx.Field != "subscript" {
+			continue
+		}
+		if !idx.Is("slice", "ellipsis", "none") && !(numberLiteral(idx) && !idx.Is("float", "true", "false")) {
+			return false
+		}
+		basic = true
+	}
+	return basic
 }
 
 // stringKey reports a subscript by a string (`outputs["errormap"]`): a
