@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
 )
@@ -24,7 +25,7 @@ func checkLoaderPinMemory(p *Pass) {
 		return // batches may be built on the GPU
 	}
 	for _, gl := range gpuLoaders(p) {
-		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) {
+		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || nestedTensorBatches(p, gl) {
 			continue
 		}
 		// Beside a **splat that may pass it, AppendItem refuses: the
@@ -182,6 +183,30 @@ func headsForLoop(u *rewrite.Node) bool {
 	for n := u; n.Parent != nil && !rewrite.IsScopeNode(n.Parent); n = n.Parent {
 		if n.Parent.Type == "for_statement" {
 			return n.Parent.ChildByField("right") == n
+		}
+	}
+	return false
+}
+
+// nestedTensorBatches reports a loader whose collate_fn is a function that
+// spells nested_tensor_from_tensor_list, in a project none of whose
+// modules defines a pin_memory method: the DETR family's collate wraps the
+// images in a NestedTensor, which the DataLoader hands back unpinned (it
+// pins only what has a pin_memory method), so pin_memory=True would pin
+// the small targets alone (blind sample S23H's RelTR and TransVG).
+func nestedTensorBatches(p *Pass, gl gpuLoader) bool {
+	collate := rewrite.KeywordValue(gl.Call, "collate_fn")
+	if collate == nil || !p.Model.ProjectSpells("nested_tensor_from_tensor_list") || p.Model.ProjectSpells("def pin_memory") {
+		return false
+	}
+	if b := p.Model.Binding(collate); collate.Type == "identifier" && b != nil && b.Kind == rewrite.DefBinding {
+		return strings.Contains(b.Stmt.Text(), "nested_tensor_from_tensor_list")
+	}
+	if collate.Is("identifier", "attribute") {
+		if d := p.Model.ImportedDef(collate); d != nil && !d.Class {
+			if _, def := p.Model.DefinitionOf(d); def != nil {
+				return strings.Contains(def.Text(), "nested_tensor_from_tensor_list")
+			}
 		}
 	}
 	return false

@@ -61,7 +61,7 @@ func checkDataParallel(p *Pass) {
 			continue // wrapped for inference: DDP is training advice
 		}
 		ids := rewrite.Arg(call, 1, "device_ids")
-		if oneDevice(p, ids) {
+		if oneDevice(p, ids, call) {
 			// `nn.DataParallel(net, device_ids=[0])`: with one device the
 			// wrapper calls the module directly, replicating and gathering
 			// nothing (blind sample S15I's DnCNN).
@@ -296,7 +296,7 @@ func parameterless(p *Pass, module *rewrite.Node) bool {
 	for _, o := range origins {
 		if o.Def != nil && o.Call != nil {
 			// An instance of a class of another project module.
-			if !o.Def.Class || slices.ContainsFunc(o.Def.Calls, mayBuildLayer) {
+			if !o.Def.Class || buildsLayer(o.Def.Calls) {
 				return false
 			}
 			seen = true
@@ -332,7 +332,7 @@ func parameterless(p *Pass, module *rewrite.Node) bool {
 		} else {
 			return false
 		}
-		if slices.ContainsFunc(calls, mayBuildLayer) {
+		if buildsLayer(calls) {
 			return false
 		}
 	}
@@ -353,8 +353,43 @@ func mayBuildLayer(c string) bool {
 		return false
 	}
 	last := c[strings.LastIndexByte(c, '.')+1:]
-	return last != "" && last[0] >= 'A' && last[0] <= 'Z'
+	return last != "" && last[0] >= 'A' && last[0] <= 'Z' && !exceptionName(last)
 }
+
+// exceptionName reports a class named as an exception (`raise
+// ValueError(...)`), which builds no layer.
+func exceptionName(name string) bool {
+	return strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Exception") || strings.HasSuffix(name, "Warning")
+}
+
+// buildsLayer reports class-body callees of which one may build a layer
+// (mayBuildLayer). Where the class calls nothing but torch and builtins,
+// a parameter-free torch.nn module (parameterFreeLayers) builds none: a
+// label-smoothing loss holding an nn.LogSoftmax (blind sample S23G). A
+// class that also calls other functions may build its layers there
+// (YOLOv3's `conv2d(...)` helpers beside an nn.Upsample).
+func buildsLayer(calls []string) bool {
+	plain := !slices.ContainsFunc(calls, func(c string) bool {
+		return !strings.HasPrefix(c, "torch.") && !pythonBuiltins[c] && !exceptionName(c)
+	})
+	return slices.ContainsFunc(calls, func(c string) bool {
+		return mayBuildLayer(c) && !(plain && parameterFreeLayers[strings.TrimPrefix(c, "torch.nn.")])
+	})
+}
+
+// parameterFreeLayers are the torch.nn modules that hold no parameter:
+// activations, softmax, dropout, pooling, padding, reshaping. A class that
+// builds only these (a label-smoothing loss's nn.LogSoftmax, blind sample
+// S23G) trains nothing of its own.
+var parameterFreeLayers = map[string]bool{"ReLU": true, "ReLU6": true, "LeakyReLU": true, "ELU": true, "SELU": true, "CELU": true,
+	"GELU": true, "SiLU": true, "Mish": true, "Sigmoid": true, "Tanh": true, "Softplus": true, "Softsign": true, "Hardtanh": true,
+	"Hardswish": true, "Hardsigmoid": true, "Softmax": true, "LogSoftmax": true, "Softmax2d": true, "Identity": true,
+	"Flatten": true, "Unflatten": true, "Dropout": true, "Dropout1d": true, "Dropout2d": true, "Dropout3d": true,
+	"AlphaDropout": true, "MaxPool1d": true, "MaxPool2d": true, "MaxPool3d": true, "AvgPool1d": true, "AvgPool2d": true,
+	"AvgPool3d": true, "AdaptiveAvgPool1d": true, "AdaptiveAvgPool2d": true, "AdaptiveAvgPool3d": true,
+	"AdaptiveMaxPool1d": true, "AdaptiveMaxPool2d": true, "AdaptiveMaxPool3d": true, "Upsample": true,
+	"PixelShuffle": true, "PixelUnshuffle": true, "ZeroPad2d": true, "ReflectionPad1d": true, "ReflectionPad2d": true,
+	"ReplicationPad1d": true, "ReplicationPad2d": true, "ConstantPad1d": true, "ConstantPad2d": true}
 
 // torchLayer reports a torch.nn callee that builds a layer or a parameter
 // (not torch.nn.functional or torch.nn.init).
@@ -367,9 +402,11 @@ func torchLayer(c string) bool {
 // [0]`), or a comprehension over the indices of one (`[i for i in
 // range(len(gpus))]` with `gpus = [0]`), or range(1); or a script that makes one GPU
 // visible (`os.environ["CUDA_VISIBLE_DEVICES"] = "0"`, or the join of a
-// one-element list: EEG-Conformer, blind sample S16A).
-func oneDevice(p *Pass, ids *rewrite.Node) bool {
-	if oneVisibleDevice(p) {
+// one-element list: EEG-Conformer, blind sample S16A; or a flag whose
+// default is one id, where the wrap is not under a test of
+// torch.cuda.device_count(), which says the user runs it with several).
+func oneDevice(p *Pass, ids, wrap *rewrite.Node) bool {
+	if oneVisibleDevice(p, !underDeviceCountTest(wrap)) {
 		return true
 	}
 	ids = singleOrigin(p, ids)
@@ -479,12 +516,31 @@ func oneElement(e *rewrite.Node) bool {
 	return n == 1
 }
 
+// underDeviceCountTest reports a node under an `if` whose test calls
+// torch.cuda.device_count() (`if torch.cuda.device_count() > 1:`, or an
+// elif of one), in the branch that test opens.
+func underDeviceCountTest(n *rewrite.Node) bool {
+	for a := n.Parent; a != nil && !rewrite.IsScopeNode(a); a = a.Parent {
+		if a.Is("if_statement", "elif_clause") && a.ChildByField("consequence").Contains(n) && strings.Contains(a.ChildByField("condition").Text(), "device_count") {
+			return true
+		}
+	}
+	return false
+}
+
 // oneVisibleDevice reports a script whose every assignment to
 // CUDA_VISIBLE_DEVICES names one device: a string without a comma, or
-// `",".join(...)` of a one-element list (through map(str, ...)).
-func oneVisibleDevice(p *Pass) bool {
+// `",".join(...)` of a one-element list (through map(str, ...)), and,
+// with flagDefaults, a flag whose default is one (`--gpu`, default "0").
+func oneVisibleDevice(p *Pass, flagDefaults bool) bool {
 	values := visibleDevicesValues(p.File)
 	for _, right := range values {
+		if def, _, flag := flagDefaultValue(p.Model, right); flagDefaults && flag && def != nil {
+			// `os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu` with
+			// `--gpu` defaulting to "0": one GPU unless the user lists
+			// more (blind sample S23H's one-stage grounding).
+			right = def
+		}
 		if v, ok := rewrite.StringValue(right); ok {
 			if v = strings.TrimSpace(v); v == "" || strings.Contains(v, ",") {
 				return false

@@ -86,3 +86,24 @@ for epoch in range(10):
 		t.Errorf("transforms.Resize: want AMP005, got %v", got)
 	}
 }
+
+// TestBuildsLayer checks which class bodies count as building a layer
+// (parameterless: OPT004 and OPT005 leave instances of the others alone).
+func TestBuildsLayer(t *testing.T) {
+	for _, tc := range []struct {
+		calls []string
+		want  bool
+	}{
+		// A label-smoothing loss (blind sample S23G's LSR): a LogSoftmax,
+		// tensor factories and a raised ValueError build no parameter.
+		{[]string{"super", "torch.nn.LogSoftmax", "torch.zeros", "ValueError"}, false},
+		{[]string{"torch.nn.Linear", "torch.nn.ReLU"}, true},
+		// YOLOv3's head: an Upsample beside helpers that build convolutions.
+		{[]string{"torch.nn.Upsample", "nets.yolo.conv2d"}, true},
+		{[]string{"super", "models.blocks.DoubleConv"}, true},
+	} {
+		if got := buildsLayer(tc.calls); got != tc.want {
+			t.Errorf("buildsLayer(%q) = %v, want %v", tc.calls, got, tc.want)
+		}
+	}
+}

@@ -257,6 +257,20 @@ func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
 	if falsy(cond) {
 		return true
 	}
+	if cond.Type == "comparison_operator" {
+		// `if use_beta == True:` (or `is True`) after `use_beta = False`:
+		// the name's own test (blind samples S23C and S23J's Raindrop).
+		operands := cond.NamedChildren()
+		if len(operands) != 2 || operands[1].Type != "true" {
+			return false
+		}
+		for _, c := range cond.Children {
+			if !c.Named && (c.Type == "==" || c.Type == "is") {
+				return falseByConstruction(m, operands[0])
+			}
+		}
+		return false
+	}
 	if cond.Type != "identifier" {
 		return false
 	}
