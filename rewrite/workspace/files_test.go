@@ -68,3 +68,24 @@ func TestFindConfigRejectsUnknownKeys(t *testing.T) {
 		t.Errorf("cfg = %+v, %v", cfg, err)
 	}
 }
+
+// TestFindConfigSkipsAnotherToolsBrokenFile checks that a pyproject.toml
+// that does not parse is passed over when it never names gpuopt (blind
+// sample S23I: an unterminated string in [tool.black]), and the search
+// goes on to the parent's [tool.gpuopt]; a broken file that does name
+// gpuopt is still an error.
+func TestFindConfigSkipsAnotherToolsBrokenFile(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "repo")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(dir, "pyproject.toml"), []byte("[tool.gpuopt]\ntarget-gpu = \"h100\"\n"), 0o644)
+	os.WriteFile(filepath.Join(sub, "pyproject.toml"), []byte("[tool.black]\nexclude = '''\n/(\\.git)/\n"), 0o644)
+	cfg, err := FindConfig(sub)
+	if err != nil || cfg.TargetGPU != "h100" || cfg.Root != dir {
+		t.Errorf("cfg = %+v, %v", cfg, err)
+	}
+	os.WriteFile(filepath.Join(sub, "pyproject.toml"), []byte("[tool.gpuopt]\ntarget-gpu = \"h100\n"), 0o644)
+	if _, err := FindConfig(sub); err == nil {
+		t.Error("a broken [tool.gpuopt] must be an error")
+	}
+}
