@@ -276,6 +276,12 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 		if p.Model.MoveKind(call) == rewrite.DeviceOther {
 			return
 		}
+		if st := call.Parent; st != nil && st.Type == "expression_statement" {
+			// `data.to(device)` alone: Tensor.to returns the copy, which
+			// is dropped, so the batch never reaches the GPU and
+			// non_blocking changes nothing (blind samples S22I, S23M).
+			return
+		}
 		// The name must be the loop's own binding, or a name the loop body
 		// gives an item of it (`images = batch["image"]`) before the copy.
 		bs := p.Model.Bindings(obj)
