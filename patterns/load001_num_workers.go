@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,6 +164,14 @@ func checkLoaderWorkers(p *Pass) {
 		} else if atImport {
 			msg += "; this script runs its loop when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) do: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, put the script under such a guard instead)"
 		}
+		if line := lambdaInDataset(p, rewrite.Arg(gl.Call, 0, "dataset")); line > 0 && !atImport {
+			// Workers started by spawn or forkserver (macOS, Windows, Linux
+			// from Python 3.14) receive the dataset pickled, and pickle
+			// cannot send a lambda (blind sample S23A's fer, whose
+			// transforms.Lambda closures then stopped the first epoch).
+			msg += fmt.Sprintf("; its dataset holds a lambda or a nested function (line %d) that workers started by spawn or forkserver (macOS, Windows; Linux from Python 3.14) cannot unpickle: make it a module-level function first", line)
+			fix = nil
+		}
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
 			// Workers started by spawn or forkserver (macOS, Windows, Linux
 			// from Python 3.14) unpickle it and fail: no automatic fix.
@@ -305,6 +314,87 @@ func unpicklableWorkerArg(p *Pass, call *rewrite.Node) string {
 		}
 	}
 	return ""
+}
+
+// lambdaInDataset returns the 1-based line of a lambda, or of a function
+// defined inside a function, that the dataset ds is built with: in an
+// argument of its constructor (`transforms.Lambda(lambda crops: ...)` in
+// the transform it is given, directly or through a name assigned in this
+// file) or stored on self by its class's __init__. Pickle sends neither
+// to a worker process. 0 when there is none.
+func lambdaInDataset(p *Pass, ds *rewrite.Node) int {
+	if ds == nil {
+		return 0
+	}
+	found := 0
+	var search func(m *rewrite.Model, e *rewrite.Node, depth int)
+	search = func(m *rewrite.Model, e *rewrite.Node, depth int) {
+		if e == nil || found > 0 || depth > 3 {
+			return
+		}
+		e.Walk(func(n *rewrite.Node) bool {
+			if found > 0 {
+				return false
+			}
+			switch n.Type {
+			case "lambda":
+				found = p.File.Src.LineOf(n.Start) + 1
+				return false
+			case "identifier":
+				if n.Field == "attribute" || n.Field == "name" {
+					return true
+				}
+				for _, b := range m.Bindings(n) {
+					if b.Kind == rewrite.DefBinding && b.Scope != nil && (b.Scope.Kind == rewrite.FunctionScope || b.Scope.Kind == rewrite.LambdaScope) {
+						found = p.File.Src.LineOf(n.Start) + 1
+						return false
+					}
+				}
+				if m == p.Model && depth < 3 {
+					for _, o := range m.Origins(n) {
+						if o.Expr != nil && o.Model == nil && !o.Annotation && o.Expr != n {
+							search(m, o.Expr, depth+1)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, o := range datasetOrigins(p, ds, 0) {
+		if o.Expr != nil && o.Expr.Type == "call" && o.Model == nil {
+			search(p.Model, o.Expr.ChildByField("arguments"), 0)
+		}
+		if found > 0 {
+			return found
+		}
+		m, cls := datasetClass(p, o)
+		if cls == nil || m != p.Model {
+			continue // a line in another module would mislead the message
+		}
+		for _, def := range cls.ChildByField("body").NamedChildren() {
+			if def.Is("decorated_definition") {
+				def = def.ChildByField("definition")
+			}
+			if !def.Is("function_definition") || def.ChildByField("name").Text() != "__init__" {
+				continue
+			}
+			def.Walk(func(n *rewrite.Node) bool {
+				if found > 0 {
+					return false
+				}
+				if n.Type == "assignment" && n.ChildByField("left").Is("attribute") && n.ChildByField("left").Text() != "" && strings.HasPrefix(n.ChildByField("left").Text(), "self.") {
+					search(m, n.ChildByField("right"), 3)
+					return false
+				}
+				return true
+			})
+		}
+		if found > 0 {
+			return found
+		}
+	}
+	return 0
 }
 
 // raiseKwargsWorkers handles loaders built from a dict of settings
