@@ -18,7 +18,7 @@ var MissingAutocast = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
-	Names:     []string{"backward"}, // findings sit in loops of a `.backward()` call (callAttr)
+	Names:     []string{"backward", "Trainer"}, // findings sit in loops of a `.backward()` call (callAttr), or at a Lightning Trainer
 	Check:     checkMissingAutocast,
 }
 
@@ -26,7 +26,17 @@ func init() { Register(MissingAutocast) }
 
 func checkMissingAutocast(p *Pass) {
 	v := p.Env.Gate(Need{})
-	if v.Silent() || !p.Model.UsesCUDA() || mentionsAutocast(p) {
+	if v.Silent() || mentionsAutocast(p) {
+		return
+	}
+	if usesLightning(p) {
+		// Lightning runs the loop: its Trainer's precision is the switch.
+		if !float64Training(p) && !p.Model.ProjectSpells("import torchdiffeq", "from torchdiffeq") && !p.Model.ProjectSpells(torchFFTSpellings...) {
+			checkLightningPrecision(p, v)
+		}
+		return
+	}
+	if !p.Model.UsesCUDA() {
 		return
 	}
 	if p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Autocast }) {
@@ -63,11 +73,12 @@ func checkMissingAutocast(p *Pass) {
 		return
 	}
 	// Mixed precision chosen elsewhere: half/bf16 weights, HF Accelerate's
-	// mixed_precision, a Lightning or Hugging Face Trainer's precision flag.
+	// mixed_precision, a Hugging Face Trainer's precision flag (Lightning's
+	// is checkLightningPrecision's).
 	// (torch.accelerator, the device API, says nothing about precision; a
 	// class of the file called Trainer is just a class.)
 	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") || apexMixedPrecision(p) || fp16Weights(p) ||
-		p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") || p.Model.Imports("transformers") && p.File.Spells("Trainer") {
+		p.Model.Imports("transformers") && p.File.Spells("Trainer") {
 		return
 	}
 	bf16 := v.Hint || p.Env.GPU.AtLeast(8, 0)
@@ -548,7 +559,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 		if insideTrainingStep(p, loops) {
 			continue
 		}
-		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) || evaluatesOnce(p, loops[len(loops)-1]) || underRemainderGuard(p, loops[len(loops)-1], 0) {
+		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) || evaluatesOnce(p, loops[len(loops)-1]) || underRemainderGuard(p, loops[len(loops)-1], 0, false) {
 			// A loader of batch_size=1, or generation step by step from
 			// the loop's own outputs: small kernels bound by their
 			// launches, where autocast's casts (again at every step of a
@@ -1989,9 +2000,17 @@ func float64Training(p *Pass) bool {
 		return false // (also in strings: set_default_tensor_type("torch.cuda.DoubleTensor"))
 	}
 	return p.Memo("float64Training", func() any {
-		float64Name := func(n *rewrite.Node) bool {
+		var float64Name func(n *rewrite.Node) bool
+		float64Name = func(n *rewrite.Node) bool {
 			if n == nil {
 				return false
+			}
+			if n.Type == "identifier" {
+				// `dtype = torch.float64; torch.set_default_dtype(dtype)`:
+				// a name bound once (blind sample S24F's DLow).
+				if bs := p.Model.Bindings(n); len(bs) == 1 && bs[0].Kind == rewrite.AssignBinding && bs[0].Value != nil && bs[0].Value.Type != "identifier" {
+					return float64Name(bs[0].Value)
+				}
 			}
 			switch q := p.Model.QualifiedName(n); q {
 			case "torch.float64", "torch.double", "torch.DoubleTensor", "torch.cuda.DoubleTensor":

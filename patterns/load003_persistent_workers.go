@@ -410,14 +410,17 @@ var datasetReaders = map[string]bool{
 // DCL test() every 25). LOAD001 and LOAD002 leave such a loader alone
 // too: an evaluation every few epochs is a small share of the run.
 func readEveryFewEpochs(p *Pass, gl gpuLoader) bool {
-	return gl.everyLoop(p, func(loop *rewrite.Node) bool { return underRemainderGuard(p, loop, 0) })
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool { return underRemainderGuard(p, loop, 0, true) })
 }
 
 // underRemainderGuard reports n running only under an if whose condition
 // takes a remainder, in its own function before any loop, or, in a
 // function of this file, at every call of that function (two callers
-// deep).
-func underRemainderGuard(p *Pass, n *rewrite.Node, depth int) bool {
+// deep). With skipOnce, a call that runs once, outside any loop, does
+// not count (FastFlow's final `eval_once(test_dataloader, model)` beside
+// the periodic one, blind sample S21E): it starts workers once, though it
+// is a whole evaluation pass that autocast would still speed up.
+func underRemainderGuard(p *Pass, n *rewrite.Node, depth int, skipOnce bool) bool {
 	for a := n.Parent; a != nil; a = a.Parent {
 		switch {
 		case rewrite.IsLoop(a), a.Type == "class_definition", a.Type == "lambda":
@@ -425,7 +428,15 @@ func underRemainderGuard(p *Pass, n *rewrite.Node, depth int) bool {
 		case a.Type == "if_statement":
 			if c := a.ChildByField("condition"); c != nil && strings.Contains(c.Text(), "%") && !c.Contains(n) {
 				if body := a.ChildByField("consequence"); body != nil && body.Contains(n) {
-					return true
+					// Every few batches of a loop over a loader (SimCSE's
+					// `if batch_idx % 10 == 0: evaluation(model, dev_dl)`)
+					// is often, not every few epochs; every 5,000 steps
+					// (MP-SENet's validation_interval) is not.
+					loops := p.Model.EnclosingLoops(a)
+					if len(loops) == 0 || loops[0].Type != "for_statement" || !p.Model.IsDataLoader(loops[0].ChildByField("right")) {
+						return true
+					}
+					return !fewStepsApart(p, c)
 				}
 			}
 		case a.Type == "function_definition":
@@ -433,15 +444,35 @@ func underRemainderGuard(p *Pass, n *rewrite.Node, depth int) bool {
 			if depth >= 2 || len(calls) == 0 {
 				return false
 			}
+			guarded := false
 			for _, c := range calls {
-				if a.Contains(c) || !underRemainderGuard(p, c, depth+1) {
+				if skipOnce && !a.Contains(c) && len(p.Model.EnclosingLoops(c)) == 0 && !calledInLoop(p, c) {
+					continue // a call that runs once (a final evaluation) restarts nothing per epoch
+				}
+				if a.Contains(c) || !underRemainderGuard(p, c, depth+1, skipOnce) {
 					return false
 				}
+				guarded = true
 			}
-			return true
+			return guarded
 		}
 	}
 	return false
+}
+
+// fewStepsApart reports a condition that takes a remainder by a known
+// number below 100 (`batch_idx % 10 == 0`, a constant or a flag's
+// default).
+func fewStepsApart(p *Pass, cond *rewrite.Node) bool {
+	few := false
+	cond.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "binary_operator" && n.ChildByField("operator").Text() == "%" {
+			k, ok := intBound(&widthFrame{m: p.Model, walk: &widthWalk{}}, n.ChildByField("right"), 0)
+			few = few || ok && k > 0 && k < 100
+		}
+		return !few
+	})
+	return few
 }
 
 // fewEpochs is the epoch count at or under which LOAD003 takes the

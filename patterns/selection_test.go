@@ -82,6 +82,16 @@ func TestPinnedVersions(t *testing.T) {
 	if v := PinnedVersions("[tool.poetry.dependencies]\ntorch = \"^1.13\"\npytorch-lightning = \"1.5\"\n"); v.Torch != (Version{1, 13}) {
 		t.Errorf("poetry: got %+v", v)
 	}
+	// Lightning's two package names, and its `lightning-bolts` neighbour.
+	if v := PinnedVersions("pytorch-lightning==1.9.4\ntorch==2.0.1\n"); v.Lightning != (Version{1, 9}) || v.Torch != (Version{2, 0}) {
+		t.Errorf("pytorch-lightning: got %+v", v)
+	}
+	if v := PinnedVersions("lightning-bolts==0.7.0\nlightning>=2.1,<2.3\n"); v.Lightning != (Version{2, 2}) {
+		t.Errorf("lightning: got %+v", v)
+	}
+	if v := PinnedVersions("[tool.poetry.dependencies]\npytorch-lightning = \"1.5\"\n"); v.Lightning != (Version{1, 5}) || v.Torch != DefaultVersions.Torch {
+		t.Errorf("poetry lightning: got %+v", v)
+	}
 	// poetry ranges: the upper bound decides (torch <1.13 has no torch.compile).
 	if v := PinnedVersions("[tool.poetry.dependencies]\ntorch = \">=1.10.1,<1.13\"\nxgboost = { version = \"1.7.6\" }\n"); v.Torch != (Version{1, 12}) || v.XGBoost != (Version{1, 7}) {
 		t.Errorf("poetry ranges: got %+v", v)

@@ -48,6 +48,8 @@ type Versions struct {
 	// assumed to run; a rewrite to an API newer than the floor breaks the
 	// versions the project still supports.
 	TorchFloor Version
+	// Lightning is PyTorch Lightning's (`pytorch-lightning`, `lightning`).
+	Lightning Version
 }
 
 // Below reports a declared floor older than major.minor: the project
@@ -57,7 +59,7 @@ func (v Version) Below(major, minor int) bool {
 }
 
 // DefaultVersions are today's releases, assumed when nothing pins a version.
-var DefaultVersions = Versions{Torch: Version{2, 4}, XGBoost: Version{2, 0}}
+var DefaultVersions = Versions{Torch: Version{2, 4}, XGBoost: Version{2, 0}, Lightning: Version{2, 4}}
 
 // PinnedVersions reads `torch==X` / `xgboost==X` (also ~=, <=, <) pins from
 // requirements-style text, and conda's `- pytorch=X` / `- xgboost=X=build`
@@ -81,7 +83,8 @@ func PinnedVersions(requirements string) Versions {
 		for _, lib := range []struct {
 			name string
 			dst  *Version
-		}{{"torch", &v.Torch}, {"pytorch", &v.Torch}, {"xgboost", &v.XGBoost}, {"py-xgboost", &v.XGBoost}} {
+		}{{"torch", &v.Torch}, {"pytorch", &v.Torch}, {"xgboost", &v.XGBoost}, {"py-xgboost", &v.XGBoost},
+			{"pytorch-lightning", &v.Lightning}, {"pytorch_lightning", &v.Lightning}, {"lightning", &v.Lightning}} {
 			rest, ok := strings.CutPrefix(strings.ToLower(line), lib.name)
 			if !ok {
 				continue
@@ -125,6 +128,8 @@ func PinnedVersions(requirements string) Versions {
 										v.TorchFloor = cv.TorchFloor
 									case lib.dst == &v.Torch:
 										v.Torch = cv.Torch
+									case lib.dst == &v.Lightning:
+										v.Lightning = cv.Lightning
 									default:
 										v.XGBoost = cv.XGBoost
 									}
