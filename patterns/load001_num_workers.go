@@ -67,6 +67,9 @@ func checkLoaderWorkers(p *Pass) {
 		if readEveryFewEpochs(p, gl) {
 			continue // an evaluation every few epochs: a small share of the run (blind samples S18D, S18F)
 		}
+		if singleSmallImages(p, gl) {
+			continue
+		}
 		if gl.Known && gl.WorkersN > 0 && gl.WorkersN < fewWorkers && !gl.Splat {
 			reportFewWorkers(p, gl)
 		}

@@ -25,7 +25,7 @@ func checkLoaderPinMemory(p *Pass) {
 		return // batches may be built on the GPU
 	}
 	for _, gl := range gpuLoaders(p) {
-		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || nestedTensorBatches(p, gl) {
+		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || nestedTensorBatches(p, gl) || singleSmallImages(p, gl) {
 			continue
 		}
 		// Beside a **splat that may pass it, AppendItem refuses: the

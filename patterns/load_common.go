@@ -230,3 +230,45 @@ func cudaDefaultTensors(p *Pass) bool {
 	}
 	return false
 }
+
+// smallImageDatasets are torchvision's datasets of small images held in
+// memory (28x28 to 32x32; SVHN's and STL-10's files are loaded whole).
+var smallImageDatasets = map[string]bool{
+	"MNIST": true, "FashionMNIST": true, "KMNIST": true, "EMNIST": true, "QMNIST": true,
+	"CIFAR10": true, "CIFAR100": true, "SVHN": true, "USPS": true,
+}
+
+// singleSmallImages reports a loader of one sample a batch (batch_size=1
+// by a literal, a constant or a flag's default) over a torchvision dataset
+// of small in-memory images: one item costs tens of microseconds on the
+// host against a step of milliseconds on the GPU, so workers and pinned
+// memory have nothing to hide (blind sample S24C's ODIN, which runs a
+// forward, a backward and a forward per CIFAR image: six LOAD001/LOAD002
+// findings judged false).
+func singleSmallImages(p *Pass, gl gpuLoader) bool {
+	if !batchOfOne(p, gl) {
+		return false
+	}
+	ds := rewrite.Arg(gl.Call, 0, "dataset")
+	if ds == nil {
+		return false
+	}
+	values := []*rewrite.Node{ds}
+	if ds.Type == "identifier" {
+		values = values[:0]
+		for _, o := range p.Model.Origins(ds) {
+			if o.Expr == nil || o.Model != nil {
+				return false
+			}
+			values = append(values, o.Expr)
+		}
+	}
+	for _, v := range values {
+		q := p.Model.CalleeName(v)
+		name, ok := strings.CutPrefix(q, "torchvision.datasets.")
+		if v.Type != "call" || !ok || !smallImageDatasets[name] {
+			return false
+		}
+	}
+	return len(values) > 0
+}
