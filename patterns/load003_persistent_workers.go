@@ -123,23 +123,9 @@ func rebuiltEachPass(p *Pass, gl gpuLoader) bool {
 // restart of the workers, a second or two, is under 1% of it (blind
 // samples S14B's VICReg, S14G's CutMix and S16B's CMC judged it false).
 func imageNetScale(p *Pass, gl gpuLoader) bool {
-	ds := rewrite.Arg(gl.Call, 0, "dataset")
-	if ds == nil {
+	values, ok := datasetValues(p, gl)
+	if !ok {
 		return false
-	}
-	values := []*rewrite.Node{ds}
-	if ds.Type == "identifier" {
-		values = values[:0]
-		for _, o := range p.Model.Origins(ds) {
-			switch {
-			case o.Expr != nil && o.Model == nil:
-				values = append(values, o.Expr)
-			case o.Def != nil && o.Call != nil && o.Model == nil:
-				values = append(values, o.Call)
-			default:
-				return false
-			}
-		}
 	}
 	for _, v := range values {
 		if v.Type != "call" {

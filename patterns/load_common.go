@@ -249,19 +249,9 @@ func singleSmallImages(p *Pass, gl gpuLoader) bool {
 	if !batchOfOne(p, gl) {
 		return false
 	}
-	ds := rewrite.Arg(gl.Call, 0, "dataset")
-	if ds == nil {
+	values, ok := datasetValues(p, gl)
+	if !ok {
 		return false
-	}
-	values := []*rewrite.Node{ds}
-	if ds.Type == "identifier" {
-		values = values[:0]
-		for _, o := range p.Model.Origins(ds) {
-			if o.Expr == nil || o.Model != nil {
-				return false
-			}
-			values = append(values, o.Expr)
-		}
 	}
 	for _, v := range values {
 		q := p.Model.CalleeName(v)
@@ -271,4 +261,29 @@ func singleSmallImages(p *Pass, gl gpuLoader) bool {
 		}
 	}
 	return len(values) > 0
+}
+
+// datasetValues returns the expressions the loader's dataset is built by
+// in this file: the argument itself, or every value a name passed as it
+// is assigned (a call of a project function counts as that call). ok is
+// false when there is no dataset argument or a value comes from elsewhere.
+func datasetValues(p *Pass, gl gpuLoader) (values []*rewrite.Node, ok bool) {
+	ds := rewrite.Arg(gl.Call, 0, "dataset")
+	if ds == nil {
+		return nil, false
+	}
+	if ds.Type != "identifier" {
+		return []*rewrite.Node{ds}, true
+	}
+	for _, o := range p.Model.Origins(ds) {
+		switch {
+		case o.Expr != nil && o.Model == nil:
+			values = append(values, o.Expr)
+		case o.Def != nil && o.Call != nil && o.Model == nil:
+			values = append(values, o.Call)
+		default:
+			return nil, false
+		}
+	}
+	return values, true
 }
