@@ -22,23 +22,22 @@ func checkMeterItems(p *Pass) {
 	m := p.Model
 	byLoop := map[*rewrite.Node][]*rewrite.Node{}
 	var order []*rewrite.Node
-	for _, call := range p.File.MethodCalls("update") {
-		item := meterItem(call)
-		if item == nil {
-			continue
+	calls := append(p.File.MethodCalls("update"), p.File.MethodCalls("add")...)
+	for _, call := range calls {
+		for _, item := range meterItems(call) {
+			loops := m.EnclosingLoops(call)
+			if len(loops) == 0 || !m.Loop(loops[0]).Trains() || everyFewSteps(m, loops[0], call) {
+				continue
+			}
+			value := item.ChildByField("function").ChildByField("object")
+			if hostOperand(value) || onLoaderHost(p, value) {
+				continue
+			}
+			if _, seen := byLoop[loops[0]]; !seen {
+				order = append(order, loops[0])
+			}
+			byLoop[loops[0]] = append(byLoop[loops[0]], item)
 		}
-		loops := m.EnclosingLoops(call)
-		if len(loops) == 0 || !m.Loop(loops[0]).Trains() || everyFewSteps(m, loops[0], call) {
-			continue
-		}
-		value := item.ChildByField("function").ChildByField("object")
-		if hostOperand(value) || onLoaderHost(p, value) {
-			continue
-		}
-		if _, seen := byLoop[loops[0]]; !seen {
-			order = append(order, loops[0])
-		}
-		byLoop[loops[0]] = append(byLoop[loops[0]], item)
 	}
 	for _, loop := range order {
 		items := byLoop[loop]
@@ -46,26 +45,42 @@ func checkMeterItems(p *Pass) {
 			continue
 		}
 		var lines []string
+		seen := map[*rewrite.Node]bool{}
 		for _, it := range items {
-			lines = append(lines, strconv.Itoa(p.File.Src.LineOf(it.Start)+1))
+			if call := meterCall(it); !seen[call] {
+				seen[call] = true
+				lines = append(lines, strconv.Itoa(p.File.Src.LineOf(it.Start)+1))
+			}
 		}
 		all := ""
-		if len(items) > 1 {
-			all = " It pays once all " + strconv.Itoa(len(items)) + " meter updates of this step (lines " + strings.Join(lines, ", ") + ") pass tensors."
+		if len(lines) > 1 {
+			all = " It pays once all " + strconv.Itoa(len(lines)) + " meter updates of this step (lines " + strings.Join(lines, ", ") + ") pass tensors."
 		}
+		reported := map[*rewrite.Node]bool{}
 		for _, it := range items {
-			value := it.ChildByField("function").ChildByField("object").Text()
+			call := meterCall(it)
+			if reported[call] {
+				continue // one finding for a dict of values handed to one meter
+			}
+			reported[call] = true
+			value := it.ChildByField("function").ChildByField("object").Text() + ".detach()"
+			if others := countItemsIn(items, call) - 1; others > 0 {
+				value += " (and likewise the dict's other " + strconv.Itoa(others) + " .item() values)"
+			}
 			p.Report(it, ".item() handed to a meter on every step synchronises with the GPU: pass "+value+
-				".detach() (a meter that sums val * n keeps it on the device) and call .item() where the meter is printed, by hand."+all+sync002Pays, nil)
+				" (a meter that sums val * n keeps it on the device) and call .item() where the meter is printed, by hand."+all+sync002Pays, nil)
 		}
 	}
 }
 
-// meterItem returns the `X.item()` handed as the first argument of
-// `meter.update(X.item(), ...)`, a statement of its own whose receiver is a
-// name, an attribute or a subscript (`meters["loss"]`). A progress bar's
-// `update(1)` or a dict's `update({...})` take no .item().
-func meterItem(call *rewrite.Node) *rewrite.Node {
+// meterItems returns the `X.item()` calls handed to a meter in a
+// statement of its own whose receiver is a name, an attribute or a
+// subscript (`meters["loss"]`): the first argument of `meter.update(
+// X.item(), ...)`, or the values of a dict literal given to `update` or
+// `add` (`avg_meter.add({"loss1": loss.item(), "loss2": aux.item()})`,
+// the meters of IRN, SEAM and CCAM: blind sample S24D). A progress bar's
+// `update(1)` or a set's `add(x)` take no .item().
+func meterItems(call *rewrite.Node) []*rewrite.Node {
 	if call.Parent == nil || call.Parent.Type != "expression_statement" {
 		return nil
 	}
@@ -77,12 +92,39 @@ func meterItem(call *rewrite.Node) *rewrite.Node {
 	if len(args) == 0 || len(args) > 2 {
 		return nil
 	}
-	item := args[0]
-	fn := item.ChildByField("function")
-	if item.Type != "call" || fn == nil || fn.Type != "attribute" || fn.ChildByField("attribute").Text() != "item" {
+	isItem := func(n *rewrite.Node) bool {
+		fn := n.ChildByField("function")
+		return n.Type == "call" && fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "item" && len(rewrite.PositionalArgs(n)) == 0
+	}
+	if len(args) == 1 && args[0].Type == "dictionary" {
+		var items []*rewrite.Node
+		for _, pair := range args[0].NamedChildren() {
+			if v := pair.ChildByField("value"); pair.Type == "pair" && v != nil && isItem(v) {
+				items = append(items, v)
+			}
+		}
+		return items
+	}
+	if callAttr(call) != "update" || !isItem(args[0]) {
 		return nil
 	}
-	return item
+	return []*rewrite.Node{args[0]}
+}
+
+// countItemsIn counts the items handed to the meter call call.
+func countItemsIn(items []*rewrite.Node, call *rewrite.Node) int {
+	n := 0
+	for _, it := range items {
+		if meterCall(it) == call {
+			n++
+		}
+	}
+	return n
+}
+
+// meterCall returns the meter call an item of meterItems sits in.
+func meterCall(item *rewrite.Node) *rewrite.Node {
+	return item.Ancestor("call")
 }
 
 // meterStepSyncs reports a loop whose step synchronises with the GPU
@@ -98,7 +140,7 @@ func meterReadEveryStep(m *rewrite.Model, loop *rewrite.Node, items []*rewrite.N
 	updates := map[*rewrite.Node]bool{}
 	meters := map[string]bool{}
 	for _, it := range items {
-		recv := it.Parent.Parent.ChildByField("function").ChildByField("object")
+		recv := meterCall(it).ChildByField("function").ChildByField("object")
 		updates[recv] = true
 		meters[recv.Text()] = true
 	}
