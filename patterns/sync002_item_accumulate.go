@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -183,7 +184,7 @@ func sync2SyncNeededInLoop(m *rewrite.Model, loop, aug, total, value *rewrite.No
 				switch fn.ChildByField("attribute").Text() {
 				case "item", "tolist":
 					st := rewrite.Statement(n)
-					if st == nil || !sync2IsAccumulation(st) {
+					if st == nil || !sync2IsAccumulation(st) && !deferrableItem(m, loop, n) {
 						needed = true
 					}
 				case "cpu", "numpy", "to": // preds.append(out.cpu().numpy()), on every step
@@ -601,7 +602,7 @@ func checkAppendedItems(p *Pass) {
 		loop := loops[0]
 		// (Another append to the list, the other branch of an `if
 		// use_amp:`, is no read: iTransformer, blind sample UU.)
-		if readInLoop(m, acc, loop, true) || stepSyncsBesides(m, loop, acc.Text()) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
+		if readInLoop(m, acc, loop, true) || stepSyncsExcept(m, loop, func(n *rewrite.Node) bool { return appendedTo(n, acc.Text()) || deferrableItem(m, loop, n) }) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
 			continue
 		}
 		value := ifn.ChildByField("object").Text()
@@ -609,10 +610,34 @@ func checkAppendedItems(p *Pass) {
 	}
 }
 
-// stepSyncsBesides reports a loop whose step synchronises with the GPU
-// through something other than the items appended to acc (stepSyncsExcept).
-func stepSyncsBesides(m *rewrite.Model, loop *rewrite.Node, acc string) bool {
-	return stepSyncsExcept(m, loop, func(n *rewrite.Node) bool { return appendedTo(n, acc) })
+// deferrableItem reports an `X.item()` of the loop's step that SYNC002
+// itself asks to defer, so that it does not excuse the others: the value
+// of a `total += X.item()`, of an `acc.append(X.item())` whose list the
+// loop does not read, or of a meter update (meterItems). A step with nine
+// such calls waits nine times, and each is reported (blind samples S23D's
+// paired `epoch_loss.append(loss.item())` and `epoch_acc.append(...)`,
+// S24B's ELR, whose every .item() excused the others).
+func deferrableItem(m *rewrite.Model, loop, n *rewrite.Node) bool {
+	if callAttr(n) != "item" || len(rewrite.PositionalArgs(n)) > 0 {
+		return false
+	}
+	st := rewrite.Statement(n)
+	if st != nil && sync2IsAccumulation(st) {
+		return true
+	}
+	args := n.Parent
+	if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Parent == nil || args.Parent.Parent.Type != "expression_statement" {
+		if call := meterCall(n); call != nil && slices.Contains(meterItems(call), n) {
+			return true
+		}
+		return false
+	}
+	call := args.Parent
+	if callAttr(call) == "append" && len(rewrite.PositionalArgs(call)) == 1 {
+		acc := call.ChildByField("function").ChildByField("object")
+		return acc.Type == "identifier" && !readInLoop(m, acc, loop, true)
+	}
+	return slices.Contains(meterItems(call), n)
 }
 
 // stepSyncsExcept reports a loop whose step synchronises with the GPU

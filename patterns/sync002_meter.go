@@ -130,7 +130,7 @@ func meterCall(item *rewrite.Node) *rewrite.Node {
 // meterStepSyncs reports a loop whose step synchronises with the GPU
 // through something other than the meters' .item() calls.
 func meterStepSyncs(m *rewrite.Model, loop *rewrite.Node, items []*rewrite.Node) bool {
-	return stepSyncsExcept(m, loop, func(n *rewrite.Node) bool { return slices.Contains(items, n) })
+	return stepSyncsExcept(m, loop, func(n *rewrite.Node) bool { return slices.Contains(items, n) || deferrableItem(m, loop, n) })
 }
 
 // meterReadEveryStep reports a meter the loop reads on every step besides
