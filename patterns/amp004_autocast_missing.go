@@ -17,7 +17,7 @@ var MissingAutocast = &Rule{
 	Title:     "Run the forward pass and loss under autocast",
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
-	Libraries: []string{"torch"},
+	Libraries: []string{"torch", "lightning", "pytorch_lightning"},
 	Names:     []string{"backward", "Trainer"}, // findings sit in loops of a `.backward()` call (callAttr), or at a Lightning Trainer
 	Check:     checkMissingAutocast,
 }

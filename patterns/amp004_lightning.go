@@ -113,12 +113,22 @@ func fitsWith(p *Pass, call *rewrite.Node) bool {
 
 // trainerOnGPU reports a Lightning Trainer call that trains on a GPU: an
 // accelerator of "gpu", "cuda" or "auto" (or none, from Lightning 2 on,
-// where "auto" is the default), or a `gpus=` count other than 0 or None
-// (Lightning 1). An accelerator that is not a string literal (a flag)
-// does not count.
+// where "auto" is the default), or a `gpus=` list, string or count other
+// than 0 or None, known from a literal, a constant or a flag's default
+// (Lightning 1). An accelerator or a count gpuopt cannot read (a flag
+// without a default) does not count.
 func trainerOnGPU(p *Pass, call *rewrite.Node, lv Version) bool {
 	if g, _, found := callKeyword(p, call, "gpus"); found {
-		return g != nil && !falseByConstruction(p.Model, g)
+		if g == nil || falseByConstruction(p.Model, g) {
+			return false
+		}
+		if g.Is("list", "string") {
+			return true // gpus=[0], gpus="0,1"
+		}
+		// A count: a literal, a constant or a flag's default (`--gpus`
+		// defaulting to 0 trains on the CPU unless asked).
+		n, ok := intBound(&widthFrame{m: p.Model, walk: &widthWalk{}}, g, 0)
+		return ok && n != 0
 	}
 	acc, _, found := callKeyword(p, call, "accelerator")
 	if !found {

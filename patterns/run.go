@@ -13,9 +13,9 @@ import (
 
 // TargetLibraries are the packages gpuopt has rules for. A file that
 // imports none of them is skipped without parsing.
-var TargetLibraries = []string{"torch", "xgboost", "numpy", "pandas", "cupy", "cudf", "transformers", "torchvision", "timm"}
+var TargetLibraries = []string{"torch", "xgboost", "numpy", "pandas", "cupy", "cudf", "transformers", "torchvision", "timm", "lightning"}
 
-var importLine = regexp.MustCompile(`(?m)^(?:\x{FEFF})?[ \t]*(?:from|import)[ \t][^\n]*\b(?:torch|xgboost|numpy|pandas|cupy|cudf|transformers|torchvision|timm)\b`)
+var importLine = regexp.MustCompile(`(?m)^(?:\x{FEFF})?[ \t]*(?:from|import)[ \t][^\n]*\b(?:torch|xgboost|numpy|pandas|cupy|cudf|transformers|torchvision|timm|lightning|pytorch_lightning)\b`)
 
 // Relevant reports, without parsing, whether src may import a target
 // library. False means no rule can fire on the file.

@@ -2,8 +2,9 @@
 # the autocast switch: a Trainer on the GPU without one trains in fp32
 # ("32-true"). The finding sits at the Trainer and offers
 # precision="bf16-mixed" as a hint (the LightningModule's size decides
-# the gain). A CPU Trainer, one given a precision, and one whose
-# accelerator comes from a flag say nothing.
+# the gain). A CPU Trainer, one given a precision, one whose accelerator
+# comes from a flag, and a Lightning 1 style `gpus=` flag defaulting to 0
+# (the CPU unless asked) say nothing.
 import argparse
 
 import pytorch_lightning as pl
@@ -31,6 +32,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--accelerator", default="gpu")
     parser.add_argument("--precision", default="32")
+    parser.add_argument("--gpus", type=int, default=0)
     args = parser.parse_args()
     data = DataLoader(TensorDataset(torch.randn(10000, 1024), torch.randint(0, 10, (10000,))), batch_size=256)
 
@@ -45,6 +47,9 @@ def main():
 
     flagged = pl.Trainer(accelerator=args.accelerator, max_epochs=10)
     flagged.fit(LitClassifier(), data)
+
+    counted = pl.Trainer(gpus=args.gpus, max_epochs=10)
+    counted.fit(LitClassifier(), data)
 
 
 if __name__ == "__main__":
