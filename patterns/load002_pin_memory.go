@@ -25,7 +25,7 @@ func checkLoaderPinMemory(p *Pass) {
 		return // batches may be built on the GPU
 	}
 	for _, gl := range gpuLoaders(p) {
-		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || nestedTensorBatches(p, gl) || singleSmallImages(p, gl) {
+		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || nestedTensorBatches(p, gl) || singleSmallImages(p, gl) || numpyCollate(p, gl) {
 			continue
 		}
 		// Beside a **splat that may pass it, AppendItem refuses: the
@@ -210,4 +210,48 @@ func nestedTensorBatches(p *Pass, gl gpuLoader) bool {
 		}
 	}
 	return false
+}
+
+// numpyCollate reports a loader whose collate_fn, a function of this file
+// or of a project module that never names torch, returns only NumPy
+// arrays (`return np.concatenate(feats), np.array(targets), ids`): the
+// DataLoader pins tensors only, so pin_memory=True would pin nothing
+// (blind sample S24G's VoxelNet, whose detection_collate stacks voxels
+// with NumPy and converts them in the training loop).
+func numpyCollate(p *Pass, gl gpuLoader) bool {
+	collate := rewrite.KeywordValue(gl.Call, "collate_fn")
+	if collate == nil {
+		return false
+	}
+	m, def := p.Model, (*rewrite.Node)(nil)
+	if b := p.Model.Binding(collate); collate.Type == "identifier" && b != nil && b.Kind == rewrite.DefBinding {
+		def = b.Stmt
+	} else if collate.Is("identifier", "attribute") {
+		if d := p.Model.ImportedDef(collate); d != nil && !d.Class {
+			m, def = p.Model.DefinitionOf(d)
+		}
+	}
+	if def == nil || def.Type != "function_definition" || strings.Contains(def.Text(), "torch") {
+		return false
+	}
+	numpy := false
+	for _, ret := range m.File.OfTypeIn(def, "return_statement") {
+		if ret.Ancestor("function_definition") != def {
+			continue
+		}
+		vals := ret.NamedChildren()
+		if len(vals) == 1 && vals[0].Is("expression_list", "tuple", "list") {
+			vals = vals[0].NamedChildren()
+		}
+		for _, v := range vals {
+			switch {
+			case v.Type == "call" && strings.HasPrefix(m.CalleeName(v), "numpy."):
+				numpy = true
+			case v.Type == "identifier", v.Type == "line_continuation":
+			default:
+				return false
+			}
+		}
+	}
+	return numpy
 }
