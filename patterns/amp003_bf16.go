@@ -9,8 +9,8 @@ var BF16Autocast = &Rule{
 	Title:     "Use bf16 autocast (no loss scaling) instead of fp16 + GradScaler on Ampere and newer",
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
-	Libraries: []string{"torch"},
-	Names:     []string{"GradScaler"}, // the finding needs exactly one GradScaler call, and every qualified spelling of it ends in GradScaler
+	Libraries: []string{"torch", "lightning", "pytorch_lightning"},
+	Names:     []string{"GradScaler", "Trainer"}, // the finding needs exactly one GradScaler call (every qualified spelling of it ends in GradScaler), or a Lightning Trainer
 	Check:     checkBF16Autocast,
 }
 
@@ -32,6 +32,10 @@ func checkBF16Autocast(p *Pass) {
 	v := p.Env.Gate(Need{MinCompute: 80})
 	if v.Silent() || !p.Env.Versions.Torch.AtLeast(1, 10) {
 		return // autocast takes a dtype (bf16) from torch 1.10
+	}
+	if usesLightning(p) {
+		checkLightningFP16(p, v)
+		return
 	}
 	scalers := p.Model.CallsTo(gradScalerNames...)
 	if len(scalers) != 1 {
@@ -165,4 +169,51 @@ func unconvertedNumpy(p *Pass) bool {
 		}
 	}
 	return false
+}
+
+// checkLightningFP16 is AMP003 for PyTorch Lightning, whose Trainer runs
+// the autocast and the scaler: a Trainer that fits on the GPU with
+// `precision=16` (`"16"`, `"16-mixed"`) gets bf16 instead
+// (`"bf16-mixed"`; `"bf16"` on Lightning 1.5 to 1.9), which needs no
+// loss scaling (blind sample S24H's MixVPR, fp16 on an H100). The fix is
+// withheld where bf16 could break what fp16 ran: FFTs, custom kernels,
+// or a project that hands tensors to NumPy.
+func checkLightningFP16(p *Pass, v Verdict) {
+	lv := p.Env.Versions.Lightning
+	if !lv.AtLeast(1, 5) || isTestModule(p) || spikingjellyCupy(p) {
+		return
+	}
+	value := `"bf16-mixed"`
+	if !lv.AtLeast(2, 0) {
+		value = `"bf16"`
+	}
+	for _, call := range p.File.OfType("call") {
+		if !lightningTrainers[p.Model.CalleeName(call)] || len(rewrite.PositionalArgs(call)) > 0 || !trainerOnGPU(p, call, lv) || !fitsWith(p, call) {
+			continue
+		}
+		prec := rewrite.KeywordValue(call, "precision")
+		if prec == nil {
+			continue
+		}
+		if s, ok := rewrite.StringValue(prec); !(ok && (s == "16" || s == "16-mixed")) && !(prec.Type == "integer" && prec.Text() == "16") {
+			continue
+		}
+		msg := "this Lightning Trainer trains in fp16 with loss scaling (precision=" + prec.Text() + "): bf16 is native on " + v.Assumption + " and needs no scaler; pass precision=" + value
+		if v.Hint {
+			msg = "this Lightning Trainer trains in fp16 with loss scaling (precision=" + prec.Text() + "): on GPUs with compute capability >= 8.0 bf16 needs no scaler; pass precision=" + value + " (" + v.Assumption + ")"
+		}
+		fix := Fix(rewrite.Unsafe, "Pass precision="+value, rewrite.Edit{Start: prec.Start, End: prec.End, New: value})
+		switch {
+		case p.Model.ProjectSpells(torchFFTSpellings...):
+			msg += "; but this project calls torch.fft, which has no bf16 kernels: keep fp16 or add .float() before each FFT first"
+			fix = nil
+		case customKernels(p):
+			msg += customKernelsWhy + ": check that they do before switching, or keep fp16"
+			fix = nil
+		case p.Model.ProjectSpells(".numpy()"):
+			msg += "; the project hands tensors to NumPy (.numpy()), which fp16 allows and bf16 refuses (TypeError) unless they are .float() first: check those, then switch"
+			fix = nil
+		}
+		p.Report(prec, msg, v.Downgrade(fix))
+	}
 }

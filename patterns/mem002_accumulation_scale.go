@@ -75,12 +75,17 @@ func checkAccumulationScale(p *Pass) {
 			if !assignedIn(p, x, loop) || lossScaled(p, x, loop, k.Text()) {
 				continue
 			}
-			var fix *rewrite.Fix
-			if stmt := call.Parent; stmt.Type == "expression_statement" && len(stmt.NamedChildren()) == 1 {
-				if e, ok := rewrite.InsertBeforeEdit(stmt, x.Text()+" = "+x.Text()+" / "+k.Text()); ok {
-					fix = Fix(rewrite.Unsafe, "Divide "+x.Text()+" by "+k.Text(), e)
-				}
+			// The division goes into the backward call, `(loss / k).backward()`:
+			// a `loss = loss / k` before it would also change what the step
+			// logs after it (`loss_log.append(loss.item())`: blind sample
+			// S24J's FaceFormer, whose progress bar then showed a k times
+			// smaller loss).
+			divided := x.Text() + " / " + k.Text()
+			if x.Parent == nil || x.Parent.Type != "argument_list" {
+				divided = "(" + divided + ")" // `scaler.scale(loss / k)` needs none
 			}
+			fix := Fix(rewrite.Unsafe, "Divide "+x.Text()+" by "+k.Text()+" in backward()",
+				rewrite.Edit{Start: x.Start, End: x.End, New: divided})
 			p.Report(call, "gradient accumulation bug: the optimizer steps every "+k.Text()+" batches but "+x.Text()+
 				" is not divided by "+k.Text()+", so the accumulated gradient is "+k.Text()+" times too large "+effect+"; divide the loss by "+k.Text()+" before backward()", fix)
 		}
