@@ -187,10 +187,7 @@ func checkLightningFP16(p *Pass, v Verdict) {
 	if !lv.AtLeast(2, 0) {
 		value = `"bf16"`
 	}
-	for _, call := range p.File.OfType("call") {
-		if !lightningTrainers[p.Model.CalleeName(call)] || len(rewrite.PositionalArgs(call)) > 0 || !trainerOnGPU(p, call, lv) || !fitsWith(p, call) {
-			continue
-		}
+	for _, call := range gpuTrainers(p, lv) {
 		prec := rewrite.KeywordValue(call, "precision")
 		if prec == nil {
 			continue

@@ -56,14 +56,8 @@ func checkLightningPrecision(p *Pass, v Verdict) {
 	case !bf16:
 		value = `"16-mixed"`
 	}
-	for _, call := range p.File.OfType("call") {
-		if !lightningTrainers[p.Model.CalleeName(call)] {
-			continue
-		}
+	for _, call := range gpuTrainers(p, lv) {
 		if _, _, found := callKeyword(p, call, "precision"); found || rewrite.HasSplat(call) && !splatsKnown(p, call) {
-			continue
-		}
-		if len(rewrite.PositionalArgs(call)) > 0 || !trainerOnGPU(p, call, lv) || !fitsWith(p, call) {
 			continue
 		}
 		msg := "this Lightning Trainer trains in fp32 (no precision=): pass precision=" + value +
@@ -80,6 +74,19 @@ func checkLightningPrecision(p *Pass, v Verdict) {
 		}
 		p.Report(call, msg, fix)
 	}
+}
+
+// gpuTrainers returns the file's Lightning Trainer calls, with keyword
+// arguments only, that fit a model (fitsWith) on the GPU (trainerOnGPU):
+// the Trainers AMP003 and AMP004 advise on.
+func gpuTrainers(p *Pass, lv Version) []*rewrite.Node {
+	var out []*rewrite.Node
+	for _, call := range p.File.OfType("call") {
+		if lightningTrainers[p.Model.CalleeName(call)] && len(rewrite.PositionalArgs(call)) == 0 && trainerOnGPU(p, call, lv) && fitsWith(p, call) {
+			out = append(out, call)
+		}
+	}
+	return out
 }
 
 // fitsWith reports a Trainer that this file trains with: `.fit(...)` on

@@ -96,15 +96,7 @@ func checkDeviceAccumulate(p *Pass) {
 // `X.item()`, `X.item() * n`, `n * X.item()` or `X.item() / n` where n is a
 // number, len(...), `t.size(k)`, `t.shape[k]` or `t.numel()`.
 func sync2AccumulatedItem(rhs *rewrite.Node) *rewrite.Node {
-	isItem := func(n *rewrite.Node) bool {
-		if n.Type != "call" {
-			return false
-		}
-		fn := n.ChildByField("function")
-		args := n.ChildByField("arguments")
-		return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "item" &&
-			args != nil && len(args.NamedChildren()) == 0
-	}
+	isItem := isItemCall
 	if isItem(rhs) {
 		return rhs
 	}
@@ -123,6 +115,17 @@ func sync2AccumulatedItem(rhs *rewrite.Node) *rewrite.Node {
 		return r
 	}
 	return nil
+}
+
+// isItemCall reports a call `X.item()` with no arguments.
+func isItemCall(n *rewrite.Node) bool {
+	if n.Type != "call" {
+		return false
+	}
+	fn := n.ChildByField("function")
+	args := n.ChildByField("arguments")
+	return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "item" &&
+		args != nil && len(args.NamedChildren()) == 0
 }
 
 // sync2HostNumber reports whether n is evidently a Python number computed
@@ -618,7 +621,7 @@ func checkAppendedItems(p *Pass) {
 // paired `epoch_loss.append(loss.item())` and `epoch_acc.append(...)`,
 // S24B's ELR, whose every .item() excused the others).
 func deferrableItem(m *rewrite.Model, loop, n *rewrite.Node) bool {
-	if callAttr(n) != "item" || len(rewrite.PositionalArgs(n)) > 0 {
+	if !isItemCall(n) {
 		return false
 	}
 	st := rewrite.Statement(n)

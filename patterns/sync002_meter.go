@@ -92,10 +92,7 @@ func meterItems(call *rewrite.Node) []*rewrite.Node {
 	if len(args) == 0 || len(args) > 2 {
 		return nil
 	}
-	isItem := func(n *rewrite.Node) bool {
-		fn := n.ChildByField("function")
-		return n.Type == "call" && fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "item" && len(rewrite.PositionalArgs(n)) == 0
-	}
+	isItem := isItemCall
 	if len(args) == 1 && args[0].Type == "dictionary" {
 		var items []*rewrite.Node
 		for _, pair := range args[0].NamedChildren() {
