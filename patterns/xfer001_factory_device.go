@@ -53,6 +53,10 @@ func checkFactoryDevice(p *Pass) {
 		// factory built on the device.
 		tail := obj
 		for {
+			if inner := variableWrapped(p, obj); inner != nil {
+				obj = inner // `Variable(torch.zeros(n)).cuda()`: the factory is inside
+				continue
+			}
 			fn := obj.ChildByField("function")
 			if fn == nil || fn.Type != "attribute" || fn.ChildByField("object").Type != "call" {
 				break
@@ -77,6 +81,24 @@ func checkFactoryDevice(p *Pass) {
 		}
 		p.Report(move, "torch."+name+"(...) is built on the CPU and then copied to the device: pass device="+devText+" ("+what+")", fix)
 	}
+}
+
+// variableWrapped returns the tensor call that call wraps in a bare
+// `torch.autograd.Variable(...)` (one argument, no keyword), the
+// pre-0.4 idiom still common in research code: `Variable(torch.zeros(n))
+// .cuda()` builds on the CPU and copies just as the unwrapped factory
+// does. A Variable with `requires_grad=` or `volatile=` is left alone:
+// moving a leaf that requires grad makes a non-leaf, which device= would
+// not. nil otherwise.
+func variableWrapped(p *Pass, call *rewrite.Node) *rewrite.Node {
+	if call.Type != "call" || !slices.Contains([]string{"torch.autograd.Variable", "torch.autograd.variable.Variable"}, p.Model.CalleeName(call)) {
+		return nil
+	}
+	args := call.ChildByField("arguments").NamedChildren()
+	if len(args) != 1 || args[0].Type != "call" {
+		return nil
+	}
+	return args[0]
 }
 
 // hostTensorDevice reports `t.device` of a batch the loop over a
