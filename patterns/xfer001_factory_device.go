@@ -83,6 +83,88 @@ func checkFactoryDevice(p *Pass) {
 	}
 }
 
+// flagGuard returns the `if` statement whose block holds the move
+// statement mst when that `if` follows the factory statement fst in its
+// block and tests a flag: a name, an attribute (`if self.use_GPU:`), their
+// negation, or `torch.cuda.is_available()`, with no `else`. nil otherwise.
+func flagGuard(p *Pass, fst, mst *rewrite.Node) *rewrite.Node {
+	if fst == nil || mst == nil || mst.Parent == nil || mst.Parent.Type != "block" || mst.Parent.Field != "consequence" {
+		return nil
+	}
+	ifn := mst.Parent.Parent
+	if ifn == nil || ifn.Type != "if_statement" || ifn.Parent != fst.Parent || ifn.Start < fst.End || ifn.ChildByField("alternative") != nil {
+		return nil
+	}
+	cond := ifn.ChildByField("condition")
+	if cond != nil && cond.Type == "not_operator" {
+		cond = cond.ChildByField("argument")
+	}
+	switch {
+	case cond == nil:
+		return nil
+	case cond.Is("identifier", "attribute"):
+		return ifn
+	case cond.Type == "call" && p.Model.CalleeName(cond) == "torch.cuda.is_available":
+		return ifn
+	}
+	return nil
+}
+
+// checkFlagGuardedMove reports a factory whose value a flag-guarded `if`
+// right after it moves (`h = Variable(torch.zeros(n))`, then `if
+// self.use_GPU: h = h.cuda()`: blind sample S25F's PReNet, twice a
+// forward). The fix builds it where the flag sends it,
+// `device="cuda" if self.use_GPU else None` (None is the default device,
+// as before), and keeps the move, which then returns the tensor as it is:
+// every later read sees what it saw before. Declined when the tensor is
+// read between the factory and the `if`, or the flag or the device may
+// change there.
+func checkFlagGuardedMove(p *Pass, b *rewrite.Binding, factory *rewrite.Node, name string, move, dev, ident, ifn *rewrite.Node) {
+	for _, u := range b.Uses {
+		if u != ident && u.Start < ifn.End && p.Model.ReachingBinding(u, u) == b {
+			return // read before or inside the branch
+		}
+	}
+	cond := ifn.ChildByField("condition")
+	// Between the factory and the `if`, only other plain assignments to
+	// names neither the flag nor the device reads (`c = torch.zeros(n)`).
+	reads := map[string]bool{}
+	for _, e := range []*rewrite.Node{cond, dev} {
+		if e == nil {
+			continue
+		}
+		e.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "identifier" {
+				reads[n.Text()] = true
+			}
+			return true
+		})
+	}
+	fst := rewrite.Statement(b.Value)
+	for _, st := range fst.Parent.NamedChildren() {
+		if st.Start <= fst.Start || st.Start >= ifn.Start {
+			continue
+		}
+		kids := st.NamedChildren()
+		if st.Type != "expression_statement" || len(kids) != 1 || kids[0].Type != "assignment" {
+			return
+		}
+		left := kids[0].ChildByField("left")
+		if left == nil || left.Type != "identifier" || reads[left.Text()] {
+			return
+		}
+	}
+	devText := deviceText(dev)
+	add, ok := rewrite.AppendItem(factory.ChildByField("arguments"), "device="+devText+" if "+cond.Text()+" else None")
+	if !ok {
+		return
+	}
+	app, what := factoryApplicability(name, factory)
+	fix := Fix(app, "Create it with device="+devText+" when "+cond.Text(), add)
+	p.Report(factory, "torch."+name+"(...) is built on the CPU and copied to the device at line "+p.LineOf(move)+" when "+cond.Text()+
+		": pass device="+devText+" if "+cond.Text()+" else None here ("+what+"; the move then does nothing)", fix)
+}
+
 // variableWrapped returns the tensor call that call wraps in a bare
 // `torch.autograd.Variable(...)` (one argument, no keyword), the
 // pre-0.4 idiom still common in research code: `Variable(torch.zeros(n))
@@ -161,9 +243,17 @@ func checkSplitFactory(p *Pass, move, dev, ident *rewrite.Node) {
 		return
 	}
 	factory := b.Value
+	if inner := variableWrapped(p, factory); inner != nil {
+		factory = inner // `h = Variable(torch.zeros(n))`
+	}
 	name, ok := movableFactory(p, factory)
 	if !ok || oneTimeFactory(p, name, factory) {
 		return // (the cheap test first: most moved names hold no factory's value)
+	}
+	fst, mst := rewrite.Statement(b.Value), rewrite.Statement(move)
+	if ifn := flagGuard(p, fst, mst); ifn != nil {
+		checkFlagGuardedMove(p, b, factory, name, move, dev, ident, ifn)
+		return
 	}
 	for _, u := range b.Uses {
 		// The move must be the only read that sees this assignment (a
@@ -175,7 +265,6 @@ func checkSplitFactory(p *Pass, move, dev, ident *rewrite.Node) {
 			return
 		}
 	}
-	fst, mst := rewrite.Statement(factory), rewrite.Statement(move)
 	if fst == nil || mst == nil || fst.Parent != mst.Parent || fst.Start >= mst.Start {
 		return // a move in a branch or a loop of its own: not the same run
 	}

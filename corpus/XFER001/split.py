@@ -26,11 +26,12 @@ def kept(n):
 
 
 def branch(n):
-    # Moved only when a GPU is there: left alone.
+    # Moved only when a GPU is there: built there when it is (the move
+    # stays, a no-op); an expression over the factory is left alone.
     w = torch.ones(n) * -1
     if torch.cuda.is_available():
         w = w.cuda()
-    m = torch.ones(n)
+    m = torch.ones(n)  # want: XFER001
     if torch.cuda.is_available():
         m = m.cuda()
     return w, m
