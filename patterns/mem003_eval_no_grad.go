@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -14,7 +15,6 @@ var EvalWithoutNoGrad = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
-	Names:     []string{"eval"}, // a finding needs an R.eval() statement before the loop
 	Check:     checkEvalWithoutNoGrad,
 }
 
@@ -42,7 +42,11 @@ func checkEvalWithoutNoGrad(p *Pass) {
 		if outer {
 			continue
 		}
-		recv := p.Model.EvalModeBefore(loop)
+		recv, why := p.Model.EvalModeBefore(loop), ""
+		if recv == nil {
+			recv = validationForward(p, loop)
+			why = " (gpuopt read it as one from its loader's name: " + recv.Text() + ".eval() does not precede it, so dropout and batch norm run as in training too)"
+		}
 		if recv == nil || !callsReceiver(p, loop, recv.Text()) || touchesGrad(p, loop) || p.Model.InGradContext(loop) {
 			continue
 		}
@@ -62,10 +66,71 @@ func checkEvalWithoutNoGrad(p *Pass) {
 			}
 		}
 		src := p.File.Src
-		p.ReportRange(loop.Start, src.LineEnd(src.LineOf(loop.Start)),
-			"evaluation loop after "+recv.Text()+".eval() runs with autograd on: every forward records a graph and keeps its activations; wrap it in "+ctx+"()", fix)
+		msg := "evaluation loop after " + recv.Text() + ".eval() runs with autograd on: every forward records a graph and keeps its activations; wrap it in " + ctx + "()"
+		if why != "" {
+			msg = "evaluation loop runs " + recv.Text() + " with autograd on: every forward records a graph and keeps its activations; wrap it in " + ctx + "()" + why
+		}
+		p.ReportRange(loop.Start, src.LineEnd(src.LineOf(loop.Start)), msg, fix)
 	}
 }
+
+// validationForward returns the model a loop over a validation or test
+// loader calls when no `.eval()` precedes it (blind sample S25F's AOD-Net,
+// whose validation pass after each epoch saved images with autograd on):
+// the loop iterates a name that says so (`val_loader`, `test_loader`,
+// `loaders["valid"]`), and the same function trains that model in a loop
+// of its own (`dehaze_net(img_haze)` before `loss.backward()`). nil
+// otherwise.
+func validationForward(p *Pass, loop *rewrite.Node) *rewrite.Node {
+	if !evaluationLoader(loopIterable(p.Model, loop)) {
+		return nil
+	}
+	def := loop.Ancestor("function_definition")
+	if def == nil {
+		return nil
+	}
+	trained := map[string]bool{}
+	for _, l := range p.File.OfTypeIn(def, "for_statement") {
+		if l == loop || !p.Model.Loop(l).Trains() || l.Ancestor("function_definition") != def {
+			continue
+		}
+		walkLoopBody(p.Model, l, func(n *rewrite.Node) {
+			if n.Type == "call" && p.Model.IsModule(n.ChildByField("function")) {
+				trained[n.ChildByField("function").Text()] = true
+			}
+		})
+	}
+	var recv *rewrite.Node
+	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
+		if fn := n.ChildByField("function"); recv == nil && n.Type == "call" && fn.Is("identifier", "attribute") && trained[fn.Text()] {
+			recv = fn
+		}
+	})
+	return recv
+}
+
+// evaluationLoader reports a loop iterable named as a validation or test
+// loader: `val_loader`, `self.test_dataloader`, `valid_dl`, `loader_val`,
+// `dataloaders["val"]` (not `range(test_sample_num)`).
+func evaluationLoader(it *rewrite.Node) bool {
+	switch {
+	case it == nil:
+		return false
+	case it.Type == "subscript":
+		key := it.ChildByField("subscript")
+		return key != nil && key.Type == "string" && evaluationSplit.MatchString(strings.Trim(key.Text(), `"'`))
+	case it.Type == "attribute":
+		return evaluationLoaderName.MatchString(it.ChildByField("attribute").Text())
+	case it.Type == "identifier":
+		return evaluationLoaderName.MatchString(it.Text())
+	}
+	return false
+}
+
+var (
+	evaluationSplit      = regexp.MustCompile(`(?i)^(val|valid|validation|test|testing|eval|evaluation|dev)$`)
+	evaluationLoaderName = regexp.MustCompile(`(?i)^((val|valid|validation|test|testing|eval|evaluation|dev)_?(loader|dataloader|dl|data|set|dataset|iter|batches|generator)s?|(loader|dataloader|dl)_?(val|valid|test|eval))$`)
+)
 
 // updatedInPlaceAfter reports a name the loop assigns that code after
 // the loop updates in place (`x /= n`, `x.add_(...)`), or hands to
