@@ -62,14 +62,18 @@ func checkTensorAttribute(p *Pass) {
 			if left == nil || right == nil || left.Type != "attribute" || left.ChildByField("object").Text() != self || right.Type != "call" {
 				continue
 			}
-			if !tensorAttrFactories[p.Model.CalleeName(right)] || rewrite.HasSplat(right) ||
-				rewrite.KeywordArg(right, "requires_grad") != nil || rewrite.KeywordArg(right, "device") != nil {
+			// (`torch.arange(r).reshape([1, 1, r]).float()`: the factory
+			// under conversions, BTS's local planar guidance, blind sample
+			// S25A, whose forward copies it to the GPU each time.)
+			factory := underConversions(p, right)
+			if !tensorAttrFactories[p.Model.CalleeName(factory)] || rewrite.HasSplat(factory) ||
+				rewrite.KeywordArg(factory, "requires_grad") != nil || rewrite.KeywordArg(factory, "device") != nil {
 				// Built on a device already (`torch.zeros(1, device=device)`):
 				// it does not stay on the CPU.
 				continue
 			}
 			name := left.ChildByField("attribute").Text()
-			if !bufferSafe(p, cls, asg, name) || !readAfterInit(p, init, name) || cpuScalarOperand(p, cls, right, self+"."+name) {
+			if !bufferSafe(p, cls, asg, name) || !readAfterInit(p, init, name) || cpuScalarOperand(p, cls, factory, self+"."+name) {
 				continue
 			}
 			edit := rewrite.Edit{Start: asg.Start, End: asg.End,

@@ -52,21 +52,7 @@ func checkFactoryDevice(p *Pass) {
 		// .to(dev)`: the dtype conversions and reshapes stay, after the
 		// factory built on the device.
 		tail := obj
-		for {
-			if inner := variableWrapped(p, obj); inner != nil {
-				obj = inner // `Variable(torch.zeros(n)).cuda()`: the factory is inside
-				continue
-			}
-			fn := obj.ChildByField("function")
-			if fn == nil || fn.Type != "attribute" || fn.ChildByField("object").Type != "call" {
-				break
-			}
-			attr := fn.ChildByField("attribute").Text()
-			if !(dtypeMethods[attr] && len(obj.ChildByField("arguments").NamedChildren()) == 0) && !shapeMethods[attr] {
-				break
-			}
-			obj = fn.ChildByField("object")
-		}
+		obj = underConversions(p, obj)
 		name, ok := movableFactory(p, obj)
 		if !ok || oneTimeFactory(p, name, obj) || hostTensorDevice(p, dev) {
 			continue
@@ -163,6 +149,28 @@ func checkFlagGuardedMove(p *Pass, b *rewrite.Binding, factory *rewrite.Node, na
 	fix := Fix(app, "Create it with device="+devText+" when "+cond.Text(), add)
 	p.Report(factory, "torch."+name+"(...) is built on the CPU and copied to the device at line "+p.LineOf(move)+" when "+cond.Text()+
 		": pass device="+devText+" if "+cond.Text()+" else None here ("+what+"; the move then does nothing)", fix)
+}
+
+// underConversions returns the call a chain of conversions starts from:
+// `torch.zeros(n).float().view(-1, 1)` and `Variable(torch.zeros(n))`
+// give `torch.zeros(n)`. The conversions (dtype methods without
+// arguments, reshapes, a bare Variable) keep the values and the device.
+func underConversions(p *Pass, call *rewrite.Node) *rewrite.Node {
+	for {
+		if inner := variableWrapped(p, call); inner != nil {
+			call = inner
+			continue
+		}
+		fn := call.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" || fn.ChildByField("object").Type != "call" {
+			return call
+		}
+		attr := fn.ChildByField("attribute").Text()
+		if !(dtypeMethods[attr] && len(call.ChildByField("arguments").NamedChildren()) == 0) && !shapeMethods[attr] {
+			return call
+		}
+		call = fn.ChildByField("object")
+	}
 }
 
 // variableWrapped returns the tensor call that call wraps in a bare
