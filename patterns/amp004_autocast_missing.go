@@ -659,11 +659,49 @@ func evaluatesOnce(p *Pass, loop *rewrite.Node) bool {
 		return false
 	}
 	for _, site := range sites {
-		if len(p.Model.EnclosingLoops(site)) > 0 || site.Ancestor("function_definition") != nil {
+		if len(p.Model.EnclosingLoops(site)) > 0 {
+			return false
+		}
+		if caller := site.Ancestor("function_definition"); caller != nil && !trainedBefore(p, caller, site) {
 			return false
 		}
 	}
 	return true
+}
+
+// trainedBefore reports a call site in function caller after a loop of
+// caller that trains, itself or through a function of the file it calls
+// (`for epoch in ...: train(...)`, then `evaluate(model, test_loader)`):
+// a test pass once after training, when caller itself runs outside any
+// loop (blind samples S25C's compute_validate_meter, S23C's and S23J's
+// test passes after training).
+func trainedBefore(p *Pass, caller, site *rewrite.Node) bool {
+	if p.Model.MayHaveForeignCallSites(caller) {
+		return false
+	}
+	for _, s := range p.Model.CallSites(caller) {
+		if len(p.Model.EnclosingLoops(s)) > 0 {
+			return false // train_one_epoch's evaluate(): once per epoch
+		}
+	}
+	for _, l := range append(p.File.OfTypeIn(caller, "for_statement"), p.File.OfTypeIn(caller, "while_statement")...) {
+		if l.End > site.Start || l.Ancestor("function_definition") != caller {
+			continue
+		}
+		if p.Model.Loop(l).Trains() {
+			return true
+		}
+		trains := false
+		walkLoopBody(p.Model, l, func(n *rewrite.Node) {
+			if def := p.Model.CalledDef(n); !trains && n.Type == "call" && def != nil && def != caller {
+				trains = slices.ContainsFunc(p.File.MethodCalls("backward"), def.Contains)
+			}
+		})
+		if trains {
+			return true
+		}
+	}
+	return false
 }
 
 // insideTrainingStep reports a call whose enclosing loops (innermost
@@ -1339,6 +1377,8 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 		*msg += autogradFunctionNote
 	case dataParallelThreads(p):
 		*msg += dataParallelNote
+	case forwardPreHooks(p):
+		*msg += forwardPreHookNote
 	default:
 		return fix
 	}
@@ -1395,6 +1435,22 @@ const dataParallelNote = "; but the model is wrapped in nn.DataParallel, whose r
 func dataParallelThreads(p *Pass) bool {
 	return p.Memo("torch.dataParallelThreads", func() any {
 		return len(p.Model.CallsTo(dataParallelNames...)) > 0
+	}).(bool)
+}
+
+// forwardPreHookNote is why AMP004 offers no wrap in a project that
+// registers its own forward pre-hooks.
+const forwardPreHookNote = "; but this project registers its own forward pre-hook (register_forward_pre_hook), which runs inside the wrap: a hand-written spectral norm that stores its power-iteration vector on the module (setattr) would store it in bf16, and the next forward outside autocast fails on an fp32 weight against a bf16 vector: keep what the hook stores in fp32, then wrap"
+
+// forwardPreHooks reports a project that registers forward pre-hooks of
+// its own (blind sample S25H's IGEBM, whose SpectralNorm hook stores
+// `weight_u` with setattr: the wrap made it bf16 and the SGLD sampler's
+// next forward, outside autocast, raised on the dtype mismatch).
+// torch.nn.utils.spectral_norm writes its vector in place (`out=u`),
+// keeping it fp32, and is not spelled this way.
+func forwardPreHooks(p *Pass) bool {
+	return p.Memo("torch.forwardPreHooks", func() any {
+		return p.Model.ProjectSpells("register_forward_pre_hook")
 	}).(bool)
 }
 
