@@ -50,7 +50,7 @@ func checkFusedOptimizer(p *Pass) {
 				skip = true
 			}
 		}
-		if skip {
+		if skip || overwrittenUnused(p, call) {
 			continue
 		}
 		root := paramsModel(p, rewrite.Arg(call, 0, "params"), 0)
@@ -648,6 +648,50 @@ func sparseGradients(p *Pass) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// overwrittenUnused reports an optimizer assigned to a name that the
+// same block assigns again before anything reads it (`optimizer =
+// AdamW(...)`, a few lines later `optimizer = AdamW(...)` once more: blind
+// sample S25K's makeMoE): it never steps, and the finding belongs to the
+// one that does. (Assignments in the branches of an `if args.optim ==`
+// are alternatives, not overwrites.)
+func overwrittenUnused(p *Pass, call *rewrite.Node) bool {
+	asg := call.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != call {
+		return false
+	}
+	left, stmt := asg.ChildByField("left"), rewrite.Statement(asg)
+	s := p.Model.VarScope(left)
+	if left == nil || left.Type != "identifier" || stmt == nil || s == nil {
+		return false
+	}
+	var o *rewrite.Binding // the nearest assignment after it in its block
+	for _, c := range s.Bindings[left.Text()] {
+		st := rewrite.Statement(c.Ident)
+		if c.Ident != left && st != nil && st.Parent == stmt.Parent && st.Start >= stmt.End && (o == nil || c.Ident.Start < o.Ident.Start) {
+			o = c
+		}
+	}
+	if o != nil {
+		next := rewrite.Statement(o.Ident)
+		if o.Kind != rewrite.AssignBinding {
+			return false
+		}
+		read := false
+		for _, r := range p.Model.Reads(s, left.Text(), stmt.Parent) {
+			if r.Start > stmt.End && r.Start < next.Start {
+				read = true
+			}
+		}
+		if len(p.Model.Reads(s, left.Text(), next)) > 0 {
+			// `optimizer = Wrapper(optimizer)`, `model, optimizer =
+			// accelerator.prepare(model, optimizer)` read it as they rebind it.
+			read = true
+		}
+		return !read
 	}
 	return false
 }

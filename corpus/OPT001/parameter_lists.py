@@ -21,7 +21,7 @@ groups = weight_decay_groups(head, 0.05)
 head_opt = torch.optim.AdamW(groups, lr=1e-3)  # want: OPT001
 
 # A literal parameter group of a CUDA model.
-opt = torch.optim.Adam([{"params": head.parameters(), "lr": 1e-4}])  # want: OPT001
+dict_opt = torch.optim.Adam([{"params": head.parameters(), "lr": 1e-4}])  # want: OPT001
 
 # Groups drawn from a list of named parameters (the BERT fine-tuning idiom).
 param_optimizer = list(head.named_parameters())
