@@ -918,20 +918,26 @@ func probeLayer(p *Pass, model *rewrite.Node, seen map[*rewrite.Node]bool) bool 
 // when a wrapper has no positional argument.
 func loopIterable(m *rewrite.Model, loop *rewrite.Node) *rewrite.Node {
 	it := loop.ChildByField("right")
-	if it != nil && it.Type == "identifier" {
-		// `progress_bar = enumerate(tqdm(loader))` then `for i, x in
-		// progress_bar:` (blind sample S19F's facenet validation).
-		if bs := m.Bindings(it); len(bs) == 1 && bs[0].Kind == rewrite.AssignBinding && bs[0].Value != nil &&
-			bs[0].Value.Type == "call" && loopWrapper(m.CalleeName(bs[0].Value)) && bs[0].Stmt != nil && bs[0].Stmt.End <= loop.Start {
+	for range 4 {
+		if it != nil && it.Type == "identifier" {
+			// `progress_bar = enumerate(tqdm(loader))` then `for i, x in
+			// progress_bar:` (blind sample S19F's facenet validation), or
+			// `with tqdm(loader) as pbar:` then `for i, x in
+			// enumerate(pbar):` (blind sample S25L's BasicVSR).
+			bs := m.Bindings(it)
+			if len(bs) != 1 || bs[0].Kind != rewrite.AssignBinding && bs[0].Kind != rewrite.WithBinding || bs[0].Value == nil ||
+				bs[0].Value.Type != "call" || !loopWrapper(m.CalleeName(bs[0].Value)) || bs[0].Stmt == nil || bs[0].Stmt.Start > loop.Start {
+				return it
+			}
 			it = bs[0].Value
 		}
-	}
-	for it != nil && it.Type == "call" && loopWrapper(m.CalleeName(it)) {
-		pos := rewrite.PositionalArgs(it)
-		if len(pos) == 0 {
-			return nil
+		for it != nil && it.Type == "call" && loopWrapper(m.CalleeName(it)) {
+			pos := rewrite.PositionalArgs(it)
+			if len(pos) == 0 {
+				return nil
+			}
+			it = pos[0]
 		}
-		it = pos[0]
 	}
 	return it
 }

@@ -127,22 +127,31 @@ func pinnedSource(p *Pass, it *rewrite.Node) bool {
 // site that passes it, or the helper that builds it, is elsewhere): the
 // message names it, as an assumption.
 func pinnedLoader(p *Pass, it *rewrite.Node) (bool, *rewrite.Origin) {
-	if it != nil && it.Type == "identifier" {
-		// `bar = tqdm(self.train_loader); for x, y in bar:`
-		if v := p.Model.ValueOf(it); v != nil && v.Type == "call" && loopWrapper(p.Model.CalleeName(v)) {
+	for range 4 {
+		if it != nil && it.Type == "identifier" {
+			// `bar = tqdm(self.train_loader); for x, y in bar:`, or `with
+			// tqdm(train_loader) as pbar: for i, x in enumerate(pbar):`
+			// (blind sample S25L's BasicVSR).
+			v := p.Model.ValueOf(it)
+			if v == nil {
+				v = withValue(p.Model, it)
+			}
+			if v == nil || v.Type != "call" || !loopWrapper(p.Model.CalleeName(v)) {
+				break
+			}
 			it = v
 		}
-	}
-	for it != nil && it.Type == "call" {
-		q := p.Model.CalleeName(it)
-		if q != "enumerate" && q != "tqdm.tqdm" && q != "tqdm.auto.tqdm" && q != "tqdm" {
-			break
+		for it != nil && it.Type == "call" {
+			q := p.Model.CalleeName(it)
+			if q != "enumerate" && q != "tqdm.tqdm" && q != "tqdm.auto.tqdm" && q != "tqdm" {
+				break
+			}
+			pos := rewrite.PositionalArgs(it)
+			if len(pos) == 0 {
+				return false, nil
+			}
+			it = pos[0]
 		}
-		pos := rewrite.PositionalArgs(it)
-		if len(pos) == 0 {
-			return false, nil
-		}
-		it = pos[0]
 	}
 	if it == nil || !it.Is("identifier", "attribute") {
 		return false, nil
@@ -430,8 +439,9 @@ var batchTensorMethods = map[string]bool{"float": true, "long": true, "int": tru
 	"double": true, "bfloat16": true, "contiguous": true}
 
 // batchItemRoot returns the loop variable a moved expression reads: the
-// name itself, an item of it (`data["image"]`, `batch[0]`), or a dtype
-// conversion of those (`data["target"].float()`); nil otherwise.
+// name itself, an item of it (`data["image"]`, `batch[0]`), a dtype
+// conversion of those (`data["target"].float()`), or a bare Variable of
+// them (`Variable(data[0])`); nil otherwise.
 func batchItemRoot(n *rewrite.Node) *rewrite.Node {
 	for n != nil {
 		switch n.Type {
@@ -445,7 +455,12 @@ func batchItemRoot(n *rewrite.Node) *rewrite.Node {
 			n = n.ChildByField("value")
 		case "call":
 			fn := n.ChildByField("function")
-			if fn == nil || fn.Type != "attribute" || !batchTensorMethods[fn.ChildByField("attribute").Text()] || len(n.ChildByField("arguments").NamedChildren()) > 0 {
+			args := n.ChildByField("arguments").NamedChildren()
+			if fn != nil && (fn.Type == "identifier" && fn.Text() == "Variable" || fn.Type == "attribute" && fn.Text() == "autograd.Variable") && len(args) == 1 && args[0].Type != "keyword_argument" {
+				n = args[0] // Variable(data[0]): pre-0.4 code, the same tensor today (blind sample S25L's BasicVSR)
+				continue
+			}
+			if fn == nil || fn.Type != "attribute" || !batchTensorMethods[fn.ChildByField("attribute").Text()] || len(args) > 0 {
 				return nil
 			}
 			n = fn.ChildByField("object")
