@@ -141,12 +141,10 @@ func checkFlagGuardedMove(p *Pass, b *rewrite.Binding, factory *rewrite.Node, na
 		}
 	}
 	devText := deviceText(dev)
-	add, ok := rewrite.AppendItem(factory.ChildByField("arguments"), "device="+devText+" if "+cond.Text()+" else None")
-	if !ok {
+	what, fix := deviceArgFix(name, factory, devText+" if "+cond.Text()+" else None", "Create it with device="+devText+" when "+cond.Text())
+	if fix == nil {
 		return
 	}
-	app, what := factoryApplicability(name, factory)
-	fix := Fix(app, "Create it with device="+devText+" when "+cond.Text(), add)
 	p.Report(factory, "torch."+name+"(...) is built on the CPU and copied to the device at line "+p.LineOf(move)+" when "+cond.Text()+
 		": pass device="+devText+" if "+cond.Text()+" else None here ("+what+"; the move then does nothing)", fix)
 }
@@ -232,12 +230,20 @@ func hostTensorDevice(p *Pass, dev *rewrite.Node) bool {
 // The fix is nil when device= cannot be added.
 func onDeviceFix(name string, factory, dev *rewrite.Node, drop rewrite.Edit) (devText, what string, fix *rewrite.Fix) {
 	devText = deviceText(dev)
-	add, ok := rewrite.AppendItem(factory.ChildByField("arguments"), "device="+devText)
+	what, fix = deviceArgFix(name, factory, devText, "Create it with device="+devText, drop)
+	return devText, what, fix
+}
+
+// deviceArgFix is the fix that passes `device=<arg>` to factory
+// (torch.<name>) and applies the other edits, titled title, with what the
+// change does to the values; nil when device= cannot be added.
+func deviceArgFix(name string, factory *rewrite.Node, arg, title string, edits ...rewrite.Edit) (what string, fix *rewrite.Fix) {
+	add, ok := rewrite.AppendItem(factory.ChildByField("arguments"), "device="+arg)
 	if !ok {
-		return devText, "", nil
+		return "", nil
 	}
 	app, what := factoryApplicability(name, factory)
-	return devText, what, Fix(app, "Create it with device="+devText, add, drop)
+	return what, Fix(app, title, append([]rewrite.Edit{add}, edits...)...)
 }
 
 // checkSplitFactory reports a factory assigned to a name that the next

@@ -142,8 +142,7 @@ func pinnedLoader(p *Pass, it *rewrite.Node) (bool, *rewrite.Origin) {
 			it = v
 		}
 		for it != nil && it.Type == "call" {
-			q := p.Model.CalleeName(it)
-			if q != "enumerate" && q != "tqdm.tqdm" && q != "tqdm.auto.tqdm" && q != "tqdm" {
+			if !loopWrapper(p.Model.CalleeName(it)) {
 				break
 			}
 			pos := rewrite.PositionalArgs(it)
