@@ -257,6 +257,9 @@ func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
 	if falsy(cond) {
 		return true
 	}
+	if cond.Type == "comparison_operator" && deviceEqualsString(m, cond) {
+		return true
+	}
 	if cond.Type == "comparison_operator" {
 		// `if use_beta == True:` (or `is True`) after `use_beta = False`:
 		// the name's own test (blind samples S23C and S23J's Raindrop).
@@ -282,6 +285,45 @@ func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
 	// reach the test: one set later in a loop around it would reach it on
 	// the next pass.
 	return len(bs[0].Scope.Bindings[cond.Text()]) == 1
+}
+
+// deviceEqualsString reports `device == "cuda"` where device is a
+// torch.device object (every value it is assigned is a torch.device(...)
+// call, `self.device` included): a torch.device never equals a string
+// (False on PyTorch 2.11, .notes/opt001-narrow-h200.txt; pytorch#153418),
+// so the branch never runs (blind sample S25D's urbansound8k, whose
+// autocast and GradScaler sat under `if self.device == "cuda":` and got
+// three findings).
+func deviceEqualsString(m *rewrite.Model, cond *rewrite.Node) bool {
+	operands := cond.NamedChildren()
+	if len(operands) != 2 {
+		return false
+	}
+	equal := false
+	for _, c := range cond.Children {
+		if !c.Named && c.Type == "==" {
+			equal = true
+		}
+	}
+	if !equal {
+		return false
+	}
+	device := operands[0]
+	if operands[0].Type == "string" {
+		device = operands[1]
+	} else if operands[1].Type != "string" {
+		return false
+	}
+	if !device.Is("identifier", "attribute") {
+		return false
+	}
+	origins := m.Origins(device)
+	for _, o := range origins {
+		if o.Expr == nil || o.Model != nil || o.Expr.Type != "call" || m.CalleeName(o.Expr) != "torch.device" {
+			return false
+		}
+	}
+	return len(origins) > 0
 }
 
 // inUncalledFunction reports a node inside a module-level function that
