@@ -827,7 +827,7 @@ func hostBoundNetwork(p *Pass, value *rewrite.Node) bool {
 		return false
 	}
 	forward := rewrite.MethodOf(class, "forward")
-	return forward != nil && bringsToHost(m, forward, 1)
+	return forward != nil && bringsToHost(m, forward, 2)
 }
 
 // builtClass returns the class, of m's file or the project, that call
@@ -855,9 +855,34 @@ func bringsToHost(m *rewrite.Model, code *rewrite.Node, depth int) bool {
 		fn := n.ChildByField("function")
 		if fn != nil && fn.Type == "attribute" {
 			switch fn.ChildByField("attribute").Text() {
-			case "cpu", "numpy", "item", "tolist":
+			case "cpu", "numpy", "item", "tolist", "nonzero":
 				found = true
 				return false
+			}
+		}
+		if q := m.CalleeName(n); q == "torch.nonzero" || numpyArrayBuilders[q] || strings.HasPrefix(q, "numpy.random.") {
+			// A data-dependent shape (the experts' token counts of a
+			// mixture of experts), or NumPy building a warp grid on the
+			// host every forward: a graph break on every step (blind
+			// samples S25K's MoE layers, S25L's SOF-VSR).
+			found = true
+			return false
+		}
+		if depth > 0 && fn != nil && fn.Type == "identifier" {
+			// A helper class built in the forward (`SparseDispatcher(
+			// gates)`, whose __init__ splits by `.tolist()` counts).
+			switch b := m.Binding(fn); {
+			case b == nil:
+			case b.Kind == rewrite.ClassBinding:
+				for _, name := range []string{"__init__", "__call__"} {
+					if meth := rewrite.MethodOf(b.Stmt, name); !found && meth != nil {
+						found = bringsToHost(m, meth, depth-1)
+					}
+				}
+			case b.Kind == rewrite.DefBinding && b.Stmt != nil && b.Stmt != code:
+				// A function of the same module (SOF-VSR's
+				// optical_flow_warp, which builds its grid with np.meshgrid).
+				found = bringsToHost(m, b.Stmt, depth-1)
 			}
 		}
 		if depth > 0 && fn != nil && fn.Is("identifier", "attribute") {
@@ -873,9 +898,11 @@ func bringsToHost(m *rewrite.Model, code *rewrite.Node, depth int) bool {
 				if found || v.Type != "call" {
 					continue
 				}
-				if cm, class := builtClass(m, v); class != nil {
-					if forward := rewrite.MethodOf(class, "forward"); forward != nil {
-						found = bringsToHost(cm, forward, depth-1)
+				for _, built := range builtModules(m, v) {
+					if cm, class := builtClass(m, built); !found && class != nil {
+						if forward := rewrite.MethodOf(class, "forward"); forward != nil {
+							found = bringsToHost(cm, forward, depth-1)
+						}
 					}
 				}
 			}
@@ -883,6 +910,34 @@ func bringsToHost(m *rewrite.Model, code *rewrite.Node, depth int) bool {
 		return !found
 	})
 	return found
+}
+
+// numpyArrayBuilders are the NumPy calls that build arrays on the host (a
+// forward's warp grid); scalar arithmetic (`np.ceil(H / w)`) on Python
+// numbers traces as constants and is no graph break.
+var numpyArrayBuilders = map[string]bool{
+	"numpy.meshgrid": true, "numpy.tile": true, "numpy.array": true, "numpy.asarray": true,
+	"numpy.zeros": true, "numpy.ones": true, "numpy.arange": true, "numpy.linspace": true,
+	"numpy.stack": true, "numpy.concatenate": true, "numpy.where": true,
+}
+
+// builtModules returns the calls a submodule's value builds: the value
+// itself, or the blocks an nn.Sequential or nn.ModuleList holds
+// (`nn.Sequential(*[Block(n_embed) for _ in range(n_layer)])`).
+func builtModules(m *rewrite.Model, v *rewrite.Node) []*rewrite.Node {
+	switch m.CalleeName(v) {
+	case "torch.nn.Sequential", "torch.nn.ModuleList":
+	default:
+		return []*rewrite.Node{v}
+	}
+	var out []*rewrite.Node
+	v.ChildByField("arguments").Walk(func(n *rewrite.Node) bool {
+		if n.Type == "call" && len(out) < 8 {
+			out = append(out, n)
+		}
+		return n.Type != "call"
+	})
+	return out
 }
 
 // oneLayer reports a call building one torch.nn layer (no container), or
