@@ -2052,10 +2052,10 @@ func runsForward(p *Pass, call *rewrite.Node, depth int) bool {
 // only fp32 tensors, TF32 is a format for fp32 matmuls), so neither
 // rule's fix would change anything there.
 func float64Training(p *Pass) bool {
-	if src := p.File.Src.Bytes; !bytes.Contains(src, []byte("ouble")) && !bytes.Contains(src, []byte("float64")) {
-		return false // (also in strings: set_default_tensor_type("torch.cuda.DoubleTensor"))
-	}
 	return p.Memo("float64Training", func() any {
+		if src := p.File.Src.Bytes; !bytes.Contains(src, []byte("ouble")) && !bytes.Contains(src, []byte("float64")) {
+			return buildsDoubleNetwork(p) // (also in strings: set_default_tensor_type("torch.cuda.DoubleTensor"))
+		}
 		var float64Name func(n *rewrite.Node) bool
 		float64Name = func(n *rewrite.Node) bool {
 			if n == nil {
@@ -2100,8 +2100,48 @@ func float64Training(p *Pass) bool {
 				return true
 			}
 		}
-		return false
+		return buildsDoubleNetwork(p)
 	}).(bool)
+}
+
+// buildsDoubleNetwork reports a file that builds a network class of
+// another project module whose __init__ converts its layers to float64
+// (`torch.nn.Sequential(...).double()`, `self.double()`): blind sample
+// S25G's EEGNet, trained in float64 by a script that never says so.
+func buildsDoubleNetwork(p *Pass) bool {
+	for _, call := range p.File.OfType("call") {
+		fn := call.ChildByField("function")
+		if fn == nil || fn.Type != "identifier" {
+			continue
+		}
+		d := p.Model.ImportedDef(fn)
+		if d == nil || !d.Class {
+			continue
+		}
+		fm, class := p.Model.DefinitionOf(d)
+		if class == nil {
+			continue
+		}
+		init := rewrite.MethodOf(class, "__init__")
+		if init == nil {
+			continue
+		}
+		double := false
+		init.Walk(func(n *rewrite.Node) bool {
+			if double || n.Type != "call" {
+				return !double
+			}
+			if f := n.ChildByField("function"); f.Type == "attribute" && f.ChildByField("attribute").Text() == "double" {
+				obj := f.ChildByField("object")
+				double = obj.Text() == "self" || fm.IsModule(obj)
+			}
+			return !double
+		})
+		if double {
+			return true
+		}
+	}
+	return false
 }
 
 // warpsByCoordinates reports a file, or a project module it imports
