@@ -400,6 +400,16 @@ func sync1StepSyncsAnyway(p *Pass, loop *rewrite.Node) bool {
 	m := p.Model
 	return stepSyncs(m, loop, func(n *rewrite.Node, method string) bool {
 		st := rewrite.Statement(n)
+		if method == "" && isScalarConversion(n) && m.CalleeName(n) == n.ChildByField("function").Text() {
+			// `loss_sum += float(criterion(logits, labels))`: float() of
+			// a loss or a tensor waits for the GPU as .item() does (blind
+			// sample S24E's HybridSN evaluation), on every step unless an
+			// if that changes from step to step guards it.
+			v := syncedValue(n)
+			tensor := m.IsTensorExpr(v) || v.Type == "call" && (lossCall(v) || m.IsModule(v.ChildByField("function")))
+			ifn := n.Ancestor("if_statement")
+			return tensor && (ifn == nil || !loop.Contains(ifn) || loopInvariantCondition(m, ifn, loop))
+		}
 		switch method {
 		case "item":
 			return st == nil || !sync2IsAccumulation(st) || totalReadEveryStep(m, loop, st)
