@@ -511,7 +511,7 @@ func flagDest(call *rewrite.Node) string {
 // out data already in memory.
 var cheapItemCalls = map[string]bool{"torch.tensor": true, "torch.as_tensor": true, "torch.from_numpy": true,
 	"torch.LongTensor": true, "torch.FloatTensor": true, "int": true, "float": true, "len": true, "tuple": true,
-	"list": true, "dict": true, "min": true, "max": true}
+	"list": true, "dict": true, "min": true, "max": true, "numpy.arange": true, "range": true}
 
 // inMemoryTensorCalls build a tensor (or a range) a DataLoader can serve
 // as its dataset, items indexed out of memory.

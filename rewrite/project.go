@@ -179,7 +179,8 @@ func (m *Model) importedDef(ident *Node) *ProjectDef {
 }
 
 // moduleAttrDef is importedDef for `module.name` (also `pkg.module.name`)
-// where module is a project module brought in by `import module`.
+// where module is a project module brought in by `import module` or
+// `from pkg import module`.
 func (m *Model) moduleAttrDef(attr *Node) *ProjectDef {
 	root := RootIdent(attr)
 	if root == nil || root == attr {
@@ -192,7 +193,11 @@ func (m *Model) moduleAttrDef(attr *Node) *ProjectDef {
 		return nil
 	}
 	for _, b := range bs {
-		if b.Kind != ImportBinding || b.Stmt == nil || b.Stmt.Type != "import_statement" || b.Qualified == "" || b.Qualified != bs[0].Qualified {
+		// `from utils import h36motion3d as datasets` binds a module
+		// too, when the project has one by that name (ProjectDefOf finds
+		// none otherwise: a name utils/__init__.py defines).
+		from := b.Stmt != nil && b.Stmt.Type == "import_from_statement" && b.Relative == ""
+		if b.Kind != ImportBinding || b.Stmt == nil || b.Stmt.Type != "import_statement" && !from || b.Qualified == "" || b.Qualified != bs[0].Qualified {
 			return nil
 		}
 	}
