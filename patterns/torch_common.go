@@ -303,7 +303,20 @@ func autocastCalls(p *Pass) []autocastCall {
 func mentionsAutocast(p *Pass) bool {
 	// Asking the file's distinct spellings (a few hundred, indexed before
 	// any rule runs) costs a tenth of a pass over its bytes.
-	return p.File.SpellsMatching(containsAutocast)
+	if !p.File.SpellsMatching(containsAutocast) {
+		return false
+	}
+	// Outside the imports: `from torch.cuda.amp import autocast` that
+	// nothing uses chooses no precision (blind sample S26D's
+	// cloth-segmentation, a U2NET at 768² trained in fp32 beside it).
+	return p.Memo("mentionsAutocast", func() any {
+		for _, id := range p.File.OfType("identifier") {
+			if containsAutocast(id.Text()) && id.Ancestor("import_from_statement") == nil && id.Ancestor("import_statement") == nil {
+				return true
+			}
+		}
+		return false
+	}).(bool)
 }
 
 // containsFoldASCII reports whether s contains sub, a word of lower-case
