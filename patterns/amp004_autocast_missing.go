@@ -26,8 +26,16 @@ func init() { Register(MissingAutocast) }
 
 func checkMissingAutocast(p *Pass) {
 	v := p.Env.Gate(Need{})
-	if v.Silent() || mentionsAutocast(p) {
+	if v.Silent() {
 		return
+	}
+	var regions []*rewrite.Node // the file's `with ...autocast(...):` statements
+	if mentionsAutocast(p) {
+		var only bool
+		regions, only = autocastRegions(p)
+		if !only || usesLightning(p) {
+			return // autocast used some other way (a decorator, a flag, a context chosen at run time)
+		}
 	}
 	if usesLightning(p) {
 		// Lightning runs the loop: its Trainer's precision is the switch.
@@ -77,7 +85,7 @@ func checkMissingAutocast(p *Pass) {
 	// is checkLightningPrecision's).
 	// (torch.accelerator, the device API, says nothing about precision; a
 	// class of the file called Trainer is just a class.)
-	if p.File.SpellsAny([]string{"half", "bfloat16", "float16", "Accelerator"}) || p.Model.Imports("accelerate") || apexMixedPrecision(p) || fp16Weights(p) ||
+	if spelledOutsideRegions(p, []string{"half", "bfloat16", "float16", "Accelerator"}, regions) || p.Model.Imports("accelerate") || apexMixedPrecision(p) || fp16Weights(p) ||
 		p.Model.Imports("transformers") && p.File.Spells("Trainer") {
 		return
 	}
@@ -117,6 +125,9 @@ func checkMissingAutocast(p *Pass) {
 		first, stmts := forwardStatements(p, bstmt, call)
 		if first == nil || slices.Contains(reported, first) || onCPU(p, first) || hostBatchLoop(p, step) {
 			continue // several backward calls after one forward: one finding
+		}
+		if coveredByAutocast(p, regions, step, first) {
+			continue
 		}
 		reported = append(reported, first)
 		warps := warpsByCoordinates(p)
@@ -199,10 +210,79 @@ func checkMissingAutocast(p *Pass) {
 		p.Report(first, msg, fix)
 	}
 	noteStepPasses(p, joinedSteps)
-	if trains && !warpsByCoordinates(p) {
+	if trains && len(regions) == 0 && !warpsByCoordinates(p) {
 		// (An evaluation loop's wrap would take its warping loss along.)
 		checkEvalAutocast(p, v, bf16, small, hedged)
 	}
+}
+
+// autocastRegions returns the file's with statements that enter autocast
+// (`with torch.autocast("cuda", ...):`, `with autocast():`), and only:
+// whether every use of an autocast name outside the imports is such a
+// with item. Any other use (a decorator, a flag, a context manager picked
+// at run time) leaves no step's precision readable.
+func autocastRegions(p *Pass) (withs []*rewrite.Node, only bool) {
+	for _, id := range p.File.OfType("identifier") {
+		if !containsAutocast(id.Text()) || id.Ancestor("import_from_statement") != nil || id.Ancestor("import_statement") != nil {
+			continue
+		}
+		item := id.Ancestor("with_item")
+		if item == nil || len(item.NamedChildren()) == 0 || item.NamedChildren()[0].Type != "call" || !item.NamedChildren()[0].ChildByField("function").Contains(id) {
+			return nil, false
+		}
+		if w := item.Ancestor("with_statement"); w != nil && !slices.Contains(withs, w) {
+			withs = append(withs, w)
+		}
+	}
+	return withs, true
+}
+
+// spelledOutsideRegions reports an identifier spelled one of names outside
+// the with items of the autocast regions (`dtype=torch.bfloat16` of a
+// region says nothing of the other steps).
+func spelledOutsideRegions(p *Pass, names []string, regions []*rewrite.Node) bool {
+	if !p.File.SpellsAny(names) {
+		return false
+	}
+	if len(regions) == 0 {
+		return true
+	}
+	for _, name := range names {
+		for _, id := range p.File.Identifiers(name) {
+			item := id.Ancestor("with_item")
+			if item == nil || !slices.Contains(regions, item.Ancestor("with_statement")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// coveredByAutocast reports a training step that an autocast region of the
+// file may cover: one around its forward pass, around or inside the step,
+// or one whose place the step cannot be told apart from (outside any
+// training loop: a helper the step may call). A region inside another
+// training loop covers only that loop: a file whose first loop was wrapped
+// (by hand, or by this rule's fix applied to one finding) still gets the
+// finding for its second (blind sample S26D's cp-vton-plus, whose TOM loop
+// lost its finding once the GMM loop was wrapped).
+func coveredByAutocast(p *Pass, regions []*rewrite.Node, step, first *rewrite.Node) bool {
+	for _, w := range regions {
+		if w.Contains(first) || step.Contains(w) || w.Contains(step) {
+			return true
+		}
+		var trainingLoop *rewrite.Node
+		for _, l := range p.Model.EnclosingLoops(w) {
+			if p.Model.Loop(l).Trains() {
+				trainingLoop = l
+				break
+			}
+		}
+		if trainingLoop == nil || trainingLoop.Contains(step) {
+			return true
+		}
+	}
+	return false
 }
 
 // inputGradientLoop reports a loop that steps no optimizer of parameters
