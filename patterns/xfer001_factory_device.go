@@ -572,6 +572,14 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		// runs outside the steps (a recurrent model's init_hidden()
 		// called before each epoch's batch loop: blind sample S14A).
 		name := fn.ChildByField("name").Text()
+		if name != "forward" && hasLoop(fn) {
+			// The set-up of a method that runs its own loop (a sampler's
+			// `z = torch.randn(...).cuda()` before 150 decoding steps, a
+			// bisection's bounds before its iterations): once a call,
+			// a small share of it (blind samples S25H's UMNN invert(),
+			// S26F's hgraph2graph sample() and translate()).
+			return false
+		}
 		return name != "__init__" && (name == "forward" || depth > maxCallerDepth || !calledOutsideSteps(m, fn, depth))
 	}
 	if hasLoop(fn) {
