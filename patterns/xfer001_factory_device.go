@@ -18,7 +18,7 @@ var FactoryDevice = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
-	Names:     []string{"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "rand", "randn", "randint", "normal", "randperm"}, // the torch factories it moves (safeFactories, randomFactories)
+	Names:     []string{"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "rand", "randn", "randint", "normal", "randperm", "zero_", "fill_"}, // the torch factories it moves (safeFactories, randomFactories), and legacy constructors' zero_() and fill_() (legacyFactory)
 	Check:     checkFactoryDevice,
 }
 
@@ -54,7 +54,11 @@ func checkFactoryDevice(p *Pass) {
 		tail := obj
 		obj = underConversions(p, obj)
 		name, ok := movableFactory(p, obj)
-		if !ok || oneTimeFactory(p, name, obj) || hostTensorDevice(p, dev) {
+		if !ok {
+			checkLegacyFactory(p, move, dev, obj, tail) // torch.FloatTensor(B, C).zero_().cuda()
+			continue
+		}
+		if oneTimeFactory(p, name, obj) || hostTensorDevice(p, dev) {
 			continue
 		}
 		// Nothing but the move (no comment) between the factory and the call's end.
@@ -560,7 +564,7 @@ func lazyInit(m *rewrite.Model, factory *rewrite.Node) bool {
 // called only outside such loops (set-up, once per epoch) do not.
 func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 	if loops := m.EnclosingLoops(n); len(loops) > 0 {
-		return innermostLoop(m, loops[0]) || overLoader(m, loops[0])
+		return innermostLoop(m, loops[0]) || overLoader(m, loops[0]) || backwardLoop(m, loops[0])
 	}
 	fn := enclosingFunction(n)
 	if fn == nil {
@@ -687,6 +691,20 @@ func innermostLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 		}
 	}
 	return true
+}
+
+// backwardLoop reports the innermost loop around a `.backward()` call:
+// a training step, even one whose body runs small loops of its own (a
+// label remap, a loop over a multi-scale discriminator's outputs: blind
+// sample S26D's HR-VITON, whose per-step one-hot buffers were read as
+// once per epoch).
+func backwardLoop(m *rewrite.Model, loop *rewrite.Node) bool {
+	for _, b := range m.File.MethodCalls("backward") {
+		if loops := m.EnclosingLoops(b); len(loops) > 0 && loops[0] == loop {
+			return true
+		}
+	}
+	return false
 }
 
 // isModuleClass reports a class deriving from nn.Module (directly, through
