@@ -488,6 +488,14 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 			}
 			return
 		}
+		// `for name, loader in [("train", train_loader), ("valid",
+		// val_loader)]:` (or `for pair in [...]:` then `name, loader =
+		// pair`): the loop's target is the loader (blind sample S26D's
+		// Cloth_category_classifier).
+		if nb := literalLoopBinding(p, use); nb != nil && nb != b && depth < 3 {
+			visitBinding(nb, depth+1)
+			return
+		}
 		// `active = loader` (Hugging Face's resumable loop), or the loader
 		// handed back by `model, opt, loader = accelerator.prepare(model,
 		// opt, loader)`: the same loader under another name.
@@ -642,6 +650,45 @@ func aliasBinding(p *Pass, use *rewrite.Node) *rewrite.Binding {
 		}
 	}
 	return p.Model.TargetBinding(target)
+}
+
+// literalLoopBinding returns the binding a for loop over a list or tuple
+// literal gives use, an element of it (`for loader in [a, b]:`) or an item
+// of an element tuple (`for name, loader in [("train", a), ...]:`, also
+// unpacked in the body: `for pair in [...]:` then `name, loader = pair`);
+// nil when use is no such element.
+func literalLoopBinding(p *Pass, use *rewrite.Node) *rewrite.Binding {
+	n, idx := use, -1
+	if par := n.Parent; par != nil && par.Type == "tuple" {
+		idx = slices.Index(par.NamedChildren(), n)
+		n = par
+	}
+	seq := n.Parent
+	if seq == nil || !seq.Is("list", "tuple") || seq.Parent == nil || seq.Parent.Type != "for_statement" || seq.Parent.ChildByField("right") != seq {
+		return nil
+	}
+	left := seq.Parent.ChildByField("left")
+	switch {
+	case idx < 0 && left.Type == "identifier":
+		return p.Model.TargetBinding(left)
+	case idx >= 0 && left.Is("pattern_list", "tuple_pattern") && idx < len(left.NamedChildren()):
+		return p.Model.TargetBinding(left.NamedChildren()[idx])
+	case idx >= 0 && left.Type == "identifier":
+		lb := p.Model.TargetBinding(left)
+		if lb == nil {
+			return nil
+		}
+		for _, u := range lb.Uses {
+			asg := u.Parent
+			if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != u {
+				continue
+			}
+			if t := asg.ChildByField("left"); t.Is("pattern_list", "tuple_pattern") && idx < len(t.NamedChildren()) {
+				return p.Model.TargetBinding(t.NamedChildren()[idx])
+			}
+		}
+	}
+	return nil
 }
 
 // iteratorFeeds follows `it = iter(loader)` (the call given) to the

@@ -287,7 +287,20 @@ func (w *sourceWalk) binding(b *Binding, conf Confidence, via string, depth int)
 						}
 					}
 				}
+				if right.Type == "identifier" && w.literalLoopItems(right, idx, conf, via, depth) {
+					return // `name, loader = pair` of `for pair in [("train", a), ("valid", b)]:`
+				}
 				w.add(Origin{Expr: right, Index: idx, Via: via, Confidence: conf})
+				return
+			}
+		}
+	case LoopBinding:
+		if b.Stmt != nil && b.Stmt.Type == "for_statement" {
+			idx := -1 // `for loader in [a, b]:`
+			if left := b.Stmt.ChildByField("left"); left != b.Ident {
+				idx = tupleIndex(left, b.Ident) // `for name, loader in [("train", a), ("valid", b)]:`
+			}
+			if (idx >= 0 || b.Stmt.ChildByField("left") == b.Ident) && w.literalItems(b.Stmt.ChildByField("right"), idx, conf, via, depth) {
 				return
 			}
 		}
@@ -299,9 +312,47 @@ func (w *sourceWalk) binding(b *Binding, conf Confidence, via string, depth int)
 			w.add(Origin{Def: d, Via: via, Confidence: conf, Index: -1})
 			return
 		}
-	case AugAssignBinding, LoopBinding, WithBinding, DefBinding, ClassBinding, OtherBinding:
+	case AugAssignBinding, WithBinding, DefBinding, ClassBinding, OtherBinding:
 	}
 	w.add(Origin{Expr: b.Ident, Via: via, Confidence: weaker(conf, Likely), Index: -1})
+}
+
+// literalItems walks the elements of a list or tuple literal a for loop
+// iterates (idx < 0), or the idx-th item of each element when every
+// element is a tuple literal; false, walking nothing, for anything else.
+func (w *sourceWalk) literalItems(seq *Node, idx int, conf Confidence, via string, depth int) bool {
+	if seq == nil || !seq.Is("list", "tuple") || len(seq.NamedChildren()) == 0 {
+		return false
+	}
+	var items []*Node
+	for _, e := range seq.NamedChildren() {
+		if idx < 0 {
+			items = append(items, e)
+			continue
+		}
+		for e.Type == "parenthesized_expression" && len(e.NamedChildren()) == 1 {
+			e = e.NamedChildren()[0]
+		}
+		if !e.Is("tuple", "list") || idx >= len(e.NamedChildren()) {
+			return false
+		}
+		items = append(items, e.NamedChildren()[idx])
+	}
+	for _, it := range items {
+		w.walk(it, conf, via, depth+1)
+	}
+	return true
+}
+
+// literalLoopItems is literalItems for a name bound only by a for loop
+// over a literal (`for pair in [("train", a), ("valid", b)]:`), unpacked
+// later (`name, loader = pair`).
+func (w *sourceWalk) literalLoopItems(name *Node, idx int, conf Confidence, via string, depth int) bool {
+	bs := w.m.Bindings(name)
+	if len(bs) != 1 || bs[0].Kind != LoopBinding || bs[0].Stmt == nil || bs[0].Stmt.Type != "for_statement" || bs[0].Stmt.ChildByField("left") != bs[0].Ident {
+		return false
+	}
+	return w.literalItems(bs[0].Stmt.ChildByField("right"), idx, conf, via, depth)
 }
 
 // AssignedValue is the expression an assignment binding gives its name:
