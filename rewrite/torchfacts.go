@@ -915,12 +915,43 @@ func basicIndex(sub *Node) bool {
 		if idx.Field != "subscript" {
 			continue
 		}
-		if !idx.Is("slice", "ellipsis", "none") && !(numberLiteral(idx) && !idx.Is("float", "true", "false")) {
+		if !idx.Is("slice", "ellipsis", "none") && !(numberLiteral(idx) && !idx.Is("float", "true", "false")) && !rangeLoopVar(idx) {
 			return false
 		}
 		basic = true
 	}
 	return basic
+}
+
+// rangeLoopVar reports the target of an enclosing `for j in range(...):`
+// (an int: `crops[i:i + 1, j] = F.interpolate(...)` is a store into a
+// view, which converts; blind sample S26A's NTS-Net), unless the loop body
+// rebinds it before the use.
+func rangeLoopVar(id *Node) bool {
+	if id.Type != "identifier" {
+		return false
+	}
+	for a := id.Parent; a != nil && !IsDefOrLambda(a); a = a.Parent {
+		if a.Type != "for_statement" || !a.ChildByField("body").Contains(id) {
+			continue
+		}
+		left, right := a.ChildByField("left"), a.ChildByField("right")
+		if left == nil || left.Type != "identifier" || left.Text() != id.Text() {
+			continue
+		}
+		if right == nil || right.Type != "call" || right.ChildByField("function").Text() != "range" {
+			return false
+		}
+		rebound := false
+		a.ChildByField("body").Walk(func(n *Node) bool {
+			if n.Type == "assignment" && n.Start < id.Start && n.ChildByField("left").Text() == id.Text() {
+				rebound = true
+			}
+			return !rebound
+		})
+		return !rebound
+	}
+	return false
 }
 
 // stringKey reports a subscript by a string (`outputs["errormap"]`): a
