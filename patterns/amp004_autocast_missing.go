@@ -183,6 +183,10 @@ func checkMissingAutocast(p *Pass) {
 		if fix == nil && slices.ContainsFunc(stmts, func(st *rewrite.Node) bool { return len(bceCalls(p, st)) > 0 }) {
 			msg += "; but the loss is BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
 		}
+		if _, optional := apexUse(p); optional {
+			fix = nil
+			msg += apexOptionalNote
+		}
 		fix = ownKernelsGate(p, fix, &msg)
 		fix = small.gate(fix, &msg)
 		fix, keep := sizeGated(p, stmts, fix, &msg)
@@ -1502,6 +1506,10 @@ func uncastWriteNote(p *Pass, at *rewrite.Node) string {
 	}
 	return "; but line " + p.LineOf(at) + " writes a tensor into another by index, which raises under autocast once one is bf16 and the other fp32 (Index put requires the source and destination dtypes match): make their dtypes agree (.float() on the value), then wrap"
 }
+
+// apexOptionalNote is what AMP004 adds where NVIDIA apex's mixed
+// precision runs only behind a flag that is off by default.
+const apexOptionalNote = "; this file's apex mixed precision (amp.initialize) runs only behind a flag that is off by default, so the default run trains in fp32: use native autocast instead of apex (not both), by hand"
 
 // dataParallelNote is why AMP003 and AMP004 offer no bf16 rewrite for a
 // model wrapped in nn.DataParallel.

@@ -911,11 +911,39 @@ func waitsForUser(p *Pass, loop *rewrite.Node) bool {
 // fp16 utilities. An apex import alone (`try: from apex import amp`,
 // never used) chooses nothing.
 func apexMixedPrecision(p *Pass) bool {
+	used, optional := apexUse(p)
+	return used && !optional
+}
+
+// apexUse reports whether the file calls NVIDIA apex's mixed precision
+// (amp.initialize, amp.scale_loss, fp16_utils), and optional: whether
+// every such call sits under `if args.fp16:` of a command-line flag that
+// is off by default (False, None or 0): the default run then trains in
+// fp32 (blind samples S26A's TransFG, S26D's Cloth_category_classifier).
+func apexUse(p *Pass) (used, optional bool) {
 	if !p.Model.Imports("apex") {
-		return false
+		return false, false
 	}
+	optional = true
 	for _, call := range p.File.OfType("call") {
 		if q := p.Model.CalleeName(call); strings.HasPrefix(q, "apex.amp.") || strings.HasPrefix(q, "apex.fp16_utils.") {
+			used = true
+			optional = optional && underOffFlag(p, call)
+		}
+	}
+	return used, used && optional
+}
+
+// underOffFlag reports a node in the body of an `if args.flag:` whose
+// command-line flag defaults to False, None or 0.
+func underOffFlag(p *Pass, n *rewrite.Node) bool {
+	for a := n.Parent; a != nil && !rewrite.IsDefOrLambda(a); a = a.Parent {
+		if a.Type != "if_statement" || !a.ChildByField("consequence").Contains(n) {
+			continue
+		}
+		cond := a.ChildByField("condition")
+		def, _, flag := flagDefaultValue(p.Model, cond)
+		if flag && (def == nil || def.Is("false", "none") || def.Type == "integer" && def.Text() == "0") {
 			return true
 		}
 	}
