@@ -45,7 +45,7 @@ func checkDeviceAccumulate(p *Pass) {
 			continue
 		}
 		loops := m.EnclosingLoops(aug)
-		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) || onePassPerCall(p, loops) {
+		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) || onePassPerCall(p, loops) || breaksAfterFew(p, loops[0]) {
 			continue
 		}
 		if isScalarConversion(item) && (!tensorConversion(m, item) || !m.Loop(loops[0]).Trains()) {
@@ -95,6 +95,59 @@ func checkDeviceAccumulate(p *Pass) {
 		}
 		p.Report(item, msg+sync002Pays, Fix(rewrite.Unsafe, "Accumulate "+total.Text()+" on the device; float() once after the loop", edits...))
 	}
+}
+
+// fewSteps is the most iterations breaksAfterFew calls few.
+const fewSteps = 100
+
+// breaksAfterFew reports an evaluation loop (no backward, no optimizer
+// step) that a counter of its own ends after a few iterations: `if idx ==
+// eval_iters: break` with eval_iters a literal, a constant or a default
+// of fewSteps or less. Its syncs are that many per call, not one per
+// step of a long pass (blind sample S26C's steer, whose get_val_loss
+// reads 10 batches every 300 steps).
+func breaksAfterFew(p *Pass, loop *rewrite.Node) bool {
+	if loop.Type != "for_statement" || p.Model.Loop(loop).Trains() {
+		return false
+	}
+	counters := map[string]bool{}
+	loop.ChildByField("left").Walk(func(n *rewrite.Node) bool {
+		if n.Type == "identifier" {
+			counters[n.Text()] = true
+		}
+		return true
+	})
+	body := loop.ChildByField("body")
+	if body == nil {
+		return false
+	}
+	for _, st := range body.NamedChildren() {
+		if st.Type != "if_statement" {
+			continue
+		}
+		cons := st.ChildByField("consequence")
+		if cons == nil || len(cons.NamedChildren()) != 1 || cons.NamedChildren()[0].Type != "break_statement" || st.ChildByField("alternative") != nil {
+			continue
+		}
+		cond := st.ChildByField("condition")
+		if cond == nil || cond.Type != "comparison_operator" || len(cond.NamedChildren()) != 2 {
+			continue
+		}
+		counter, limit := cond.NamedChildren()[0], cond.NamedChildren()[1]
+		op := ""
+		for _, c := range cond.Children {
+			if !c.Named {
+				op = c.Type
+			}
+		}
+		if counter.Type != "identifier" || !counters[counter.Text()] || op != "==" && op != ">=" && op != ">" {
+			continue
+		}
+		if n, ok := intBound(&widthFrame{m: p.Model, walk: &widthWalk{}}, limit, 0); ok && n <= fewSteps {
+			return true
+		}
+	}
+	return false
 }
 
 // sync2AccumulatedItem returns the call that brings an accumulated value
