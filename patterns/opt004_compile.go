@@ -73,7 +73,7 @@ func checkCompileModel(p *Pass) {
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
 		value, target := builtModel(p, model, trainedBy(p, loops[0]))
-		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
+		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) {
 			continue
 		}
 		if attributeSetPerPass(p, target) {
@@ -828,6 +828,42 @@ func hostBoundNetwork(p *Pass, value *rewrite.Node) bool {
 	}
 	forward := rewrite.MethodOf(class, "forward")
 	return forward != nil && bringsToHost(m, forward, 2)
+}
+
+// builderCompiles reports a model built by a function of the project
+// that compiles it in place (`model.compile()`, nn.Module.compile since
+// torch 2.2) or with torch.compile before returning it: blind sample
+// S26C's steer, whose PilotNetWrapped factory compiles the model it
+// returns.
+func builderCompiles(p *Pass, value *rewrite.Node) bool {
+	if value == nil || value.Type != "call" {
+		return false
+	}
+	fn := value.ChildByField("function")
+	var m *rewrite.Model
+	var def *rewrite.Node
+	if d := p.Model.ImportedDef(fn); d != nil && !d.Class {
+		m, def = p.Model.DefinitionOf(d)
+	} else if local := p.Model.FunctionDef(value); local != nil {
+		m, def = p.Model, local
+	}
+	if def == nil {
+		return false
+	}
+	found := false
+	def.Walk(func(n *rewrite.Node) bool {
+		if found || n.Type != "call" {
+			return !found
+		}
+		if f := n.ChildByField("function"); f.Type == "attribute" && f.ChildByField("attribute").Text() == "compile" {
+			obj := f.ChildByField("object")
+			// (re.compile takes its pattern positionally; a module's
+			// compile() takes keywords only.)
+			found = m.QualifiedName(obj) == "torch" || m.IsModule(obj) || obj.Type == "identifier" && len(rewrite.PositionalArgs(n)) == 0
+		}
+		return !found
+	})
+	return found
 }
 
 // builtClass returns the class, of m's file or the project, that call
