@@ -129,6 +129,7 @@ func checkMissingAutocast(p *Pass) {
 		if coveredByAutocast(p, regions, step, first) {
 			continue
 		}
+		conv := convolutionalTraining(p)
 		reported = append(reported, first)
 		warps := warpsByCoordinates(p)
 		msg := "this training step runs the forward pass in fp32: wrap the forward and the loss in "
@@ -137,7 +138,11 @@ func checkMissingAutocast(p *Pass) {
 		}
 		var fix *rewrite.Fix
 		if bf16 {
-			msg += `torch.autocast("cuda", dtype=torch.bfloat16) (5.0× measured on an H100)`
+			if conv {
+				msg += `torch.autocast("cuda", dtype=torch.bfloat16)` + convolutionalNote
+			} else {
+				msg += `torch.autocast("cuda", dtype=torch.bfloat16) (5.0× measured on an H100)`
+			}
 			if edits, ok := autocastEdits(p, first, stmts, "torch.bfloat16"); ok {
 				fix = Fix(rewrite.Unsafe, "Wrap the forward pass and the loss in bf16 autocast", edits...)
 			}
@@ -221,6 +226,71 @@ func checkMissingAutocast(p *Pass) {
 		// (An evaluation loop's wrap would take its warping loss along.)
 		checkEvalAutocast(p, v, bf16, small, hedged)
 	}
+}
+
+// convolutionalNote is what AMP004 says of a convolutional network in
+// place of the Transformer's 5.0× (corpus/gpu/amp004_small_cnn.py,
+// .notes/amp004-small-cnn-h200.txt; blind samples S26C and S26E measured
+// 0.75-1.0× for bf16 alone on their CNNs and judged the 5.0× misleading).
+const convolutionalNote = ` together with channels_last (MEM006): convolutional networks gain from bf16 only in that layout and at larger batches (torchvision's EfficientNet-B0, MobileNetV3, ResNet-18 and ResNet-50 ran 1.63-2.03× with both at batch 128 on an H200, 0.87-1.09× with bf16 alone, 0.70-1.04× at batch 32 at 224×224: measure it)`
+
+// cnnArchitectures are torchvision's convolutional model families.
+var cnnArchitectures = []string{"resnet", "resnext", "wide_resnet", "efficientnet", "mobilenet", "densenet", "vgg", "inception", "googlenet", "convnext", "regnet", "shufflenet", "squeezenet", "mnasnet", "alexnet"}
+
+// convolutionalTraining reports a file whose training steps run
+// convolutional networks only: every trained network (trainedNetworks)
+// builds convolutions and no attention, or, where they cannot be read,
+// the file builds torchvision CNNs and no other network.
+func convolutionalTraining(p *Pass) bool {
+	return p.Memo("amp004.convolutionalTraining", func() any {
+		if convolutionsOnly(p) && p.Model.ProjectSpells("Conv2d", "Conv3d", "Conv1d") && !p.Model.ProjectSpells("LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer", "scaled_dot_product_attention") {
+			// AMP005's reading: cuDNN's work with no large matmul, in a
+			// project that builds convolutions and no recurrent or
+			// attention layer.
+			return true
+		}
+		walk := &widthWalk{}
+		nets, ok := trainedNetworks(p, &widthFrame{m: p.Model, walk: walk})
+		if ok && len(nets) > 0 {
+			for _, net := range nets {
+				if !convolutional(net.m, net.def) || attentionIn(net) {
+					return false
+				}
+			}
+			return true
+		}
+		cnn := false
+		for _, call := range p.File.OfType("call") {
+			name, ok := strings.CutPrefix(p.Model.CalleeName(call), "torchvision.models.")
+			if !ok || strings.Contains(name, ".") {
+				continue
+			}
+			if !slices.ContainsFunc(cnnArchitectures, func(a string) bool { return strings.HasPrefix(name, a) }) {
+				return false // a ViT, Swin or detection model
+			}
+			cnn = true
+		}
+		return cnn && !p.Model.Imports("timm") && !p.Model.Imports("transformers")
+	}).(bool)
+}
+
+// attentionIn reports a network frame that calls attention or a
+// Transformer layer (attends), or multiplies matrices with @.
+func attentionIn(net *widthFrame) bool {
+	found := false
+	net.def.Walk(func(n *rewrite.Node) bool {
+		if found {
+			return false
+		}
+		switch {
+		case n.Type == "call" && attends(net, n):
+			found = true
+		case n.Type == "binary_operator" && n.ChildByField("operator").Text() == "@":
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // autocastRegions returns the file's with statements that enter autocast

@@ -60,3 +60,45 @@ for epoch in range(10):
 		t.Errorf("a network shown large keeps a finding per loop, got %d: %+v", len(got), got)
 	}
 }
+
+// TestAMP004ConvolutionalNetworkNamesChannelsLast checks that the finding
+// on a convolutional network quotes what bf16 gains there (with
+// channels_last, at larger batches) instead of the Transformer's 5.0×,
+// and that a Transformer keeps the 5.0×.
+func TestAMP004ConvolutionalNetworkNamesChannelsLast(t *testing.T) {
+	src := `import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(3, 256, 3, padding=1), nn.ReLU(), nn.Conv2d(256, 512, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 10))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+model = Net().cuda()
+optimizer = torch.optim.Adam(model.parameters(), fused=True)
+for x, y in loader:
+    loss = nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+`
+	env := &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}
+	got := ruleFindings([]byte(src), "AMP004", env)
+	if len(got) != 1 {
+		t.Fatalf("want one AMP004 finding, got %d: %+v", len(got), got)
+	}
+	if !strings.Contains(got[0].Message, "together with channels_last (MEM006)") || strings.Contains(got[0].Message, "5.0×") {
+		t.Errorf("a convolutional network's finding should quote the CNN measurements, not the Transformer's: %q", got[0].Message)
+	}
+	transformer := strings.Replace(src, "nn.Sequential(nn.Conv2d(3, 256, 3, padding=1), nn.ReLU(), nn.Conv2d(256, 512, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 10))",
+		"nn.TransformerEncoder(nn.TransformerEncoderLayer(1024, 16, batch_first=True), 12)", 1)
+	got = ruleFindings([]byte(transformer), "AMP004", env)
+	if len(got) != 1 || !strings.Contains(got[0].Message, "5.0×") {
+		t.Errorf("a Transformer keeps the 5.0×: %+v", got)
+	}
+}
