@@ -576,7 +576,7 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		// runs outside the steps (a recurrent model's init_hidden()
 		// called before each epoch's batch loop: blind sample S14A).
 		name := fn.ChildByField("name").Text()
-		if name != "forward" && hasLoop(fn) {
+		if name != "forward" && (hasLoop(fn) || callsLoopingMethod(m, fn)) {
 			// The set-up of a method that runs its own loop (a sampler's
 			// `z = torch.randn(...).cuda()` before 150 decoding steps, a
 			// bisection's bounds before its iterations): once a call,
@@ -611,6 +611,39 @@ func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 		return fn.ChildByField("name").Text() != "main"
 	}
 	return anyPerStep(m, sites, foreign, depth+1)
+}
+
+// callsLoopingMethod reports a method that calls a method of one of its
+// module's submodules which runs a loop of its own (`return
+// self.decoder.decode(z, max_decode_step=150)`): a sampler whose set-up
+// runs once per decoding (blind sample S26F's hgraph2graph sample() and
+// translate()).
+func callsLoopingMethod(m *rewrite.Model, fn *rewrite.Node) bool {
+	found := false
+	fn.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+		if found || rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if n.Type != "call" {
+			return true
+		}
+		f := n.ChildByField("function")
+		if f == nil || f.Type != "attribute" || f.ChildByField("object").Type != "attribute" {
+			return true
+		}
+		for _, v := range m.SelfAttrValues(f.ChildByField("object")) {
+			if v.Type != "call" {
+				continue
+			}
+			if _, class := builtClass(m, v); class != nil {
+				if meth := rewrite.MethodOf(class, f.ChildByField("attribute").Text()); meth != nil && meth != fn && hasLoop(meth) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // maxCallerDepth is how many callers up perStep follows a function
