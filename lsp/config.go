@@ -115,8 +115,10 @@ type engine struct {
 	versions patterns.Versions
 	// versionsFor is the per-file pin lookup (nil: versions for all).
 	versionsFor func(path string) (patterns.Versions, bool)
-	srv         *Server
-	warnings    []string
+	// torchExplicit: the configuration sets the torch version.
+	torchExplicit bool
+	srv           *Server
+	warnings      []string
 
 	envOnce sync.Once
 	env     *patterns.Env
@@ -139,6 +141,7 @@ func (s *Server) newEngine() *engine {
 	e.sel = patterns.Selection{Select: cfg.Select, Ignore: cfg.Ignore}
 	e.unsafe = cfg.UnsafeFixes
 	e.config = cfg.TargetGPU
+	e.torchExplicit = cfg.TorchVersionSet()
 	cs := parseSettings(s.initOpts).over(parseSettings(s.changeOpts))
 	if cs.Select != nil {
 		// The editor's selection replaces the file's, as --select does.
@@ -182,7 +185,7 @@ func (s *Server) newEngine() *engine {
 func (e *engine) Env() *patterns.Env {
 	e.envOnce.Do(func() {
 		gpu, _, _ := e.srv.hardware(e.explicit, e.config)
-		e.env = &patterns.Env{GPU: gpu, Versions: e.versions, CPUCount: runtime.NumCPU(), VersionsFor: e.versionsFor}
+		e.env = &patterns.Env{GPU: gpu, Versions: e.versions, CPUCount: runtime.NumCPU(), VersionsFor: e.versionsFor, TorchExplicit: e.torchExplicit}
 		if e.srv.project != nil {
 			e.env.Project = e.srv.project
 		}

@@ -28,6 +28,12 @@ type Env struct {
 	// whose fix needs a floor (OPT002's set_to_none, from 1.7) waits for
 	// a pin.
 	TorchCeiling bool
+	// TorchExplicit says the user set the torch version in the
+	// configuration ([tool.gpuopt] target-versions): the code's signs of
+	// an older release (pre-0.4 idioms, an API later releases removed, an
+	// assert on the major version) do not lower it (blind sample S26B's
+	// torch 0.3 GZSL code, silent under an explicit torch 2.5).
+	TorchExplicit bool
 }
 
 // Pass carries one rule's run over one file.

@@ -56,7 +56,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 			env = &own
 		}
 	}
-	if major, ok := assertedTorchMajor(f); ok && env.Versions.Torch.Major > major {
+	if major, ok := assertedTorchMajor(f); ok && env.Versions.Torch.Major > major && !env.TorchExplicit {
 		// The script refuses to run on any other major version.
 		own := *env
 		own.Versions.Torch = below(Version{major + 1, 0})
@@ -68,7 +68,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	}
 	m := f.Model()
 	m.SetProject(env.Project)
-	if bound, ok := removedAPIBound(m); ok && env.Versions.Torch.AtLeast(bound.Major, bound.Minor) {
+	if bound, ok := removedAPIBound(m); ok && env.Versions.Torch.AtLeast(bound.Major, bound.Minor) && !env.TorchExplicit {
 		// The code calls an API removed in bound: it runs on an older
 		// torch than any pin says.
 		own := *env
@@ -86,7 +86,7 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 		own.TorchCeiling = true
 		env = &own
 	}
-	if env.Versions.Torch.AtLeast(0, 4) && m.Imports("torch") && writtenForTorch03(m) {
+	if env.Versions.Torch.AtLeast(0, 4) && m.Imports("torch") && writtenForTorch03(m) && !env.TorchExplicit {
 		own := *env
 		own.Versions.Torch = below(Version{0, 4})
 		own.TorchCeiling = true

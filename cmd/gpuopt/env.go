@@ -19,7 +19,7 @@ func buildEnv(cfg workspace.Config, targetFlag string, paths []string) (*pattern
 		return nil, err
 	}
 	// The project index resolves what files import from their siblings.
-	env := &patterns.Env{Versions: v, GPU: gpu, CPUCount: runtime.NumCPU(), Project: workspace.NewProject(paths...)}
+	env := &patterns.Env{Versions: v, GPU: gpu, CPUCount: runtime.NumCPU(), Project: workspace.NewProject(paths...), TorchExplicit: cfg.TorchVersionSet()}
 	env.VersionsFor = newNearestPins(cfg).For // each file's own requirements first
 	return env, nil
 }

@@ -316,3 +316,21 @@ func TestTargetVersionsTables(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetVersionsOverrideOldIdioms: code written for torch 0.3
+// (`Variable(..., volatile=True)`, `loss.data[0]`) is read as running
+// there, so advice for newer releases stays silent; a torch version set
+// in [tool.gpuopt] target-versions wins over those signs (blind sample
+// S26B's GZSL code, silent under an explicit torch 2.5).
+func TestTargetVersionsOverrideOldIdioms(t *testing.T) {
+	src := "import torch\nfrom torch.autograd import Variable\n\nnet = torch.nn.Linear(312, 2048).cuda()\nopt = torch.optim.Adam(net.parameters(), lr=1e-4)\nfor step in range(1000):\n    noise = Variable(torch.randn(64, 312, device=\"cuda\"), volatile=True)\n    loss = net(noise).pow(2).mean()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n    print(loss.data[0])\n"
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "x.py"), src)
+	if out, errOut, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "x.py"); strings.Contains(out, "OPT001") {
+		t.Errorf("torch 0.3 code without a configured version: want no OPT001 (fused arrived in 2.0)\n%s%s", out, errOut)
+	}
+	write(t, filepath.Join(dir, "pyproject.toml"), "[tool.gpuopt]\ntarget-versions = { torch = \"2.5\" }\n")
+	if out, errOut, code := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "x.py"); code != 1 || !strings.Contains(out, "OPT001") {
+		t.Errorf("an explicit torch 2.5: exit %d, want the OPT001 finding\n%s%s", code, out, errOut)
+	}
+}

@@ -101,3 +101,14 @@ func LoadConfig(path string) (cfg Config, found bool, err error) {
 	cfg.Root = filepath.Dir(path)
 	return cfg, true, nil
 }
+
+// TorchVersionSet reports a torch version given in target-versions (as
+// torch or pytorch, in any letter case).
+func (c Config) TorchVersionSet() bool {
+	for lib := range c.TargetVersions {
+		if l := strings.ToLower(lib); l == "torch" || l == "pytorch" {
+			return true
+		}
+	}
+	return false
+}
