@@ -243,6 +243,9 @@ var cnnArchitectures = []string{"resnet", "resnext", "wide_resnet", "efficientne
 // the file builds torchvision CNNs and no other network.
 func convolutionalTraining(p *Pass) bool {
 	return p.Memo("amp004.convolutionalTraining", func() any {
+		if !p.Model.ProjectSpells("Conv2d", "Conv3d", "Conv1d") && !p.Model.Imports("torchvision") {
+			return false // no convolution anywhere: the cheap answer first
+		}
 		if convolutionsOnly(p) && p.Model.ProjectSpells("Conv2d", "Conv3d", "Conv1d") && !p.Model.ProjectSpells("LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer", "scaled_dot_product_attention") {
 			// AMP005's reading: cuDNN's work with no large matmul, in a
 			// project that builds convolutions and no recurrent or
