@@ -12,16 +12,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from narrow_gates import mlp
 from timing import pair
 
 DEV = "cuda"
-
-
-def mlp(sizes):
-    layers = []
-    for a, b in zip(sizes, sizes[1:]):
-        layers += [nn.Linear(a, b), nn.ReLU()]
-    return nn.Sequential(*layers[:-1])
 
 
 def cnn(channels, in_ch=3):
