@@ -3,6 +3,7 @@ package patterns
 import (
 	"bytes"
 	"cmp"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,7 +40,9 @@ func checkMissingAutocast(p *Pass) {
 	}
 	if usesLightning(p) {
 		// Lightning runs the loop: its Trainer's precision is the switch.
-		if !float64Training(p) && !p.Model.ProjectSpells("import torchdiffeq", "from torchdiffeq") && !p.Model.ProjectSpells(torchFFTSpellings...) {
+		// (Nor where the forward takes an SVD or inverse of an
+		// activation, which bf16-mixed precision would make raise.)
+		if _, linalg := linalgNote(p); !linalg && !float64Training(p) && !p.Model.ProjectSpells("import torchdiffeq", "from torchdiffeq") && !p.Model.ProjectSpells(torchFFTSpellings...) {
 			checkLightningPrecision(p, v)
 		}
 		return
@@ -155,6 +158,10 @@ func checkMissingAutocast(p *Pass) {
 					msg += "; the optimizer step is not a plain `opt.step()` after the backward here: add the scaler by hand"
 				}
 			}
+		}
+		if note, ok := linalgNote(p); ok {
+			fix = nil
+			msg += note
 		}
 		if fix != nil && callsNumpy(p, step) {
 			fix = nil
@@ -748,6 +755,10 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 		var fix *rewrite.Fix
 		if edits, ok := autocastEdits(p, call, stmts, dtype); ok {
 			fix = Fix(rewrite.Unsafe, "Run the evaluation forward pass under autocast", edits...)
+		}
+		if note, ok := linalgNote(p); ok {
+			fix = nil
+			msg += note
 		}
 		if fix != nil && callsNumpy(p, loops[0]) {
 			fix = nil
@@ -1584,6 +1595,27 @@ func uncastWriteNote(p *Pass, at *rewrite.Node) string {
 			"), whose operands autocast does not cast: under bf16 autocast a bf16 activation meets an fp32 parameter there (RuntimeError: mat1 and mat2 must have the same dtype): use the out-of-place form or .float() its operands, then wrap"
 	}
 	return "; but line " + p.LineOf(at) + " writes a tensor into another by index, which raises under autocast once one is bf16 and the other fp32 (Index put requires the source and destination dtypes match): make their dtypes agree (.float() on the value), then wrap"
+}
+
+// linalgNote is what AMP004 says where a forward of the file, or of a
+// project module it imports, takes an SVD, inverse, determinant or solve
+// of an activation (rewrite.Model.LinalgInForward): under autocast that
+// activation is bf16 (or fp16), which those ops refuse, so the wrap would
+// raise at the first forward (blind sample S26L's DCP and RPMNet).
+func linalgNote(p *Pass) (string, bool) {
+	var where, name string
+	if call := p.Model.LinalgInForward(); call != nil {
+		where, name = "line "+p.LineOf(call), call.ChildByField("function").Text()
+	} else {
+		if d := p.Model.ProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.LinalgForward != "" }, 3); d != nil {
+			where, name = filepath.Base(d.Path), d.LinalgForward
+		}
+	}
+	if name == "" {
+		return "", false
+	}
+	return "; but the forward takes " + name + " (" + where + ") of a tensor that autocast would make bf16, and " + name + " has no bf16 or fp16 CUDA kernel (NotImplementedError on torch 2.11, .notes/amp004-linalg-h200.txt): " +
+		`run it on .float() inputs inside torch.autocast("cuda", enabled=False), then wrap`, true
 }
 
 // apexOptionalNote is what AMP004 adds where NVIDIA apex's mixed

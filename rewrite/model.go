@@ -136,6 +136,9 @@ type Model struct {
 	// uncastWrite caches UncastWriteInForward (uncastWriteDone: computed).
 	uncastWrite     *Node
 	uncastWriteDone bool
+	// linalg caches LinalgInForward (linalgDone: computed).
+	linalg     *Node
+	linalgDone bool
 	// projectImports caches the project modules ImportsProjectModuleDeep
 	// reaches, by depth.
 	projectImports map[int][]*ProjectDef

@@ -112,6 +112,11 @@ type ProjectDef struct {
 	// module makes a write that autocast does not cast
 	// (Model.UncastWriteInForward).
 	UncastWriteForward bool
+	// LinalgForward: on the module's own entry, the callee name of a
+	// linear-algebra op that a forward of the module takes of an
+	// activation and that raises in bf16 (Model.LinalgInForward), "" when
+	// there is none.
+	LinalgForward string
 	// CustomKernels: on the module's own entry, the module imports
 	// torch.utils.cpp_extension (it compiles CUDA kernels of its own).
 	CustomKernels bool
@@ -289,7 +294,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), Warps: Warps(m), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), UncastWriteForward: m.UncastWriteInForward() != nil, CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), Warps: Warps(m), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), UncastWriteForward: m.UncastWriteInForward() != nil, LinalgForward: linalgName(m), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name
@@ -807,7 +812,18 @@ func (m *Model) importedModules(path string, imports []string) []*ProjectDef {
 // model.py, which imports the op package, whose fused_act.py compiles a
 // kernel).
 func (m *Model) ImportsProjectModuleDeep(pred func(module *ProjectDef) bool, depth int) bool {
-	return slices.ContainsFunc(m.projectModulesWithin(depth), pred)
+	return m.ProjectModuleDeep(pred, depth) != nil
+}
+
+// ProjectModuleDeep returns the nearest module that
+// ImportsProjectModuleDeep would find, nil when there is none.
+func (m *Model) ProjectModuleDeep(pred func(module *ProjectDef) bool, depth int) *ProjectDef {
+	for _, d := range m.projectModulesWithin(depth) {
+		if pred(d) {
+			return d
+		}
+	}
+	return nil
 }
 
 // projectModulesWithin returns the project modules the file imports, and
@@ -980,6 +996,19 @@ func CreatesGraph(f *File) bool {
 		}
 	}
 	return false
+}
+
+// linalgName is the name of the call Model.LinalgInForward finds
+// (`torch.svd`, or `.svd()` for a method), "" when there is none.
+func linalgName(m *Model) string {
+	call := m.LinalgInForward()
+	if call == nil {
+		return ""
+	}
+	if name := m.CalleeName(call); name != "" {
+		return name
+	}
+	return "." + call.ChildByField("function").ChildByField("attribute").Text() + "()"
 }
 
 // callsAutocast reports a call of something named autocast (torch.autocast,

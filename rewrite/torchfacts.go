@@ -870,6 +870,113 @@ func (m *Model) UncastWriteInForward() *Node {
 	return m.uncastWrite
 }
 
+// lowPrecisionLinalg are torch's linear-algebra calls that have no bf16
+// or fp16 CUDA kernel and that autocast does not cast to fp32: given the
+// bf16 output of a matmul under autocast they raise (NotImplementedError
+// "svd_cuda_gesvdjBatched" not implemented for 'BFloat16', and the like;
+// corpus/gpu/amp004_linalg.py on torch 2.11, .notes/amp004-linalg-h200.txt).
+// svdvals, eigvals, pinverse and torch.qr share the measured calls'
+// kernels. (eigh, cholesky, logdet, matrix_exp and norm ran.)
+var lowPrecisionLinalg = map[string]bool{
+	"torch.svd": true, "torch.linalg.svd": true, "torch.linalg.svdvals": true,
+	"torch.det": true, "torch.linalg.det": true,
+	"torch.inverse": true, "torch.linalg.inv": true,
+	"torch.linalg.eig": true, "torch.linalg.eigvals": true,
+	"torch.linalg.solve": true, "torch.linalg.qr": true, "torch.qr": true,
+	"torch.linalg.pinv": true, "torch.pinverse": true,
+}
+
+// lowPrecisionLinalgMethods are the tensor-method spellings of
+// lowPrecisionLinalg (`H.svd()`).
+var lowPrecisionLinalgMethods = map[string]bool{"svd": true, "det": true, "inverse": true, "pinverse": true}
+
+// LinalgInForward returns, in a method named forward or in a function of
+// this module that a forward calls, a call of a linear-algebra op that
+// raises on bf16 activations (lowPrecisionLinalg), nil when there is
+// none: a registration network's SVD of the covariance its matmul built
+// (blind sample S26L's DCP and RPMNet, where AMP004's wrap would raise).
+// An op on a parameter (`torch.inverse(self.weight)`) or on a tensor the
+// code casts first (`.double()`, `.float()`) stays fp32 under autocast.
+func (m *Model) LinalgInForward() *Node {
+	if m.linalgDone {
+		return m.linalg
+	}
+	m.linalgDone = true
+	seen := map[*Node]bool{}
+	var visit func(def *Node, depth int) *Node
+	visit = func(def *Node, depth int) *Node {
+		if seen[def] {
+			return nil
+		}
+		seen[def] = true
+		var found *Node
+		def.Walk(func(n *Node) bool {
+			if found != nil {
+				return false
+			}
+			if n.Type != "call" {
+				return true
+			}
+			if m.lowPrecisionLinalgCall(n) {
+				found = n
+				return false
+			}
+			if depth > 0 {
+				if callee := m.CalledDef(n); callee != nil && callee.Type == "function_definition" {
+					found = visit(callee, depth-1)
+				}
+			}
+			return found == nil
+		})
+		return found
+	}
+	for _, def := range m.File.OfType("function_definition") {
+		if name := def.ChildByField("name"); name == nil || name.Text() != "forward" {
+			continue
+		}
+		if m.linalg = visit(def, 2); m.linalg != nil {
+			break
+		}
+	}
+	return m.linalg
+}
+
+// lowPrecisionLinalgCall reports a call of lowPrecisionLinalg, or of its
+// method spellings, whose operand may be an activation: not an attribute
+// of self (a parameter) and not cast by .float() or .double().
+func (m *Model) lowPrecisionLinalgCall(call *Node) bool {
+	fn := call.ChildByField("function")
+	if fn == nil {
+		return false
+	}
+	var operand *Node
+	switch {
+	case lowPrecisionLinalg[m.CalleeName(call)]:
+		if args := call.ChildByField("arguments"); args != nil && len(args.NamedChildren()) > 0 {
+			operand = args.NamedChildren()[0]
+		}
+	case fn.Type == "attribute" && lowPrecisionLinalgMethods[fn.ChildByField("attribute").Text()] && m.QualifiedName(fn.ChildByField("object")) == "":
+		operand = fn.ChildByField("object")
+	default:
+		return false
+	}
+	if operand == nil {
+		return false
+	}
+	if operand.Type == "attribute" && operand.ChildByField("object").Text() == "self" {
+		return false
+	}
+	if operand.Type == "call" {
+		if f := operand.ChildByField("function"); f != nil && f.Type == "attribute" {
+			switch f.ChildByField("attribute").Text() {
+			case "float", "double":
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // inPlaceMatmuls are the in-place matrix products of a tensor: autocast
 // casts none of its operands, so under bf16 autocast a bf16 activation
 // meets an fp32 parameter or buffer (a center loss's `distmat.addmm_(x,
