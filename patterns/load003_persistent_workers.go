@@ -32,7 +32,7 @@ func checkLoaderPersistent(p *Pass) {
 		if !workersLikely(gl) || !gl.PerEpoch || gl.has(p, "persistent_workers") {
 			continue
 		}
-		if datasetTouchedPerEpoch(p, gl) || readEveryFewEpochs(p, gl) || fewLongEpochs(p, gl) || imageNetScale(p, gl) || rebuiltEachPass(p, gl) || batchOfOne(p, gl) {
+		if datasetTouchedPerEpoch(p, gl) || readEveryFewEpochs(p, gl) || fewLongEpochs(p, gl) || imageNetScale(p, gl) || rebuiltEachPass(p, gl) || batchOfOne(p, gl) || decodesFilesPerItem(p, gl) {
 			continue
 		}
 		// A count written as a name keeps the condition even when its
