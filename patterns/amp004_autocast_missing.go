@@ -96,7 +96,7 @@ func checkMissingAutocast(p *Pass) {
 	small := smallRecurrent(p)
 	trains := false
 	var reported []*rewrite.Node
-	var hedged []int // indexes in p.out of training steps reported with the size hedge
+	var steps []int // indexes in p.out of the training steps reported
 	// One finding per training step: a step with several forward passes
 	// (a GAN's discriminator and generator, a semi-supervised step's
 	// labelled and unlabelled batches) reports its first, whose fix wraps
@@ -223,15 +223,13 @@ func checkMissingAutocast(p *Pass) {
 			stepFinding[step] = len(*p.out)
 			stepBase[len(*p.out)] = msg
 		}
-		if fix != nil && strings.Contains(msg, sizeGate) {
-			hedged = append(hedged, len(*p.out))
-		}
+		steps = append(steps, len(*p.out))
 		p.Report(first, msg, fix)
 	}
 	noteStepPasses(p, joinedSteps)
 	if trains && len(regions) == 0 && !warpsByCoordinates(p) {
 		// (An evaluation loop's wrap would take its warping loss along.)
-		checkEvalAutocast(p, v, bf16, small, hedged)
+		checkEvalAutocast(p, v, bf16, small, steps)
 	}
 }
 
@@ -494,37 +492,68 @@ func perturbationOptimizers(p *Pass, loop *rewrite.Node) map[string]bool {
 	return names
 }
 
-// stepOfEval returns the index in p.out of the hedged training-step
-// finding with a fix (of the same class or function as call when there
-// is one, else the file's first) that an evaluation loop's hedged
-// finding with a fix joins, its edits added to the step's, instead of
-// being reported apart: whether autocast pays is one question
-// of the network's size, answered by measuring its step. Blind samples
-// judged about twice as many hedged evaluation findings false (small
-// networks' validation, generation and run-once prediction loops) as
-// true. ok is false when no training step was reported with the hedge.
-func stepOfEval(p *Pass, hedged []int, call *rewrite.Node) (index int, ok bool) {
-	if len(hedged) == 0 {
+// stepOfEval returns the training-step finding (indexes in p.out) an
+// evaluation loop's finding joins: the one in the same class or function,
+// else the file's first.
+func stepOfEval(p *Pass, steps []int, call *rewrite.Node) (index int, ok bool) {
+	if len(steps) == 0 {
 		return 0, false
 	}
 	scope := enclosingDefinition(call)
-	for _, i := range hedged {
+	for _, i := range steps {
 		if fd := (*p.out)[i]; scope != nil && scope.Start <= fd.Start && fd.End <= scope.End {
 			return i, true
 		}
 	}
-	return hedged[0], true
+	return steps[0], true
 }
 
-// noteEvalLoops adds to each hedged training-step finding the lines of
-// the evaluation loops that joined it (stepOfEval).
-func noteEvalLoops(p *Pass, joined map[int][]string) {
-	for i, lines := range joined {
+// evalJoin is an evaluation loop whose finding joined a training step's:
+// its line, whether the step's fix wraps it, and what keeps it unwrapped.
+type evalJoin struct {
+	line    string
+	wrapped bool
+	caveat  string // "; ..." clauses the step's message does not say already
+}
+
+// newCaveats returns the "; "-separated clauses of caveats that message
+// does not contain.
+func newCaveats(message, caveats string) string {
+	var out []string
+	for _, c := range strings.Split(strings.TrimPrefix(caveats, "; "), "; ") {
+		if c != "" && !strings.Contains(message, c) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(out, "; ")
+}
+
+// noteEvalLoops adds to each training-step finding the lines of the
+// evaluation loops that joined it (stepOfEval): those its fix wraps, and
+// each other with what holds its wrap back.
+func noteEvalLoops(p *Pass, joined map[int][]evalJoin) {
+	for i, loops := range joined {
 		fd := &(*p.out)[i]
-		if len(lines) == 1 {
-			fd.Message += "; its evaluation loop at line " + lines[0] + " runs in fp32 too: wrap it as well where the step gains"
-		} else {
-			fd.Message += "; its evaluation loops at lines " + strings.Join(lines, ", ") + " run in fp32 too: wrap them as well where the step gains"
+		var wrapped []string
+		for _, l := range loops {
+			if l.wrapped {
+				wrapped = append(wrapped, l.line)
+			}
+		}
+		switch len(wrapped) {
+		case 0:
+		case 1:
+			fd.Message += "; its evaluation loop at line " + wrapped[0] + " runs in fp32 too (the fix wraps it as well)"
+		default:
+			fd.Message += "; its evaluation loops at lines " + strings.Join(wrapped, ", ") + " run in fp32 too (the fix wraps them as well)"
+		}
+		for _, l := range loops {
+			if !l.wrapped {
+				fd.Message += "; its evaluation loop at line " + l.line + " runs in fp32 too, not wrapped by the fix" + l.caveat
+			}
 		}
 	}
 }
@@ -704,14 +733,14 @@ func smallRecurrent(p *Pass) recurrentGate {
 // checkEvalAutocast reports the forward passes of evaluation loops (a loop
 // calling a model under torch.no_grad()/inference_mode(), or after
 // `.eval()` in the same function) of a file that trains.
-func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedged []int) {
+func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps []int) {
 	dtype := "torch.float16"
 	if bf16 {
 		dtype = "torch.bfloat16"
 	}
 	seen := map[*rewrite.Node]bool{}
 	hinted := map[*rewrite.Node]bool{} // outermost loops reported
-	joined := map[int][]string{}       // hedged training findings -> lines of the evaluation loops they cover
+	joined := map[int][]evalJoin{}     // training findings -> the evaluation loops that joined them
 	defer noteEvalLoops(p, joined)
 	for _, call := range p.File.OfType("call") {
 		// The cheap tests first: most calls are in no loop, or in a
@@ -751,7 +780,8 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 		for _, st := range stmts {
 			seen[st] = true
 		}
-		msg := "this evaluation loop runs the forward pass in fp32: wrap it in torch.autocast(\"cuda\", dtype=" + dtype + ")"
+		base := "this evaluation loop runs the forward pass in fp32: wrap it in torch.autocast(\"cuda\", dtype=" + dtype + ")"
+		msg := base
 		var fix *rewrite.Fix
 		if edits, ok := autocastEdits(p, call, stmts, dtype); ok {
 			fix = Fix(rewrite.Unsafe, "Run the evaluation forward pass under autocast", edits...)
@@ -794,12 +824,21 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, hedge
 			continue
 		}
 		hinted[outer] = true
-		if fix != nil && strings.Contains(msg, sizeGate) {
-			if i, ok := stepOfEval(p, hedged, call); ok {
-				// The step's hint fix (never applied in batch) wraps this
-				// loop too.
-				(*p.out)[i].Fix.Edits = append((*p.out)[i].Fix.Edits, fix.Edits...)
-				joined[i] = append(joined[i], p.LineOf(call))
+		if i, ok := stepOfEval(p, steps, call); ok {
+			// One finding for the training step and the evaluation
+			// loops beside it: the evaluation is a small share of the
+			// run (blind samples S24C, S24D, S26C and S26L judged the
+			// separate findings on per-epoch validation false, "the
+			// training-step finding is the one that matters"). Its wrap
+			// joins the step's fix where they can be one.
+			fd := &(*p.out)[i]
+			switch {
+			case fix == nil:
+				joined[i] = append(joined[i], evalJoin{line: p.LineOf(call), caveat: newCaveats(fd.Message, strings.TrimPrefix(msg, base))})
+				continue
+			case fd.Fix != nil && sameApplicability(fd.Fix, fix):
+				fd.Fix.Edits = append(fd.Fix.Edits, fix.Edits...)
+				joined[i] = append(joined[i], evalJoin{line: p.LineOf(call), wrapped: true})
 				continue
 			}
 		}

@@ -7,12 +7,13 @@ import (
 	"github.com/gpuopt/gpuopt/rewrite"
 )
 
-// TestAMP004EvaluationJoinsTheHedgedStep checks that a hedged evaluation
-// finding (a network of unread size) joins the hedged finding of the
-// training step: one finding naming the evaluation loop's line, whose
-// hint fix wraps both loops. A network shown large keeps one finding per
-// loop.
-func TestAMP004EvaluationJoinsTheHedgedStep(t *testing.T) {
+// TestAMP004EvaluationJoinsTheStep checks that an evaluation loop's
+// finding joins the training step's: one finding naming the evaluation
+// loop's line, whose fix wraps both loops (a hint for a network of unread
+// size, unsafe for one shown large). An evaluation loop whose wrap is
+// held back (its outputs go to NumPy) is named with the reason, and the
+// step's fix leaves it alone.
+func TestAMP004EvaluationJoinsTheStep(t *testing.T) {
 	src := `import torch
 from models import build_model
 
@@ -56,8 +57,17 @@ for epoch in range(10):
 
 	large := strings.Replace(src, "from models import build_model\n", "import torchvision\n", 1)
 	large = strings.Replace(large, "build_model()", "torchvision.models.resnet50()", 1)
-	if got := findings(large); len(got) != 2 {
-		t.Errorf("a network shown large keeps a finding per loop, got %d: %+v", len(got), got)
+	got = findings(large)
+	if len(got) != 1 || got[0].Fix == nil || len(got[0].Fix.Edits) != 2 || got[0].Fix.Applicability != rewrite.Unsafe ||
+		!strings.Contains(got[0].Message, "its evaluation loop at line 20 runs in fp32 too (the fix wraps it as well)") {
+		t.Errorf("a network shown large: want one finding whose unsafe fix wraps both loops, got %+v", got)
+	}
+
+	numpy := strings.Replace(large, "correct += (model(x.cuda()).argmax(1) == y.cuda()).sum()", "correct += (model(x.cuda()).cpu().numpy().argmax(1) == y.numpy()).sum()", 1)
+	got = findings(numpy)
+	if len(got) != 1 || got[0].Fix == nil || len(got[0].Fix.Edits) != 1 ||
+		!strings.Contains(got[0].Message, "its evaluation loop at line 20 runs in fp32 too, not wrapped by the fix; the loop hands outputs to NumPy") {
+		t.Errorf("an evaluation loop whose outputs reach NumPy: want the step's finding naming it, its fix wrapping the step alone, got %+v", got)
 	}
 }
 

@@ -1,7 +1,8 @@
 # gpuopt-env: target-gpu=h100
 # A Kaggle-style engine module: the device is only a parameter; train.py
 # passes torch.device(config.DEVICE), the GPU. The TF32 setting belongs in
-# train.py (process-wide), not here.
+# train.py (process-wide), not here. The evaluation loop joins the
+# training step's finding, whose fix wraps both.
 import torch
 import torch.nn as nn
 
@@ -28,6 +29,6 @@ def eval_fn(data_loader, model, device):
     with torch.no_grad():
         for batch in data_loader:
             ids = batch["ids"].to(device, dtype=torch.long)
-            outputs = model(ids=ids)  # want: AMP004
+            outputs = model(ids=ids)
             scores.append(outputs)
     return torch.cat(scores).cpu()
