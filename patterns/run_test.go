@@ -170,8 +170,20 @@ func TestUncalledFunctionIsSilent(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "demo.ipynb")); err != nil {
 		t.Fatal(err)
 	}
+	// An importer that calls a model's .eval() reaches no name by a
+	// string: train() is still never called (blind sample S26B's
+	// CE-GZSL, whose unused SupConLoss kept its findings).
+	write("evaluate.py", "import layers.utils as utils\n\n\ndef run(model):\n    model.eval()\n    return utils.get_filter(4)\n")
+	if n := sync002(dir); n != 0 {
+		t.Errorf("an importer calling model.eval(): %d SYNC002 findings, want 0", n)
+	}
 	write("run.py", "from layers.utils import train\n\ntrain(None, [], None)\n")
 	if n := sync002(dir); n != 1 {
 		t.Errorf("train() called by run.py: %d SYNC002 findings, want 1", n)
+	}
+	// Called under another name (`import ... as`): still called.
+	write("run.py", "from layers.utils import train as fit\n\nfit(None, [], None)\n")
+	if n := sync002(dir); n != 1 {
+		t.Errorf("train() imported as fit and called: %d SYNC002 findings, want 1", n)
 	}
 }

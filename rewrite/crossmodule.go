@@ -559,14 +559,27 @@ func (m *Model) NeverCalled(def *Node) bool {
 // dynamicAccess matches code that reaches a module's names by a string
 // computed at run time (`getattr(models, args.arch)`, `models.__dict__[
 // name]`, `eval(...)`): any definition of an imported module may run.
-var dynamicAccess = regexp.MustCompile(`\bgetattr\(|__dict__|\beval\(|\bglobals\(\)|\bvars\(`)
+// The builtins only: a method that shares the name (`model.eval()`, in
+// nearly every training script) is no such access.
+var dynamicAccess = regexp.MustCompile(`(?m)(?:^|[^.\w])(?:getattr\(|eval\(|globals\(\)|vars\()|__dict__`)
 
 // usedOutsideImports reports src spelling word on a line that is not
 // part of an import statement (a parenthesized import's continuation
 // lines included), other than as a library's attribute (torch.spmm is
 // not the project's spmm).
 func usedOutsideImports(src []byte, word *regexp.Regexp) bool {
+	return usedOutsideImportsAs(src, word, 0)
+}
+
+// importedAs matches ` as alias` right after an imported name.
+var importedAs = regexp.MustCompile(`^\s+as\s+(\w+)`)
+
+// usedOutsideImportsAs is usedOutsideImports that also follows an import
+// under another name (`from util.misc import NativeScalerWithGradNormCount
+// as NativeScaler`, then `NativeScaler()`), depth aliases deep.
+func usedOutsideImportsAs(src []byte, word *regexp.Regexp, depth int) bool {
 	inImport := false
+	var aliases []string
 	for _, line := range bytes.Split(src, []byte("\n")) {
 		t := bytes.TrimSpace(line)
 		starts := bytes.HasPrefix(t, []byte("import ")) || bytes.HasPrefix(t, []byte("from ")) && bytes.Contains(t, []byte(" import "))
@@ -576,6 +589,11 @@ func usedOutsideImports(src []byte, word *regexp.Regexp) bool {
 			} else if bytes.Contains(t, []byte(")")) {
 				inImport = false
 			}
+			for _, at := range word.FindAllIndex(line, -1) {
+				if m := importedAs.FindSubmatch(line[at[1]:]); m != nil {
+					aliases = append(aliases, string(m[1]))
+				}
+			}
 			if before, _, _ := bytes.Cut(t, []byte("#")); !bytes.Contains(before, []byte(";")) {
 				continue // (a `;` may put a use on the import's line)
 			}
@@ -584,6 +602,11 @@ func usedOutsideImports(src []byte, word *regexp.Regexp) bool {
 			if !libraryAttribute.Match(line[:at[0]]) {
 				return true
 			}
+		}
+	}
+	for _, a := range aliases {
+		if depth < 2 && usedOutsideImportsAs(src, regexp.MustCompile(`\b`+regexp.QuoteMeta(a)+`\b`), depth+1) {
+			return true
 		}
 	}
 	return false
