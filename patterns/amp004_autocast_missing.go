@@ -68,6 +68,9 @@ func checkMissingAutocast(p *Pass) {
 		// control half precision breaks (blind sample S17I's FFJORD).
 		return
 	}
+	if pointwiseConv1dTraining(p) {
+		return // a PointNet: bf16 ran 0.88-1.02× (pointwiseConv1dTraining)
+	}
 	if p.Model.ProjectSpells(torchFFTSpellings...) {
 		// cuFFT has no bf16 kernels (RuntimeError: Unsupported dtype
 		// BFloat16, .notes/fft-bf16-h200.txt): a Fourier neural operator
