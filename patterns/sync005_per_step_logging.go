@@ -43,6 +43,14 @@ func checkPerStepLogging(p *Pass) {
 		if stmt == nil || sync5HoldsStepLoop(m, loop) {
 			continue
 		}
+		if !m.Loop(loop).Trains() && readsOutputsBack(m, loop) {
+			// An evaluation loop that copies its outputs to the host on
+			// every step (CAMs drawn per sample, predictions kept as
+			// arrays): it waits for the GPU there by design, and moving
+			// the log read gains nothing (blind sample S24D's TS-CAM: six
+			// findings judged false).
+			continue
+		}
 		read := sync5TensorRead(p, call.ChildByField("arguments"))
 		if read == nil {
 			continue

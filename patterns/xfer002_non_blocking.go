@@ -49,7 +49,8 @@ func checkNonBlocking(p *Pass) {
 // but the launch of the forward (blind samples S24D's TS-CAM and CCAM,
 // S24F's siMLPe, S26F, S26H: eight findings judged false). A loop whose
 // only sync is `.item()` of its loss keeps the finding, as a GPU engineer
-// reading the pytorch/examples test loops expects.
+// reading the pytorch/examples test loops expects. SYNC005 reads it too:
+// moving a log read off such a loop's step gains nothing.
 func readsOutputsBack(m *rewrite.Model, loop *rewrite.Node) bool {
 	return stepSyncs(m, loop, func(n *rewrite.Node, method string) bool {
 		return copiesToHost(n) && !underOneStepGuard(loop, n) && !readsHostBatch(loop, n)
