@@ -538,12 +538,37 @@ func (s *matmulSummary) network(fr *widthFrame) {
 // a ResNet-101 are not where a convolutional step spends its time (blind
 // samples RR, WW and KK judged AMP005 false there).
 func (s *matmulSummary) product(m *rewrite.Model, n *rewrite.Node) {
-	if attentionContext(m, n) {
+	if attentionContext(m, n) || gramProduct(n) {
 		s.products = true
 		return
 	}
 	s.bare = true
 	s.layers++
+}
+
+// gramProduct reports a product of a tensor with its own transpose
+// (`torch.mm(f, f.t())`, `f @ f.transpose(1, 2)`): a Gram matrix of
+// feature maps, channels × pixels × channels, as large as the maps are
+// (a style loss over VGG features: a GPU engineer would turn TF32 on
+// there, and the recall set expects it).
+func gramProduct(n *rewrite.Node) bool {
+	var a, b *rewrite.Node
+	switch n.Type {
+	case "binary_operator":
+		a, b = n.ChildByField("left"), n.ChildByField("right")
+	case "call":
+		args := rewrite.PositionalArgs(n)
+		if len(args) != 2 {
+			return false
+		}
+		a, b = args[0], args[1]
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	t := strings.ReplaceAll(b.Text(), " ", "")
+	x := strings.ReplaceAll(a.Text(), " ", "")
+	return t == x+".t()" || t == x+".T" || t == x+".mT" || strings.HasPrefix(t, x+".transpose(") || strings.HasPrefix(t, x+".permute(")
 }
 
 // attentionContext reports a matmul n whose class (or, outside a class,

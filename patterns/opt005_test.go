@@ -70,7 +70,7 @@ import torchvision
 from torchvision import transforms
 
 tf = transforms.Compose([transforms.Scale(256), transforms.ToTensor()])
-model = torchvision.models.vgg16().cuda()
+model = torchvision.models.vit_b_16().cuda()
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for epoch in range(10):
     for x, y in loader:
