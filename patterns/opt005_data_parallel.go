@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -71,7 +72,13 @@ func checkDataParallel(p *Pass) {
 		if !p.Env.Versions.Torch.AtLeast(1, 10) {
 			launcher = "python -m torch.distributed.launch" // torchrun arrived in 1.10
 		}
-		msg := "nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with " + launcher + ")"
+		msg := "on several GPUs, nn.DataParallel replicates the model every step and gathers on one GPU: use DistributedDataParallel (one process per GPU, launched with " + launcher + "); on one GPU the wrapper calls the model directly and there is nothing to gain"
+		if guard := multiGPUGuard(call); guard != "" {
+			// The wrap runs only on a multi-GPU machine: say so (blind
+			// samples S24B and S25A judged the unqualified message false
+			// for a one-H100 target).
+			msg = "this nn.DataParallel runs only when `" + guard + "` (several GPUs): there it replicates the model every step and gathers on one GPU, where DistributedDataParallel (one process per GPU, launched with " + launcher + ") does not; on one GPU this code path does not run"
+		}
 		if flag, ok := oneDeviceByDefault(p, ids); ok {
 			// range(args.ngpu) with a default of 1: one device until the
 			// user asks for more (blind sample S16P judged the plain
@@ -527,6 +534,26 @@ func underDeviceCountTest(n *rewrite.Node) bool {
 	}
 	return false
 }
+
+// multiGPUGuard returns the condition of an `if` around n that tests
+// for more than one GPU (`torch.cuda.device_count() > 1`, `len(device_ids)
+// > 1`, `args.n_gpu > 1`), "" when there is none.
+func multiGPUGuard(n *rewrite.Node) string {
+	for a := n.Parent; a != nil && !rewrite.IsScopeNode(a); a = a.Parent {
+		if !a.Is("if_statement", "elif_clause") || !a.ChildByField("consequence").Contains(n) {
+			continue
+		}
+		cond := a.ChildByField("condition")
+		if cond != nil && multiGPUCondition.MatchString(cond.Text()) {
+			return strings.Join(strings.Fields(cond.Text()), " ")
+		}
+	}
+	return ""
+}
+
+// multiGPUCondition matches a test for more than one GPU: a count of
+// devices or GPUs compared above one.
+var multiGPUCondition = regexp.MustCompile(`(?i)(device_count\(\)|gpu|device_ids|devices)\w*\)?\s*(>\s*1\b|>=\s*2\b)`)
 
 // oneVisibleDevice reports a script whose every assignment to
 // CUDA_VISIBLE_DEVICES names one device: a string without a comma, or

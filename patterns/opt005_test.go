@@ -107,3 +107,33 @@ func TestBuildsLayer(t *testing.T) {
 		}
 	}
 }
+
+// TestOPT005SaysWhenItApplies checks that the message says DataParallel
+// costs only on several GPUs, and names the guard of a wrap that runs
+// only there (blind samples judged the unqualified message false for a
+// one-H100 target).
+func TestOPT005SaysWhenItApplies(t *testing.T) {
+	src := `import torch
+import torchvision
+
+model = torchvision.models.resnet50().cuda()
+if torch.cuda.device_count() > 1:
+    model = torch.nn.DataParallel(model)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+`
+	env := &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}
+	got := ruleFindings([]byte(src), "OPT005", env)
+	if len(got) != 1 || !strings.Contains(got[0].Message, "runs only when `torch.cuda.device_count() > 1`") {
+		t.Fatalf("a wrap under a device-count test: want one finding naming the guard, got %+v", got)
+	}
+	plain := strings.Replace(src, "if torch.cuda.device_count() > 1:\n    model", "model", 1)
+	got = ruleFindings([]byte(plain), "OPT005", env)
+	if len(got) != 1 || !strings.Contains(got[0].Message, "on one GPU the wrapper calls the model directly") {
+		t.Fatalf("an unconditional wrap: want one finding saying it costs only on several GPUs, got %+v", got)
+	}
+}
