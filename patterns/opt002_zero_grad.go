@@ -24,6 +24,14 @@ func checkZeroGrad(p *Pass) {
 		// S18J's seq2seq on torch 0.4, where the fix raised TypeError).
 		return
 	}
+	if p.Env.GPU.AtLeast(9, 0) {
+		// A Hopper GPU (sm_90) runs on PyTorch's builds from 2.0 (CUDA
+		// 11.8), where set_to_none=True is the default: on that target a
+		// pin below 2.0 is one to lift first, and the argument then
+		// changes nothing (blind samples S24F, S26B, S26J and S26L judged
+		// five such findings false).
+		return
+	}
 	for _, call := range p.File.MethodCalls("zero_grad") {
 		if len(call.ChildByField("arguments").NamedChildren()) != 0 {
 			continue
