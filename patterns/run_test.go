@@ -170,10 +170,12 @@ func TestUncalledFunctionIsSilent(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "demo.ipynb")); err != nil {
 		t.Fatal(err)
 	}
-	// An importer that calls a model's .eval() reaches no name by a
-	// string: train() is still never called (blind sample S26B's
-	// CE-GZSL, whose unused SupConLoss kept its findings).
-	write("evaluate.py", "import layers.utils as utils\n\n\ndef run(model):\n    model.eval()\n    return utils.get_filter(4)\n")
+	// An importer that calls a model's .eval(), picks a class of another
+	// module with getattr or reads vars(args) reaches no name of this
+	// module by a string: train() is still never called (blind samples
+	// S26B's CE-GZSL and S26J's BRITS, whose unused code kept its
+	// findings).
+	write("evaluate.py", "import layers.utils as utils\nimport models\n\n\ndef run(model, args):\n    model.eval()\n    net = getattr(models, args.model)(**vars(args))\n    return utils.get_filter(4)\n")
 	if n := sync002(dir); n != 0 {
 		t.Errorf("an importer calling model.eval(): %d SYNC002 findings, want 0", n)
 	}

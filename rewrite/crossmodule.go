@@ -549,7 +549,7 @@ func (m *Model) NeverCalled(def *Node) bool {
 	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
 	for _, path := range ps.Importers(self, name) {
 		src := ps.Source(path)
-		if src == nil || filepath.Base(path) == "__init__.py" || dynamicAccess.Match(src) || usedOutsideImports(src, word) {
+		if src == nil || filepath.Base(path) == "__init__.py" || dynamicAccessTo(src, strings.TrimSuffix(filepath.Base(self), ".py")) || usedOutsideImports(src, word) {
 			return false
 		}
 	}
@@ -558,10 +558,36 @@ func (m *Model) NeverCalled(def *Node) bool {
 
 // dynamicAccess matches code that reaches a module's names by a string
 // computed at run time (`getattr(models, args.arch)`, `models.__dict__[
-// name]`, `eval(...)`): any definition of an imported module may run.
+// name]`, `eval(...)`, `vars()`): any definition of an imported module
+// may run. (`vars(args)` reads an object's attributes, not a module's.)
 // The builtins only: a method that shares the name (`model.eval()`, in
 // nearly every training script) is no such access.
-var dynamicAccess = regexp.MustCompile(`(?m)(?:^|[^.\w])(?:getattr\(|eval\(|globals\(\)|vars\()|__dict__`)
+var dynamicAccess = regexp.MustCompile(`(?m)(?:^|[^.\w])(?:getattr\(\s*(\w*)|eval\(|globals\(\)|vars\(\))|(\w*)\.__dict__`)
+
+// dynamicAccessTo reports code in src that may reach a name of module
+// mod by a string: eval, globals() or vars(), or getattr or __dict__ on
+// mod itself (or the name it is imported as). A getattr on another module
+// (`getattr(models, args.model)` beside `import utils`) reaches none of
+// mod's names (blind sample S26J's BRITS, whose unused zero_var kept its
+// finding).
+func dynamicAccessTo(src []byte, mod string) bool {
+	for _, m := range dynamicAccess.FindAllSubmatch(src, -1) {
+		target := string(m[1])
+		if target == "" {
+			target = string(m[2])
+		}
+		if target == "" || target == mod || importedAsAlias(src, mod, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// importedAsAlias reports src importing module mod under the name alias
+// (`import utils as U`, `from pkg import utils as U`).
+func importedAsAlias(src []byte, mod, alias string) bool {
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(mod) + `\s+as\s+` + regexp.QuoteMeta(alias) + `\b`).Match(src)
+}
 
 // usedOutsideImports reports src spelling word on a line that is not
 // part of an import statement (a parenthesized import's continuation
