@@ -111,4 +111,12 @@ for x, y in loader:
 	if len(got) != 1 || !strings.Contains(got[0].Message, "5.0×") {
 		t.Errorf("a Transformer keeps the 5.0×: %+v", got)
 	}
+	// A temporal convolution network (Conv1d, kernel 3): channels_last,
+	// a layout of 4-D tensors, does not apply (blind sample S26L).
+	temporal := strings.NewReplacer("nn.Conv2d(3, 256, 3, padding=1)", "nn.Conv1d(3, 256, 3, padding=1)",
+		"nn.Conv2d(256, 512, 3, padding=1)", "nn.Conv1d(256, 512, 3, padding=1)", "nn.AdaptiveAvgPool2d(1)", "nn.AdaptiveAvgPool1d(1)").Replace(src)
+	got = ruleFindings([]byte(temporal), "AMP004", env)
+	if len(got) != 1 || strings.Contains(got[0].Message, "channels_last") || !strings.Contains(got[0].Message, "networks of Conv1d layers") {
+		t.Errorf("a Conv1d network: want the temporal-convolution note, no channels_last, got %+v", got)
+	}
 }
