@@ -120,3 +120,53 @@ for x, y in loader:
 		t.Errorf("a Conv1d network: want the temporal-convolution note, no channels_last, got %+v", got)
 	}
 }
+
+// TestAMP004EvaluationRegionCoversItsLoopOnly checks that an autocast
+// region around an evaluation loop (what gpuopt's fix of an evaluation
+// finding writes) does not hide the training step's finding (blind
+// sample S27F's SimCSE: after `fix`, `check` passed with the training
+// step still in fp32).
+func TestAMP004EvaluationRegionCoversItsLoopOnly(t *testing.T) {
+	src := `import torch
+import torch.nn as nn
+
+model = nn.TransformerEncoder(nn.TransformerEncoderLayer(1024, 16, batch_first=True), 12).cuda()
+optimizer = torch.optim.AdamW(model.parameters(), fused=True)
+
+
+def evaluate(loader):
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            for x in loader:
+                total += model(x.cuda()).float().mean()
+    model.train()
+    return total
+
+
+for epoch in range(10):
+    for x in loader:
+        out = model(x.cuda())
+        loss = out.pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    print(evaluate(dev_loader))
+`
+	env := &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}
+	got := ruleFindings([]byte(src), "AMP004", env)
+	if len(got) != 1 || !strings.Contains(got[0].Message, "this training step") {
+		t.Fatalf("want the training step's finding beside an evaluation region, got %+v", got)
+	}
+	// A region in a helper with no loop (a step function the loop may
+	// call) still covers the step.
+	helper := strings.Replace(src, `        with torch.autocast("cuda", dtype=torch.bfloat16):
+            for x in loader:
+                total += model(x.cuda()).float().mean()`, `        for x in loader:
+            total += model(x.cuda()).float().mean()`, 1)
+	helper = strings.Replace(helper, "def evaluate(loader):", "def forward(x):\n    with torch.autocast(\"cuda\", dtype=torch.bfloat16):\n        return model(x)\n\n\ndef evaluate(loader):", 1)
+	if got := ruleFindings([]byte(helper), "AMP004", env); len(got) != 0 {
+		t.Errorf("a region in a loop-free helper covers the step: want no finding, got %+v", got)
+	}
+}
