@@ -248,10 +248,10 @@ const convolutionalNote = ` together with channels_last (MEM006): convolutional 
 const temporalConvolutionNote = ` (networks of Conv1d layers gain from it as their channels widen: a temporal convolution network of 256 channels ran 1.45× with it on an H100, a PointNet of 1×1 convolutions 0.88-1.02× on an H200: measure it)`
 
 // convolutionalNoteFor is the note for the file's convolutional networks:
-// temporalConvolutionNote where the project builds Conv1d layers and no
-// 2-D or 3-D convolution, convolutionalNote otherwise.
+// temporalConvolutionNote in a conv1dOnlyProject, convolutionalNote
+// otherwise.
 func convolutionalNoteFor(p *Pass) string {
-	if p.Model.ProjectSpells("Conv1d") && !p.Model.ProjectSpells("Conv2d", "Conv3d", "conv2d(", "conv3d(", "torchvision.models", "from torchvision import models", "timm") {
+	if conv1dOnlyProject(p) {
 		return temporalConvolutionNote
 	}
 	return convolutionalNote

@@ -6,6 +6,14 @@ import (
 	"github.com/gpuopt/gpuopt/rewrite"
 )
 
+// conv1dOnlyProject reports a project that builds Conv1d layers and no
+// 2-D or 3-D convolution, torchvision model or timm model: one whose
+// convolutional networks take 3-D tensors, where channels_last does not
+// apply.
+func conv1dOnlyProject(p *Pass) bool {
+	return p.Model.ProjectSpells("Conv1d") && !p.Model.ProjectSpells("Conv2d", "Conv3d", "conv2d(", "conv3d(", "torchvision.models", "from torchvision import models", "timm")
+}
+
 // pointwiseConv1dTraining reports a file whose training steps run
 // point-cloud networks of the PointNet kind: convolutional
 // (convolutionalTraining: no attention), built from Conv1d layers of
@@ -21,7 +29,7 @@ import (
 // channels ran 1.45× with autocast (.notes/amp004-narrow-h100-2.txt).
 func pointwiseConv1dTraining(p *Pass) bool {
 	return p.Memo("amp004.pointwiseConv1d", func() any {
-		if !p.Model.ProjectSpells("Conv1d") || p.Model.ProjectSpells("Conv2d", "Conv3d", "conv2d(", "conv3d(", "torchvision.models", "from torchvision import models", "timm") {
+		if !conv1dOnlyProject(p) {
 			return false
 		}
 		if !convolutionalTraining(p) {
