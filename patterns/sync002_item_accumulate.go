@@ -730,7 +730,8 @@ func checkAppendedItems(p *Pass) {
 // loop does not read, or of a meter update (meterItems). A step with nine
 // such calls waits nine times, and each is reported (blind samples S23D's
 // paired `epoch_loss.append(loss.item())` and `epoch_acc.append(...)`,
-// S24B's ELR, whose every .item() excused the others).
+// S24B's ELR, whose every .item() excused the others). Outside a
+// training loop only the accumulations are deferrable.
 func deferrableItem(m *rewrite.Model, loop, n *rewrite.Node) bool {
 	if !isItemCall(n) && !tensorConversion(m, n) {
 		return false
@@ -738,6 +739,13 @@ func deferrableItem(m *rewrite.Model, loop, n *rewrite.Node) bool {
 	st := rewrite.Statement(n)
 	if st != nil && sync2IsAccumulation(st) {
 		return true
+	}
+	if !m.Loop(loop).Trains() {
+		// Appends and meter updates are reported in training loops only:
+		// an evaluation loop keeps their waits, which make any other
+		// deferral pointless (blind sample S27B's sgan check_accuracy, ten
+		// `.append(x.item())` beside the two totals reported).
+		return false
 	}
 	args := n.Parent
 	if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Parent == nil || args.Parent.Parent.Type != "expression_statement" {
