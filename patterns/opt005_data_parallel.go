@@ -411,12 +411,23 @@ func torchLayer(c string) bool {
 // visible (`os.environ["CUDA_VISIBLE_DEVICES"] = "0"`, or the join of a
 // one-element list: EEG-Conformer, blind sample S16A; or a flag whose
 // default is one id, where the wrap is not under a test of
-// torch.cuda.device_count(), which says the user runs it with several).
+// torch.cuda.device_count(), which says the user runs it with several;
+// also device ids from a flag whose default lists one).
 func oneDevice(p *Pass, ids, wrap *rewrite.Node) bool {
 	if oneVisibleDevice(p, !underDeviceCountTest(wrap)) {
 		return true
 	}
 	ids = singleOrigin(p, ids)
+	if ids != nil && ids.Type == "attribute" && !underDeviceCountTest(wrap) {
+		def, _, flag := flagDefaultValue(p.Model, ids)
+		if !flag || def == nil {
+			return false
+		}
+		// `DataParallel(net, args.gpu_ids)` with `--gpu_ids` defaulting
+		// to `[0]`: one device unless the user lists more (blind sample
+		// S25H's Glow).
+		return oneElement(def)
+	}
 	if n, ok := deviceRange(p, ids); ok {
 		v, ok := intLiteral(p, n)
 		return ok && v == 1
