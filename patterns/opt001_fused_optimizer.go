@@ -698,12 +698,15 @@ func sparseGradients(p *Pass) bool {
 	return false
 }
 
-// overwrittenUnused reports an optimizer assigned to a name that the
-// same block assigns again before anything reads it (`optimizer =
-// AdamW(...)`, a few lines later `optimizer = AdamW(...)` once more: blind
-// sample S25K's makeMoE): it never steps, and the finding belongs to the
-// one that does. (Assignments in the branches of an `if args.optim ==`
-// are alternatives, not overwrites.)
+// overwrittenUnused reports an optimizer assigned to a name that is
+// assigned again before anything but a load_state_dict reads it: later in
+// the same block (`optimizer = AdamW(...)`, a few lines later `optimizer =
+// AdamW(...)` once more: blind sample S25K's makeMoE), or after the `if`
+// that holds it (a resume branch that builds an Adam and loads its state,
+// followed by an unconditional `optimizer = optim.Adam(...)`: blind sample
+// S27D's ConvLSTM). It never steps, and the finding belongs to the one
+// that does. (Assignments in the branches of an `if args.optim ==` are
+// alternatives, not overwrites.)
 func overwrittenUnused(p *Pass, call *rewrite.Node) bool {
 	asg := call.Parent
 	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != call {
@@ -714,30 +717,44 @@ func overwrittenUnused(p *Pass, call *rewrite.Node) bool {
 	if left == nil || left.Type != "identifier" || stmt == nil || s == nil {
 		return false
 	}
-	var o *rewrite.Binding // the nearest assignment after it in its block
+	var o *rewrite.Binding // the nearest assignment after it in its block or a block around it
 	for _, c := range s.Bindings[left.Text()] {
 		st := rewrite.Statement(c.Ident)
-		if c.Ident != left && st != nil && st.Parent == stmt.Parent && st.Start >= stmt.End && (o == nil || c.Ident.Start < o.Ident.Start) {
+		if c.Ident != left && st != nil && st.Parent != nil && st.Parent.Contains(stmt) && st.Start >= stmt.End && (o == nil || c.Ident.Start < o.Ident.Start) {
 			o = c
 		}
 	}
-	if o != nil {
-		next := rewrite.Statement(o.Ident)
-		if o.Kind != rewrite.AssignBinding {
+	if o == nil || o.Kind != rewrite.AssignBinding {
+		return false
+	}
+	next := rewrite.Statement(o.Ident)
+	if next.Parent != stmt.Parent && loopBetween(stmt, next.Parent) {
+		return false // the later pass of a loop may read it before the overwrite
+	}
+	for _, r := range p.Model.Reads(s, left.Text(), next.Parent) {
+		if r.Start > stmt.End && r.Start < next.Start && !loadsStateOnly(r) {
 			return false
 		}
-		read := false
-		for _, r := range p.Model.Reads(s, left.Text(), stmt.Parent) {
-			if r.Start > stmt.End && r.Start < next.Start {
-				read = true
-			}
+	}
+	// `optimizer = Wrapper(optimizer)`, `model, optimizer =
+	// accelerator.prepare(model, optimizer)` read it as they rebind it.
+	return len(p.Model.Reads(s, left.Text(), next)) == 0
+}
+
+// loadsStateOnly reports a read that only loads a state into the object
+// (`optimizer.load_state_dict(ckpt["optimizer"])`).
+func loadsStateOnly(read *rewrite.Node) bool {
+	attr := read.Parent
+	return attr != nil && attr.Type == "attribute" && attr.ChildByField("object") == read && attr.ChildByField("attribute").Text() == "load_state_dict" &&
+		attr.Parent != nil && attr.Parent.Type == "call"
+}
+
+// loopBetween reports a loop or function between n and its ancestor block.
+func loopBetween(n, block *rewrite.Node) bool {
+	for a := n.Parent; a != nil && a != block; a = a.Parent {
+		if rewrite.IsLoop(a) || rewrite.IsDefOrLambda(a) {
+			return true
 		}
-		if len(p.Model.Reads(s, left.Text(), next)) > 0 {
-			// `optimizer = Wrapper(optimizer)`, `model, optimizer =
-			// accelerator.prepare(model, optimizer)` read it as they rebind it.
-			read = true
-		}
-		return !read
 	}
 	return false
 }
