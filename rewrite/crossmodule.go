@@ -549,11 +549,78 @@ func (m *Model) NeverCalled(def *Node) bool {
 	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
 	for _, path := range ps.Importers(self, name) {
 		src := ps.Source(path)
-		if src == nil || filepath.Base(path) == "__init__.py" || dynamicAccessTo(src, strings.TrimSuffix(filepath.Base(self), ".py")) || usedOutsideImports(src, word) {
+		if src == nil || filepath.Base(path) == "__init__.py" || dynamicAccessTo(src, strings.TrimSuffix(filepath.Base(self), ".py")) || usedOutsideImports(blankCommentsAndStrings(src), word) {
 			return false
 		}
 	}
 	return true
+}
+
+// blankCommentsAndStrings returns a copy of Python source src with its
+// comments and the contents of its string literals (f-strings excepted:
+// their fields are code) replaced by spaces, newlines kept: a docstring,
+// a wandb project name or a comment that spells a class's name does not
+// use the class (blind sample S26J's Raindrop, whose script names the
+// paper's model in its docstring and builds only Raindrop_v2).
+func blankCommentsAndStrings(src []byte) []byte {
+	out := bytes.Clone(src)
+	blank := func(from, to int) {
+		for k := from; k < to && k < len(out); k++ {
+			if out[k] != '\n' {
+				out[k] = ' '
+			}
+		}
+	}
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '#':
+			j := i
+			for j < len(src) && src[j] != '\n' {
+				j++
+			}
+			blank(i, j)
+			i = j
+		case c == '\'' || c == '"':
+			fstring := false
+			for k := i - 1; k >= 0 && k >= i-3 && isStringPrefix(src[k]); k-- {
+				if src[k] == 'f' || src[k] == 'F' {
+					fstring = true
+				}
+			}
+			quote := []byte{c}
+			if i+2 < len(src) && src[i+1] == c && src[i+2] == c {
+				quote = []byte{c, c, c}
+			}
+			j := i + len(quote)
+			for j < len(src) && !bytes.HasPrefix(src[j:], quote) {
+				if src[j] == '\\' {
+					j++
+				} else if len(quote) == 1 && src[j] == '\n' {
+					break // an unterminated one-line string ends at the line
+				}
+				j++
+			}
+			end := min(j+len(quote), len(src))
+			if !fstring {
+				blank(i+len(quote), j)
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// isStringPrefix reports a letter of a string literal's prefix (r, b, u,
+// f, in either case).
+func isStringPrefix(c byte) bool {
+	switch c {
+	case 'r', 'R', 'b', 'B', 'u', 'U', 'f', 'F':
+		return true
+	}
+	return false
 }
 
 // dynamicAccess matches code that reaches a module's names by a string

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/notebook"
 )
 
 // Project is the index of a project's modules that rewrite.ProjectIndex
@@ -31,13 +32,23 @@ type Project struct {
 	// depend on the working directory.
 	dirs map[string]string
 	// imports are the words of each module's import statements, by file
-	// path, from one scan of the roots on the first Importers question.
+	// path, from one scan on the first Importers question, from each
+	// root's repository top (scanned).
 	importsOnce sync.Once
 	byKey       map[string][]importRef // "module\x00name" -> the imports of name from a module so named
-	pyFiles     []string               // the modules under the roots, from the same scan
-	// unseenCallers: the same scan found notebooks, or a module that
-	// imports others by name at run time (importlib.import_module,
-	// __import__), whose calls the import index does not see.
+	pyFiles     []string               // the modules under the roots themselves, from the same scan
+	// notebooks are the notebooks under the scanned directories, whose
+	// code cells count as importers (Source gives their code).
+	notebooks map[string]bool
+	// scanned are the directories the scan walked: each root's
+	// repository top (the nearest directory above it with a .git), or the
+	// root itself outside a repository, so that a checked subfolder's
+	// callers elsewhere in its repository are seen.
+	scanned []string
+	// unseenCallers: the same scan stopped at maxScanned, found a
+	// notebook it could not read, or a module that imports others by
+	// name at run time (importlib.import_module, __import__), whose calls
+	// the import index does not see.
 	unseenCallers bool
 	// repoTops caches the repository top (the nearest directory with a
 	// .git, "" none) of each directory CoversRepository was asked about:
@@ -330,13 +341,37 @@ func (p *Project) Modules() []string {
 	return p.pyFiles
 }
 
-// Source implements rewrite.ProjectSources.
+// Source implements rewrite.ProjectSources: a module's text, or a
+// notebook's code cells joined.
 func (p *Project) Source(path string) []byte {
 	b, err := os.ReadFile(path)
 	if err != nil || len(b) > MaxFileSize || CheckText(b) != nil {
 		return nil
 	}
+	if strings.HasSuffix(path, ".ipynb") {
+		code, ok := notebookCode(path, b)
+		if !ok {
+			return nil
+		}
+		return code
+	}
 	return b
+}
+
+// notebookCode joins the code cells of a notebook, false when it is not
+// one gpuopt reads.
+func notebookCode(path string, raw []byte) ([]byte, bool) {
+	nb, err := notebook.Parse(path, raw)
+	if err != nil {
+		return nil, false
+	}
+	var code []byte
+	for _, c := range nb.Cells {
+		if c.Kind == "code" {
+			code = append(append(code, c.Source...), '\n')
+		}
+	}
+	return code, true
 }
 
 // importRef is a `from <module> import ...` statement of a file.
@@ -356,10 +391,13 @@ func (p *Project) scanImports() {
 	byKey := map[string][]importRef{}
 	seen := map[string]bool{}
 	var files []string
-	notebooks, dynamic := false, false
-	for _, root := range p.roots {
+	notebooks := map[string]bool{}
+	unreadable, dynamic, truncated := false, false, false
+	scanned := p.scanRoots()
+	for _, root := range scanned {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || len(seen) >= maxScanned {
+				truncated = truncated || err == nil
 				if d != nil && d.IsDir() {
 					return filepath.SkipDir
 				}
@@ -371,17 +409,31 @@ func (p *Project) scanImports() {
 				}
 				return nil
 			}
-			if strings.HasSuffix(path, ".ipynb") {
-				notebooks = true
-			}
-			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".py") || seen[path] {
+			if !d.Type().IsRegular() || seen[path] {
 				return nil
 			}
-			seen[path] = true
-			if abs, err := filepath.Abs(path); err == nil {
-				files = append(files, abs)
+			var refs []keyedImport
+			var dyn bool
+			switch {
+			case strings.HasSuffix(path, ".ipynb"):
+				seen[path] = true
+				abs, err := filepath.Abs(path)
+				code := p.Source(abs)
+				if err != nil || code == nil {
+					unreadable = true
+					return nil
+				}
+				notebooks[abs] = true
+				refs, dyn = importsIn(abs, code)
+			case strings.HasSuffix(path, ".py"):
+				seen[path] = true
+				if abs, err := filepath.Abs(path); err == nil && p.underRoots(abs) {
+					files = append(files, abs)
+				}
+				refs, dyn = fromImports(path)
+			default:
+				return nil
 			}
-			refs, dyn := fromImports(path)
 			for _, r := range refs {
 				byKey[r.key] = append(byKey[r.key], r.importRef)
 			}
@@ -392,8 +444,39 @@ func (p *Project) scanImports() {
 	p.mu.Lock()
 	p.byKey = byKey
 	p.pyFiles = files
-	p.unseenCallers = notebooks || dynamic
+	p.notebooks = notebooks
+	p.scanned = scanned
+	p.unseenCallers = unreadable || dynamic || truncated
 	p.mu.Unlock()
+}
+
+// underRoots reports an absolute path under one of the project's roots
+// (the folders the user named): the modules that method-call and word
+// searches read. The import index reaches further, to the repository's
+// top, since an import names its module exactly.
+func (p *Project) underRoots(abs string) bool {
+	for _, r := range p.roots {
+		if abs == r || strings.HasPrefix(abs, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanRoots are the directories scanImports walks: each root's
+// repository top, or the root outside a repository, none inside another.
+func (p *Project) scanRoots() []string {
+	var out []string
+	for _, r := range p.roots {
+		if top := p.repositoryTop(r); top != "" {
+			r = top
+		}
+		out = append(out, r)
+	}
+	slices.Sort(out)
+	return slices.CompactFunc(out, func(a, b string) bool {
+		return a == b || strings.HasPrefix(b, a+string(filepath.Separator))
+	})
 }
 
 // moduleImport is the key's name part for a whole-module import (`import
@@ -410,6 +493,12 @@ func fromImports(path string) (out []keyedImport, dynamic bool) {
 	if err != nil || len(b) > MaxFileSize {
 		return nil, false
 	}
+	return importsIn(path, b)
+}
+
+// importsIn is fromImports of the code b of the module or notebook at
+// path.
+func importsIn(path string, b []byte) (out []keyedImport, dynamic bool) {
 	dynamic = bytes.Contains(b, []byte("import_module(")) || bytes.Contains(b, []byte("__import__("))
 	lines := strings.Split(string(b), "\n")
 	for i := 0; i < len(lines); i++ {
@@ -489,11 +578,12 @@ func moduleImports(path, line string) []keyedImport {
 	return out
 }
 
-// CoversRepository reports whether the scan of the roots reached every
-// module of the repository that holds path, and every caller there: a
-// root is the repository's top (the nearest directory above path with a
-// .git) or above it, the scan stopped short of maxScanned, and it found
-// no notebook and no import by name at run time. Without a .git above path it
+// CoversRepository reports whether the scan reached every module of the
+// repository that holds path, and every caller there: it walked the
+// repository's top (the nearest directory above path with a .git, which
+// the scan starts from even when the user named a subfolder) or above it,
+// stopped short of maxScanned, read every notebook's code cells, and
+// found no import by name at run time. Without a .git above path it
 // cannot tell, and says no.
 func (p *Project) CoversRepository(path string) bool {
 	if p == nil {
@@ -512,7 +602,10 @@ func (p *Project) CoversRepository(path string) bool {
 	if unseen {
 		return false
 	}
-	for _, r := range p.roots {
+	p.mu.Lock()
+	scanned := p.scanned
+	p.mu.Unlock()
+	for _, r := range scanned {
 		if r == top || strings.HasPrefix(top, r+string(filepath.Separator)) {
 			return true
 		}

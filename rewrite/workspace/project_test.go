@@ -188,7 +188,18 @@ func TestModulesSpellingAndRepositoryTop(t *testing.T) {
 	if !p.CoversRepository(filepath.Join(dir, "train.py")) {
 		t.Error("a project rooted at the repository top covers it")
 	}
-	if NewProject(filepath.Join(dir, "layers")).CoversRepository(filepath.Join(dir, "layers", "spectral.py")) {
-		t.Error("a project rooted in a subfolder does not cover the repository")
+	// A project rooted in a subfolder scans from the repository's top,
+	// so it covers the repository and sees the importers outside it.
+	sub := NewProject(filepath.Join(dir, "layers"))
+	if !sub.CoversRepository(filepath.Join(dir, "layers", "spectral.py")) {
+		t.Error("a project rooted in a subfolder scans its whole repository")
+	}
+	if got := sub.Importers(filepath.Join(dir, "layers", "spectral.py"), "mix"); len(got) != 1 || filepath.Base(got[0]) != "train.py" {
+		t.Errorf("Importers(mix) from the subfolder's project = %v, want train.py", got)
+	}
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"layers/spectral.py": "def mix(x):\n    return x\n"})
+	if NewProject(filepath.Join(outside, "layers")).CoversRepository(filepath.Join(outside, "layers", "spectral.py")) {
+		t.Error("a folder in no repository: its project cannot tell what lies outside it")
 	}
 }
