@@ -106,7 +106,7 @@ func checkNumpyOnGPU(p *Pass) {
 	}
 	reported := map[*rewrite.Node]bool{}
 	for _, r := range roots {
-		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) || inItemLoader(r.call) || moduleSelfTest(p, r.call) {
+		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) || inItemLoader(r.call) || moduleSelfTest(p, r.call) || initialisesOnce(m, r.call) {
 			continue
 		}
 		plan := newCupyPlan(p, byCall)
@@ -143,6 +143,26 @@ func checkNumpyOnGPU(p *Pass) {
 			p.Report(c, msg, fix)
 		}
 	}
+}
+
+// initialisesOnce reports an array built in a constructor or a weight
+// initialiser (`__init__`, `reset_parameters`, `init_weights`): a
+// parameter's initial values, made once (blind sample S27C's TuckER,
+// `nn.Parameter(torch.tensor(np.random.uniform(-1, 1, (d2, d1, d1)),
+// device="cuda"))`). CuPy would speed up a step that runs once.
+func initialisesOnce(m *rewrite.Model, call *rewrite.Node) bool {
+	if len(m.EnclosingLoops(call)) > 0 {
+		return false
+	}
+	fn := enclosingFunction(call)
+	if fn == nil {
+		return false
+	}
+	switch fn.ChildByField("name").Text() {
+	case "__init__", "reset_parameters", "init_weights", "_init_weights", "initialize_weights":
+		return true
+	}
+	return false
 }
 
 // onlyAllocated reports an array built by np.zeros/ones/empty/full and

@@ -36,6 +36,7 @@ func checkFactoryDevice(p *Pass) {
 	if !p.Env.Versions.Torch.AtLeast(0, 4) {
 		return // factories take device= from PyTorch 0.4
 	}
+	checkHostMatrix(p)
 	for _, move := range torchCalls(p) {
 		dev, ok, obj := p.Model.MoveTarget(move)
 		if !ok || obj == nil || !movesOnly(move) || dev != nil && p.Model.DeviceOf(dev) == rewrite.DeviceOther {
