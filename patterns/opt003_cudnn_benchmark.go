@@ -327,7 +327,8 @@ func runByBenchmarkSetter(p *Pass) bool {
 
 // variableShapeBatches reports training whose batches change shape from
 // step to step: sequences padded to each batch's longest by a collate
-// function of the loaders, or torchtext's BucketIterator. The
+// function of the loaders, torchtext's BucketIterator, or one sample per
+// step (trainsOneSampleAtATime). The
 // benchmark times every new shape first: a Tacotron fed by such a
 // collate_fn would re-time its convolutions nearly every batch (blind
 // sample XX judged OPT003 false there; a short run with a few batch sizes
@@ -346,7 +347,34 @@ func variableShapeBatches(p *Pass) bool {
 			return true
 		}
 	}
-	return false
+	return trainsOneSampleAtATime(p)
+}
+
+// trainsOneSampleAtATime reports training whose every loader that feeds a
+// training loop says batch_size=1: samples that cannot be stacked, as a
+// rule (whole images of their own size, scenes of a varying number of
+// pedestrians), so the inputs change shape from step to step (blind
+// samples S27B's Social-STGCNN and S27A's CSRNet).
+func trainsOneSampleAtATime(p *Pass) bool {
+	any := false
+	for _, gl := range gpuLoaders(p) {
+		if gl.Binding == nil {
+			continue
+		}
+		_, _, loops := loaderFeeds(p, gl.Binding)
+		trains := false
+		for _, loop := range loops {
+			trains = trains || p.Model.Loop(loop).Trains()
+		}
+		if !trains {
+			continue
+		}
+		if !batchOfOne(p, gl) {
+			return false
+		}
+		any = true
+	}
+	return any
 }
 
 // collateFunction returns the function a DataLoader call's collate_fn

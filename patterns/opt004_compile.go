@@ -39,6 +39,12 @@ func checkCompileModel(p *Pass) {
 		// S22C's Spikformer; its torch-backend SNN keeps the hint).
 		return
 	}
+	if trainsOneSampleAtATime(p) {
+		// One sample per step, of its own shape as a rule (whole images
+		// of their own size): compile re-traces each new shape, then
+		// goes dynamic (blind sample S27A's CSRNet).
+		return
+	}
 	if !p.Model.UsesCUDA() {
 		// A script that names no device may hand its model to a trainer
 		// of another module that does.
