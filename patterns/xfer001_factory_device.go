@@ -157,7 +157,8 @@ func checkFlagGuardedMove(p *Pass, b *rewrite.Binding, factory *rewrite.Node, na
 // underConversions returns the call a chain of conversions starts from:
 // `torch.zeros(n).float().view(-1, 1)` and `Variable(torch.zeros(n))`
 // give `torch.zeros(n)`. The conversions (dtype methods without
-// arguments, reshapes, a bare Variable) keep the values and the device.
+// arguments, reshapes, a bare Variable, in-place arithmetic by literals)
+// keep the values and the device.
 func underConversions(p *Pass, call *rewrite.Node) *rewrite.Node {
 	for {
 		if inner := variableWrapped(p, call); inner != nil {
@@ -169,11 +170,39 @@ func underConversions(p *Pass, call *rewrite.Node) *rewrite.Node {
 			return call
 		}
 		attr := fn.ChildByField("attribute").Text()
-		if !(dtypeMethods[attr] && len(call.ChildByField("arguments").NamedChildren()) == 0) && !shapeMethods[attr] {
+		if !(dtypeMethods[attr] && len(call.ChildByField("arguments").NamedChildren()) == 0) && !shapeMethods[attr] && !literalInPlaceArithmetic(call, attr) {
 			return call
 		}
 		call = fn.ChildByField("object")
 	}
+}
+
+// inPlaceArithmetic are the in-place methods whose results are the same
+// on every device for the same inputs (IEEE elementwise arithmetic);
+// fill_ and zero_ of a legacy constructor are legacyFactory's.
+var inPlaceArithmetic = map[string]bool{"add_": true, "sub_": true, "mul_": true, "div_": true, "clamp_": true}
+
+// literalInPlaceArithmetic reports `.sub_(0.5)`, `.mul_(2.0)`: in-place
+// arithmetic by number literals, which keeps the device (sgan's uniform
+// noise, `torch.rand(*shape).sub_(0.5).mul_(2.0).cuda()`: blind sample
+// S27B).
+func literalInPlaceArithmetic(call *rewrite.Node, attr string) bool {
+	if !inPlaceArithmetic[attr] {
+		return false
+	}
+	args := call.ChildByField("arguments").NamedChildren()
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		if a.Type == "unary_operator" && a.NamedChildren() != nil && len(a.NamedChildren()) == 1 {
+			a = a.NamedChildren()[0]
+		}
+		if a.Type != "integer" && a.Type != "float" {
+			return false
+		}
+	}
+	return true
 }
 
 // variableWrapped returns the tensor call that call wraps in a bare
