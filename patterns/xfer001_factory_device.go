@@ -38,6 +38,7 @@ func checkFactoryDevice(p *Pass) {
 	}
 	checkHostMatrix(p)
 	for _, move := range torchCalls(p) {
+		checkTensorTargetMove(p, move)
 		dev, ok, obj := p.Model.MoveTarget(move)
 		if !ok || obj == nil || !movesOnly(move) || dev != nil && p.Model.DeviceOf(dev) == rewrite.DeviceOther {
 			continue // `.to(device)` with device = torch.device("cpu") (or "mps"): not the copy to CUDA this rule is about
