@@ -1,0 +1,128 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/gpuopt/gpuopt/rewrite"
+)
+
+// ItemInForward is SYNC006.
+var ItemInForward = &Rule{
+	Code:      "SYNC006",
+	Name:      "item-in-forward",
+	Title:     "Keep .item() out of a module's forward: it waits for the GPU on every call",
+	Fix:       rewrite.Hint,
+	Severity:  rewrite.Information,
+	Libraries: []string{"torch"},
+	Names:     []string{"item"},
+	Check:     checkItemInForward,
+}
+
+func init() { Register(ItemInForward) }
+
+// sync006Pays is what SYNC006 says of the gain, measured by
+// corpus/gpu/sync006_item_in_forward.py (.notes/sync006-item-in-forward-h200.txt).
+const sync006Pays = " A RotatE scorer reading its margin and range this way three times per forward trained 1.04× faster at batch 1024 and 1.08× at batch 128 with the values kept as Python numbers (H200, torch 2.11): it pays on short steps."
+
+// checkItemInForward reports `X.item()` in the forward of an nn.Module
+// class, or in a method of that class that its forward calls or names
+// (`self.TransE(...)`, a dispatch dict `{'TransE': self.TransE}`), in a
+// file that runs on CUDA: each call copies X to the host and waits for
+// every kernel queued before it, once per forward, so once per training
+// step or more (blind samples S27B's Social GAN, S27C's
+// KnowledgeGraphEmbedding and S27E's speech models listed them among
+// their misses). A hint: whether the value can stay on the device (a
+// constant parameter read as a tensor, or kept as a Python number from
+// __init__) or the indices can stay on the host is the author's call.
+func checkItemInForward(p *Pass) {
+	m := p.Model
+	if !m.UsesCUDA() {
+		return
+	}
+	steps := map[*rewrite.Node]string{} // method definition -> its class's name
+	for _, cls := range p.File.OfType("class_definition") {
+		if !isModuleClass(m, cls) {
+			continue
+		}
+		methods := map[string]*rewrite.Node{}
+		for _, st := range rewrite.Statements(cls.ChildByField("body")) {
+			if def := unwrapDecorated(st); def != nil && def.Type == "function_definition" {
+				methods[def.ChildByField("name").Text()] = def
+			}
+		}
+		forward := methods["forward"]
+		if forward == nil {
+			continue
+		}
+		name := cls.ChildByField("name").Text()
+		steps[forward] = name
+		// The methods forward reaches through self: called or named.
+		forward.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "attribute" && n.ChildByField("object").Text() == "self" {
+				if def := methods[n.ChildByField("attribute").Text()]; def != nil && def != forward && def.ChildByField("name").Text() != "__init__" {
+					steps[def] = name
+				}
+			}
+			return true
+		})
+	}
+	for _, call := range p.File.MethodCalls("item") {
+		if !isItemCall(call) {
+			continue
+		}
+		fn := enclosingFunction(call)
+		cls, ok := steps[fn]
+		if v := syncedValue(call); !ok || m.IsArrayExpr(v) && !m.IsTensorExpr(v) || numpyOrigins(m, v) {
+			continue // (a NumPy array's .item() waits for nothing)
+		}
+		if periodicInFunction(m, call, fn) {
+			continue // logging every log_interval steps: that often only
+		}
+		where := "the forward of " + cls
+		if fn.ChildByField("name").Text() != "forward" {
+			where = cls + "." + fn.ChildByField("name").Text() + ", which its forward calls,"
+		}
+		p.Report(call, ".item() in "+where+" copies to the host and waits for the GPU on every call (a sync per step, and a graph break under torch.compile): keep the value a tensor, or a Python number set once in __init__, or keep indices on the host."+sync006Pays, nil)
+	}
+}
+
+// unwrapDecorated returns the definition a decorated_definition wraps,
+// or st itself.
+func unwrapDecorated(st *rewrite.Node) *rewrite.Node {
+	if st != nil && st.Type == "decorated_definition" {
+		return st.ChildByField("definition")
+	}
+	return st
+}
+
+// periodicInFunction reports n in the body of an `if` of fn whose
+// condition takes a remainder (`if self.step_counter % self.log_interval
+// == 1:`): it runs every few calls (blind sample S26G's
+// high-fidelity compression model, whose loss bookkeeping reads a dozen
+// values that often).
+func periodicInFunction(m *rewrite.Model, n, fn *rewrite.Node) bool {
+	for a := n.Parent; a != nil && a != fn; a = a.Parent {
+		if a.Type == "if_statement" {
+			if c := a.ChildByField("consequence"); c != nil && c.Contains(n) && takesRemainder(m, a.ChildByField("condition")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numpyOrigins reports a value every origin of which is a NumPy call
+// (`self.scale = np.array([2.0])` in __init__, read in forward).
+func numpyOrigins(m *rewrite.Model, v *rewrite.Node) bool {
+	origins := m.Origins(v)
+	for _, o := range origins {
+		om := m
+		if o.Model != nil {
+			om = o.Model
+		}
+		if o.Expr == nil || o.Expr.Type != "call" || !strings.HasPrefix(om.CalleeName(o.Expr), "numpy.") {
+			return false
+		}
+	}
+	return len(origins) > 0
+}
