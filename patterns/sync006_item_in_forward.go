@@ -112,7 +112,10 @@ func periodicInFunction(m *rewrite.Model, n, fn *rewrite.Node) bool {
 }
 
 // numpyOrigins reports a value every origin of which is a NumPy call
-// (`self.scale = np.array([2.0])` in __init__, read in forward).
+// (`self.scale = np.array([2.0])` in __init__, read in forward) or a
+// torch factory with no device (`torch.randint(n, (1,))`: a CPU tensor,
+// whose .item() waits for nothing: blind sample S25D's EfficientAT
+// augmentation).
 func numpyOrigins(m *rewrite.Model, v *rewrite.Node) bool {
 	origins := m.Origins(v)
 	for _, o := range origins {
@@ -120,7 +123,13 @@ func numpyOrigins(m *rewrite.Model, v *rewrite.Node) bool {
 		if o.Model != nil {
 			om = o.Model
 		}
-		if o.Expr == nil || o.Expr.Type != "call" || !strings.HasPrefix(om.CalleeName(o.Expr), "numpy.") {
+		if o.Expr == nil || o.Expr.Type != "call" {
+			return false
+		}
+		q := om.CalleeName(o.Expr)
+		cpuFactory := (safeFactories[strings.TrimPrefix(q, "torch.")] || randomFactories[strings.TrimPrefix(q, "torch.")] || q == "torch.tensor") &&
+			strings.Count(q, ".") == 1 && rewrite.KeywordArg(o.Expr, "device") == nil && !rewrite.HasKwargsSplat(o.Expr)
+		if !strings.HasPrefix(q, "numpy.") && !cpuFactory {
 			return false
 		}
 	}

@@ -1,7 +1,7 @@
 # A knowledge-graph scorer that reads its constant margin with .item() in
 # the scoring functions its forward dispatches to: a wait for the GPU per
-# forward. Bookkeeping every log_interval steps, a NumPy value, and a
-# method the forward never reaches stay silent.
+# forward. Bookkeeping every log_interval steps, a NumPy value, a tensor
+# drawn on the CPU, and a method the forward never reaches stay silent.
 import numpy as np
 import torch
 import torch.nn as nn
@@ -24,7 +24,8 @@ class KGEModel(nn.Module):
         score = model_func[model_name](self.ent(h), self.rel(r), self.ent(t))
         if self.step_counter % self.log_interval == 1:
             self.logged.append(score.mean().item())
-        return score * self.scale.item()
+        jitter = torch.randint(5, (1,)).item()
+        return score * self.scale.item() + jitter
 
     def TransE(self, head, relation, tail):
         return self.gamma.item() - torch.norm(head + relation - tail, p=1, dim=-1)  # want: SYNC006
