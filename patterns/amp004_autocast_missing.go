@@ -177,7 +177,11 @@ func checkMissingAutocast(p *Pass) {
 		if fix != nil {
 			if at := outputsFeedUnwrappedForward(p, step, stmts); at != nil {
 				fix = nil
-				msg += "; its outputs feed the forward pass at line " + p.LineOf(at) + " outside the wrap, whose fp32 weights would get bf16 inputs (RuntimeError): wrap that pass too"
+				if len(bceCallsIn(p, at, 1)) > 0 {
+					msg += "; its outputs feed the binary cross-entropy at line " + p.LineOf(at) + " outside the wrap, which wants the input and the target in one dtype (RuntimeError on a bf16 input) and which autocast refuses inside: switch to BCEWithLogitsLoss on the logits first, then wrap"
+				} else {
+					msg += "; its outputs feed the forward pass at line " + p.LineOf(at) + " outside the wrap, whose fp32 weights would get bf16 inputs (RuntimeError): wrap that pass too"
+				}
 			}
 		}
 		if fix != nil {
@@ -1799,7 +1803,8 @@ func convertingLogger(p *Pass, call *rewrite.Node) bool {
 // generator's wrapped forward): under the wrap that name holds a bf16
 // tensor, which a network running outside autocast refuses ("Input type
 // (BFloat16) and weight type (float) should be the same", blind sample
-// S18N's ESRGAN). nil when there is none.
+// S18N's ESRGAN), or a binary cross-entropy, which wants its input and
+// target in one dtype. nil when there is none.
 func outputsFeedUnwrappedForward(p *Pass, step *rewrite.Node, stmts []*rewrite.Node) *rewrite.Node {
 	if len(stmts) == 0 {
 		return nil
@@ -1819,7 +1824,15 @@ func outputsFeedUnwrappedForward(p *Pass, step *rewrite.Node, stmts []*rewrite.N
 		}
 		fn := n.ChildByField("function")
 		args := n.ChildByField("arguments")
-		if fn == nil || args == nil || !p.Model.IsModule(fn) || lossModuleCall(p, n) {
+		if fn == nil || args == nil {
+			return true
+		}
+		// A binary cross-entropy (nn.BCELoss, F.binary_cross_entropy)
+		// wants its input and target in one dtype: a bf16 sigmoid output
+		// of the wrapped forward against an fp32 target raises (blind
+		// sample S28C's age estimation, whose gender head ends in
+		// F.sigmoid in another module).
+		if (!p.Model.IsModule(fn) || lossModuleCall(p, n)) && len(bceCallsIn(p, n, 1)) == 0 {
 			return true
 		}
 		args.Walk(func(id *rewrite.Node) bool {

@@ -131,12 +131,37 @@ func scalarExpr(p *Pass, e *rewrite.Node) bool {
 // only while building the module (handed to a helper's constructor:
 // blind sample S14E's contrastive memory) never meets a device.
 func readAfterInit(p *Pass, init *rewrite.Node, name string) bool {
+	cls := enclosingClass(init)
 	for _, id := range p.File.Identifiers(name) {
 		if id.Field == "attribute" && id.Parent != nil && id.Parent.Type == "attribute" && !init.Contains(id) {
+			if fn := enclosingFunction(id); fn != nil && cls != nil && enclosingClass(fn) == cls && uncalledMethod(p, fn) {
+				continue // read in a method nothing calls (blind sample S28E's logdeep attention_net)
+			}
 			return true
 		}
 	}
 	return false
+}
+
+// moduleHooks are the methods of an nn.Module that PyTorch or a training
+// framework calls by name.
+var moduleHooks = map[string]bool{"forward": true, "extra_repr": true, "reset_parameters": true, "train": true, "eval": true,
+	"training_step": true, "validation_step": true, "test_step": true, "predict_step": true, "configure_optimizers": true}
+
+// uncalledMethod reports a method of a module class that no code of the
+// project names (`.attention_net`, or its name in a string): it never
+// runs. Not for dunder methods, hooks PyTorch or a framework calls by
+// name, decorated methods, nor in a file that imports Lightning (whose
+// trainer calls hooks by name).
+func uncalledMethod(p *Pass, fn *rewrite.Node) bool {
+	name := fn.ChildByField("name").Text()
+	if strings.HasPrefix(name, "__") || moduleHooks[name] || strings.HasPrefix(name, "on_") || fn.Parent != nil && fn.Parent.Type == "decorated_definition" {
+		return false
+	}
+	if p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning") {
+		return false
+	}
+	return !p.Model.ProjectSpells("."+name, `"`+name+`"`, `'`+name+`'`)
 }
 
 // methodNamed returns the def `name` in a class body (decorated or not).
