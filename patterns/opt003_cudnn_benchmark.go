@@ -63,7 +63,7 @@ func checkCudnnBenchmark(p *Pass) {
 			// (Its convolutions all of kernel size 1, written positionally
 			// as `nn.Conv1d(12, 64, 1)`: a point-cloud encoder's shared
 			// MLP, blind sample S20B.)
-			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassAny(d, spatialConvClass) && !patchConvOnly(p.Model, d) {
+			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassAny(d, spatialConvClass) && !patchConvOnly(p.Model, d) && !transformerBackbone(p.Model, d) {
 				conv = true
 				break
 			}
@@ -290,6 +290,42 @@ func convTimmModel(name *rewrite.Node) bool {
 	}
 	for _, f := range []string{"resnet", "resnext", "efficientnet", "convnext", "regnet", "densenet", "mobilenet", "vgg", "inception", "xception", "dla", "dpn", "senet", "mnasnet"} {
 		if strings.Contains(strings.ToLower(s), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// transformerBackbone reports a project class that builds a timm
+// Transformer backbone (`timm.create_model('swin_base_patch4_window7_224',
+// features_only=True)`: no ResNet-like name, see convTimmModel): its own
+// convolutions are a head over the backbone's small maps, and the step's
+// time is the attention's (blind sample S28C's age and gender network).
+func transformerBackbone(m *rewrite.Model, d *rewrite.ProjectDef) bool {
+	dm, node := m.DefinitionOf(d)
+	if dm == nil || node == nil {
+		return false
+	}
+	found := false
+	node.Walk(func(n *rewrite.Node) bool {
+		if found || n.Type != "call" || dm.CalleeName(n) != "timm.create_model" {
+			return !found
+		}
+		if name := rewrite.Arg(n, 0, "model_name"); name != nil {
+			if s, ok := rewrite.StringValue(name); ok && !convTimmModel(name) && transformerName(s) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// transformerName reports a timm model name of a vision Transformer.
+func transformerName(s string) bool {
+	s = strings.ToLower(s)
+	for _, f := range []string{"swin", "vit", "deit", "beit", "eva", "cait", "pvt", "twins", "xcit", "maxvit"} {
+		if strings.Contains(s, f) {
 			return true
 		}
 	}
