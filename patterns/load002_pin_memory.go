@@ -130,7 +130,7 @@ func feedsOneEvaluationPass(p *Pass, gl gpuLoader) bool {
 	if gl.PerEpoch || gl.Across != "" || gl.Binding == nil {
 		return false
 	}
-	if handedOnceToEvaluation(p, gl) {
+	if handedOnceToEvaluation(p, gl) || readOnceOutsideTraining(p, gl) {
 		return true
 	}
 	// Every read of the loader heads a for loop (not a `next(iter(loader))`
@@ -175,6 +175,79 @@ func handedOnceToEvaluation(p *Pass, gl gpuLoader) bool {
 		handed++
 	}
 	return handed > 0
+}
+
+// readOnceOutsideTraining reports a loader every read of which (but for
+// attribute reads) runs once, outside any loop and any function called
+// in one: the head of a for loop that trains nothing, or an argument of a
+// function of this file that trains nothing (`compute_mae_and_mse(model,
+// test_loader)` after the epochs: blind sample S28C's CORAL, whose test
+// loader is read by two such calls and one loop at the end of the script).
+func readOnceOutsideTraining(p *Pass, gl gpuLoader) bool {
+	m := p.Model
+	reads := 0
+	for _, u := range gl.Binding.Uses {
+		if u.Parent != nil && u.Parent.Type == "attribute" && u.Parent.ChildByField("object") == u {
+			continue // `loader.dataset`: no pass
+		}
+		var at *rewrite.Node
+		if headsForLoop(u) {
+			loop := u.Ancestor("for_statement")
+			if loop == nil || m.Loop(loop).Trains() {
+				return false
+			}
+			at = loop
+		} else {
+			args := u.Parent
+			if args != nil && args.Type == "keyword_argument" {
+				args = args.Parent
+			}
+			if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Type != "call" {
+				return false
+			}
+			at = args.Parent
+			def := m.CalledDef(at)
+			if def == nil || def.Type != "function_definition" || callsMethod(def, "backward") || callsMethod(def, "step") {
+				return false
+			}
+		}
+		if len(m.EnclosingLoops(at)) > 0 || !runsOnce(m, at, 0) {
+			return false
+		}
+		reads++
+	}
+	return reads > 0
+}
+
+// runsOnce reports n at a module's top level, or in a function every
+// caller of which, in this file or another module of the project, calls
+// it outside any loop (main(), a test() called after the epochs). A
+// function with no caller in sight (the script's entry point named main
+// aside) may be called anywhere: not once (blind sample S26A's PMG, whose
+// utils.test() train.py calls every epoch).
+func runsOnce(m *rewrite.Model, n *rewrite.Node, depth int) bool {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return true
+	}
+	if depth > 3 {
+		return false // (a recursive function, or a long chain: not shown once)
+	}
+	sites, foreign := m.CallSites(def), m.ForeignCallSites(def)
+	if len(sites) == 0 && len(foreign) == 0 {
+		return def.ChildByField("name").Text() == "main"
+	}
+	for _, s := range sites {
+		if len(m.EnclosingLoops(s)) > 0 || !runsOnce(m, s, depth+1) {
+			return false
+		}
+	}
+	for _, fc := range foreign {
+		if len(fc.Model.EnclosingLoops(fc.Call)) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // headsForLoop reports a name read in a for loop's iterable (`for x in
