@@ -70,6 +70,15 @@ func checkBatchedCPU(p *Pass) {
 		if everyFewSteps(m, loop, call) {
 			continue // `if i % 20 == 0: frames.append(x.cpu())`: a copy every few steps (blind sample S16O's diffusion sampler)
 		}
+		if !m.Loop(loop).Trains() && len(loops) == 1 && loop.Ancestor("function_definition") != nil && runsOnce(m, loop, 0) {
+			// One pass that trains nothing, in a function called once
+			// outside any loop (a threshold or a
+			// test score computed after training: blind samples S28E's
+			// LogADEmpirical, S24D's IRN, S26K's GTZAN): the copies cost a
+			// share of a pass that runs once. (A script's top-level
+			// prediction loop, the catalog's example, keeps the finding.)
+			continue
+		}
 		arg := rewrite.PositionalArgs(call)[0]
 		base, cpu, numpy, tolist, detach := sync1StripConversions(arg)
 		if base == nil || !(cpu || tolist) || base.Type == "call" && rewrite.HasSplat(base) {
