@@ -33,6 +33,7 @@ func checkDeviceAccumulate(p *Pass) {
 	}
 	checkAppendedItems(p)
 	checkMeterItems(p)
+	checkPeriodicAssignedItem(p)
 	for _, aug := range p.File.OfType("augmented_assignment") {
 		total := aug.ChildByField("left")
 		op := aug.ChildByField("operator")
