@@ -219,36 +219,6 @@ func readOnceOutsideTraining(p *Pass, gl gpuLoader) bool {
 	return reads > 0
 }
 
-// runsOnce reports n at a module's top level, or in a function every
-// caller of which, in this file or another module of the project, calls
-// it outside any loop (main(), a test() called after the epochs). A
-// function with no caller in sight (the script's entry point named main
-// aside) may be called anywhere: not once (blind sample S26A's PMG, whose
-// utils.test() train.py calls every epoch).
-func runsOnce(m *rewrite.Model, n *rewrite.Node, depth int) bool {
-	def := n.Ancestor("function_definition")
-	if def == nil {
-		return true
-	}
-	if depth > 3 {
-		return false // (a recursive function, or a long chain: not shown once)
-	}
-	sites, foreign := m.CallSites(def), m.ForeignCallSites(def)
-	if len(sites) == 0 && len(foreign) == 0 {
-		return def.ChildByField("name").Text() == "main"
-	}
-	for _, s := range sites {
-		if len(m.EnclosingLoops(s)) > 0 || !runsOnce(m, s, depth+1) {
-			return false
-		}
-	}
-	for _, fc := range foreign {
-		if len(fc.Model.EnclosingLoops(fc.Call)) > 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // headsForLoop reports a name read in a for loop's iterable (`for x in
 // loader`, `for i, b in enumerate(tqdm(loader))`).

@@ -815,6 +815,37 @@ func calledFunction(m *rewrite.Model, call *rewrite.Node) (*rewrite.Model, *rewr
 }
 
 // calledInLoop reports that the function around n is called from a loop
+// runsOnce reports n at a module's top level, or in a function every
+// caller of which, in this file or another module of the project, calls
+// it outside any loop (main(), a test() called after the epochs). A
+// function with no caller in sight (the script's entry point named main
+// aside) may be called anywhere: not once (blind sample S26A's PMG, whose
+// utils.test() train.py calls every epoch).
+func runsOnce(m *rewrite.Model, n *rewrite.Node, depth int) bool {
+	def := n.Ancestor("function_definition")
+	if def == nil {
+		return true
+	}
+	if depth > 3 {
+		return false // (a recursive function, or a long chain: not shown once)
+	}
+	sites, foreign := m.CallSites(def), m.ForeignCallSites(def)
+	if len(sites) == 0 && len(foreign) == 0 {
+		return def.ChildByField("name").Text() == "main"
+	}
+	for _, s := range sites {
+		if len(m.EnclosingLoops(s)) > 0 || !runsOnce(m, s, depth+1) {
+			return false
+		}
+	}
+	for _, fc := range foreign {
+		if len(fc.Model.EnclosingLoops(fc.Call)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // of this file (`for epoch in ...: train(epoch)`): n runs many times.
 func calledInLoop(p *Pass, n *rewrite.Node) bool {
 	def := n.Ancestor("function_definition")
