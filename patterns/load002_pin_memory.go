@@ -219,7 +219,6 @@ func readOnceOutsideTraining(p *Pass, gl gpuLoader) bool {
 	return reads > 0
 }
 
-
 // headsForLoop reports a name read in a for loop's iterable (`for x in
 // loader`, `for i, b in enumerate(tqdm(loader))`).
 func headsForLoop(u *rewrite.Node) bool {
