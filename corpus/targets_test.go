@@ -11,5 +11,5 @@ func TargetGPU(name string) (patterns.GPU, bool) {
 	if !ok {
 		return patterns.GPU{}, false
 	}
-	return patterns.GPU{Name: g.Name, ComputeMajor: g.ComputeMajor, ComputeMinor: g.ComputeMinor, VRAMGB: g.VRAMGB(), Source: "target"}, true
+	return patterns.GPU{Name: g.Name, ComputeMajor: g.ComputeMajor, ComputeMinor: g.ComputeMinor, VRAMGB: g.VRAMGB(), Source: "target", Count: 1}, true
 }

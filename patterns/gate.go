@@ -18,7 +18,14 @@ type GPU struct {
 	VRAMGB       float64 // total device memory in GB as NVML reports it
 	// Source is "nvml" (a live GPU), "target" (configured) or "" (none).
 	Source string
+	// Count is how many GPUs the profile has: NVML's device count, or 1
+	// for a configured target (it names one GPU); 0 when unknown.
+	Count int
 }
+
+// Single reports a profile known to have exactly one GPU: code paths
+// that run only on several GPUs do not run there.
+func (g GPU) Single() bool { return g.Known() && g.Count == 1 }
 
 // Known reports whether a GPU (live or configured) is in the profile.
 func (g GPU) Known() bool { return g.Source != "" }

@@ -223,20 +223,29 @@ func keptAcrossSteps(p *Pass, container, loop, site *rewrite.Node) bool {
 
 // resetPerOptimizerStep reports a binding in a loop around loop, where
 // loop steps no optimizer (a gradient accumulation's micro-batches) and
-// the loop around it does, or walks the DataLoader while loop does not:
+// the loop around it does, or where the loop around it walks the
+// DataLoader while loop does not (whether or not loop steps):
 // the name is reset once per optimizer step, or once per batch (a
 // supernet step's sampled subnets, `loss_of_subnets = []` before them,
 // stepped by an optimizer held on another object: blind sample S21J's
 // once-for-all).
 func resetPerOptimizerStep(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool {
 	inner := p.Model.Loop(loop)
-	if b.Stmt == nil || inner.OptimizerStep {
+	if b.Stmt == nil {
 		return false
 	}
 	for _, outer := range p.Model.EnclosingLoops(loop) {
 		if outer.Contains(b.Stmt) {
 			li := p.Model.Loop(outer)
-			return li.OptimizerStep || li.IteratesLoader && !inner.IteratesLoader || stepsNamedOptimizer(outer, loop)
+			if li.IteratesLoader && !inner.IteratesLoader {
+				// Reset once per batch: an inner loop of a few repeats
+				// on that batch keeps their graphs until the next batch,
+				// even when each repeat steps an optimizer (a GAN's
+				// `for _ in range(rep_discriminator)`, blind sample
+				// S29F's MelGAN).
+				return true
+			}
+			return !inner.OptimizerStep && (li.OptimizerStep || stepsNamedOptimizer(outer, loop))
 		}
 	}
 	return false

@@ -40,6 +40,14 @@ func checkFusedOptimizer(p *Pass) {
 	if len(calls) == 0 || sparseGradients(p) || narrowConvolutionalTraining(p) {
 		return // sparse gradients (nn.Embedding(sparse=True)) have no fused kernel; the project's word scan only where an optimizer is built
 	}
+	if volumetricTraining(p) {
+		// 3-D convolutions over volumes: the update is a sliver of a
+		// step (blind sample S29D judged four OPT001 findings on a 3-D
+		// U-Net over 128³ crops false: <0.5% of the step). Fused steps
+		// measured 1.00-1.02× per step on 2-D convolutions over images
+		// already (.notes/opt001-narrow-h200.txt); a volume is heavier.
+		return
+	}
 	for _, call := range calls {
 		if rewrite.HasSplat(call) {
 			continue
@@ -197,6 +205,13 @@ func narrowConvolutionalTraining(p *Pass) bool {
 	}).(bool)
 }
 
+// volumetricTraining reports training of convolutional networks
+// (convolutionalTraining) in a project that builds 3-D convolutions and
+// no 2-D ones.
+func volumetricTraining(p *Pass) bool {
+	return p.Model.ProjectSpells("Conv3d") && !p.Model.ProjectSpells("Conv2d") && convolutionalTraining(p)
+}
+
 // smallDataInMemory reports a file that builds a TensorDataset or one of
 // torchvision's datasets of small images (smallImageDatasets).
 func smallDataInMemory(p *Pass) bool {
@@ -343,9 +358,35 @@ func mentionsMPS(p *Pass) bool {
 var complexNames = []string{"torch.cfloat", "torch.cdouble", "torch.chalf", "torch.complex32", "torch.complex64",
 	"torch.complex128", "torch.complex", "torch.view_as_complex", "torch.polar"}
 
-// mentionsComplex reports a file that may create complex tensors.
+// complexDtypeWords are the words only complex dtypes spell.
+var complexDtypeWords = []string{"cfloat", "cdouble", "chalf", "complex32", "complex64", "complex128"}
+
+// complexParameter matches a parameter made with a complex dtype:
+// `nn.Parameter(scale * torch.rand(..., dtype=torch.cfloat))`.
+var complexParameter = regexp.MustCompile(`Parameter\([^;]{0,400}?\b(?:cfloat|cdouble|chalf|complex32|complex64|complex128)\b`)
+
+// mentionsComplex reports a file that may create complex tensors, or a
+// project with a module that makes complex parameters: a Fourier neural
+// operator's spectral weights sit in the model's module, which the
+// training script imports through a package (blind sample S29A's PINO,
+// models/basics.py, where fused=True made the first step raise). Complex
+// activations elsewhere (a rotary embedding's torch.polar) are no
+// parameters and do not count.
 func mentionsComplex(p *Pass) bool {
-	return mentionsQualified(p, complexNames...)
+	if mentionsQualified(p, complexNames...) {
+		return true
+	}
+	return p.Memo("opt001.complexParameters", func() any {
+		if !p.Model.ProjectSpells(complexDtypeWords...) {
+			return false
+		}
+		for _, src := range p.Model.ProjectSourcesSpelling(complexDtypeWords...) {
+			if complexParameter.Match(src) {
+				return true
+			}
+		}
+		return false
+	}).(bool)
 }
 
 // paramsModel returns the model whose parameters an optimizer's params

@@ -44,7 +44,11 @@ func ToPatternsGPU(p hardware.Profile) patterns.GPU {
 	if g == nil {
 		return patterns.GPU{}
 	}
-	return patterns.GPU{Name: g.Name, ComputeMajor: g.ComputeMajor, ComputeMinor: g.ComputeMinor, VRAMGB: g.VRAMGB(), Source: p.Source}
+	count := len(p.GPUs)
+	if p.Source == hardware.SourceTarget {
+		count = 1 // a target names one GPU
+	}
+	return patterns.GPU{Name: g.Name, ComputeMajor: g.ComputeMajor, ComputeMinor: g.ComputeMinor, VRAMGB: g.VRAMGB(), Source: p.Source, Count: count}
 }
 
 func newHWCommand() *cobra.Command {

@@ -1,4 +1,3 @@
-# gpuopt-env: target-gpu=h100
 # One function trains each fold (DataParallel around the trained model:
 # a finding) and then reloads the best checkpoint, wraps it again and
 # puts it in eval mode for one prediction pass: DDP is training advice,

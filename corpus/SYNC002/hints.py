@@ -6,11 +6,14 @@ model = nn.Linear(4096, 4096).cuda()
 loader = DataLoader(TensorDataset(torch.randn(64, 16, device="cuda"), torch.randint(0, 4, (64,), device="cuda")), batch_size=8)
 
 # Starts as an int: the sum may count integers, gpuopt does not guess.
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
 correct = 0
-with torch.no_grad():
-    for x, y in loader:
-        pred = model(x).argmax(dim=1)
-        correct += (pred == y).sum().item()  # want: SYNC002
+for x, y in loader:
+    out = model(x)
+    correct += (out.argmax(dim=1) == y).sum().item()  # want: SYNC002
+    opt.zero_grad()
+    out.sum().backward()
+    opt.step()
 print(correct / 64)
 
 
@@ -21,7 +24,8 @@ def helper(batch):
 
 acc = 0.0
 for x, y in loader:
-    model(x)
+    model(x).sum().backward()
+    opt.step()
     acc += helper(x).item()  # want: SYNC002
 print(acc)
 
