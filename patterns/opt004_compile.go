@@ -82,6 +82,12 @@ func checkCompileModel(p *Pass) {
 		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) {
 			continue
 		}
+		if target != "" && frozenModule(p, target) {
+			// `for param in swa_model.parameters(): param.detach_()`: an
+			// averaged (SWA, EMA) copy no gradient trains, run for
+			// validation (blind sample S29D's BraTS U-Net).
+			continue
+		}
 		if attributeSetPerPass(p, target) {
 			// `model.module.drop_path_prob = args.drop_path_prob * epoch /
 			// args.epochs` every epoch (blind sample S21J's P-DARTS): a

@@ -49,9 +49,6 @@ func checkDeviceAccumulate(p *Pass) {
 		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) || onePassPerCall(p, loops) || breaksAfterFew(p, loops[0]) {
 			continue
 		}
-		if !m.Loop(loops[0]).Trains() && len(m.TrainingLoops()) > 0 {
-			continue
-		}
 		if isScalarConversion(item) && (!tensorConversion(m, item) || !m.Loop(loops[0]).Trains()) {
 			// float(x) of a host number; or in an evaluation loop, where
 			// blind samples S19L and S24C judged such syncs negligible.

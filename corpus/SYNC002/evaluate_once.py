@@ -1,9 +1,7 @@
-# Evaluation beside training: the final evaluation runs once after
-# training, so its per-batch .item() syncs are paid once (blind sample
-# S16J's evaluate_standard); the validation run every epoch and a helper
-# that the training loop calls every few steps sync once per evaluation
-# batch, which blind samples judged negligible more often than not (16
-# false, 12 true over S24-S29: S28C, S29A): all silent.
+# The final evaluation runs once after training: its per-batch .item()
+# syncs are paid once (blind sample S16J's evaluate_standard). The
+# validation run every epoch, and a helper that the training loop calls
+# every few steps, keep their findings.
 import torch
 import torch.nn.functional as F
 
@@ -22,7 +20,7 @@ def validate(model, loader):
     with torch.no_grad():
         for x, y in loader:
             loss = F.cross_entropy(model(x.cuda()), y.cuda())
-            total += loss.item()
+            total += loss.item()  # want: SYNC002
     return total
 
 
@@ -30,7 +28,7 @@ def calc_loss_loader(model, loader):
     total = 0.0
     for x, y in loader:
         loss = F.cross_entropy(model(x.cuda()), y.cuda())
-        total += loss.item()
+        total += loss.item()  # want: SYNC002
     return total
 
 

@@ -9,19 +9,15 @@ loader = DataLoader(TensorDataset(torch.randn(64, 16, device="cuda"), torch.rand
 
 for epoch in range(3):
     running_loss = 0.0
-    weighted = 0.0
     for x, y in loader:
         optimizer.zero_grad()
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
         running_loss += loss.item()  # want: SYNC002
-        weighted += loss.item() * x.size(0)  # want: SYNC002
-    print(f"epoch {epoch}: {running_loss / len(loader):.4f} {weighted / 64:.4f}")
+    print(f"epoch {epoch}: {running_loss / len(loader):.4f}")
 
 
-# An evaluation beside the training loop: one sync per evaluation batch,
-# judged negligible more often than not by blind samples. Silent.
 def evaluate():
     total, seen = 0.0, 0
     weighted = 0.0
@@ -29,7 +25,7 @@ def evaluate():
         for x, y in loader:
             out = model(x)
             batch_loss = criterion(out, y)
-            total += batch_loss.item()
-            weighted += batch_loss.item() * x.size(0)
+            total += batch_loss.item()  # want: SYNC002
+            weighted += batch_loss.item() * x.size(0)  # want: SYNC002
             seen += len(y)
     return total / len(loader), weighted / seen
