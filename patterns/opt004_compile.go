@@ -82,10 +82,12 @@ func checkCompileModel(p *Pass) {
 		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) {
 			continue
 		}
-		if target != "" && frozenModule(p, target) {
-			// `for param in swa_model.parameters(): param.detach_()`: an
-			// averaged (SWA, EMA) copy no gradient trains, run for
-			// validation (blind sample S29D's BraTS U-Net).
+		if target != "" && frozenModuleIn(p, target, rewrite.Statement(value).Parent) {
+			// `for param in swa_model.parameters(): param.detach_()` in
+			// the block that builds it: an averaged (SWA, EMA) copy no
+			// gradient trains, run for validation (blind sample S29D's
+			// BraTS U-Net). A factory's `if ema:` freeze does not
+			// freeze the model it builds otherwise (S29D's UA-MT).
 			continue
 		}
 		if attributeSetPerPass(p, target) {

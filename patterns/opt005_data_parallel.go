@@ -237,12 +237,25 @@ func wrapsUntrained(p *Pass, call *rewrite.Node) bool {
 // sample S19F's MMT): no optimizer steps it, and DDP refuses a module with
 // no trainable parameter.
 func frozenModule(p *Pass, name string) bool {
+	return frozenModuleIn(p, name, p.File.Root)
+}
+
+// frozenModuleIn is frozenModule for the statements of region: any of
+// them below the module, only region's own (not those nested in its
+// ifs or loops) below a block.
+func frozenModuleIn(p *Pass, name string, region *rewrite.Node) bool {
+	own := func(n *rewrite.Node) bool {
+		return region.Type == "module" && region.Contains(n) || rewrite.Statement(n) != nil && rewrite.Statement(n).Parent == region
+	}
 	for _, c := range p.File.MethodCalls("requires_grad_") {
-		if c.ChildByField("function").ChildByField("object").Text() == name && falseArgument(c) {
+		if own(c) && c.ChildByField("function").ChildByField("object").Text() == name && falseArgument(c) {
 			return true
 		}
 	}
-	for _, loop := range p.File.OfType("for_statement") {
+	for _, loop := range p.File.OfTypeIn(region, "for_statement") {
+		if region.Type != "module" && loop.Parent != region {
+			continue
+		}
 		right, left := loop.ChildByField("right"), loop.ChildByField("left")
 		if right == nil || left == nil || left.Type != "identifier" || right.Type != "call" || right.Text() != name+".parameters()" {
 			continue

@@ -213,3 +213,26 @@ func TestUncalledFunctionIsSilent(t *testing.T) {
 		t.Errorf("train() imported as fit and called: %d SYNC002 findings, want 1", n)
 	}
 }
+
+// TestCalledOnlyByUncalledFunctionIsSilent: a training function whose only
+// caller in its module is itself called by nothing never runs either
+// (blind sample S29C's IDM: train_edc, reached only from
+// evaluate_synset_edc); once something calls that caller, it runs.
+func TestCalledOnlyByUncalledFunctionIsSilent(t *testing.T) {
+	dir := t.TempDir()
+	train := "def train(model, loader, optimizer):\n    total = 0.0\n    for x, y in loader:\n        optimizer.zero_grad()\n" +
+		"        loss = model(x.cuda()).sub(y.cuda()).pow(2).mean()\n        loss.backward()\n        optimizer.step()\n        total += loss.item()\n    return total\n"
+	writeTree(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	writeTree(t, dir, "utils.py", "import torch\n\n\ndef get_filter(n):\n    return torch.ones(n)\n\n\n"+train+
+		"\n\ndef evaluate_edc(model, loader, optimizer):\n    return train(model, loader, optimizer)\n\n\n"+
+		"def ping(n):\n    return pong(n - 1) if n else 0\n\n\ndef pong(n):\n    return ping(n)\n")
+	writeTree(t, dir, "main.py", "from utils import get_filter\n\nfilters = get_filter(8)\n")
+	path := filepath.Join(dir, "utils.py")
+	if n := countInProject(path, dir, "SYNC002"); n != 0 {
+		t.Errorf("train() called only by evaluate_edc(), which nothing calls: %d SYNC002 findings, want 0", n)
+	}
+	writeTree(t, dir, "main.py", "from utils import get_filter, evaluate_edc\n\nfilters = get_filter(8)\nevaluate_edc(None, [], None)\n")
+	if n := countInProject(path, dir, "SYNC002"); n != 1 {
+		t.Errorf("evaluate_edc() called by main.py: %d SYNC002 findings in train(), want 1", n)
+	}
+}

@@ -516,6 +516,15 @@ type WholeRepository interface {
 // importlib: a model registry), and without a project that lists its
 // sources.
 func (m *Model) NeverCalled(def *Node) bool {
+	return m.neverCalled(def, map[*Node]bool{})
+}
+
+// neverCalled is NeverCalled; a use of the name inside another
+// module-level function of this file that is itself never called does
+// not count (blind sample S29C's IDM: train_edc's one caller,
+// evaluate_synset_edc, is called by nothing). visiting holds the
+// functions being asked about: a cycle counts as a use.
+func (m *Model) neverCalled(def *Node, visiting map[*Node]bool) bool {
 	if def == nil || def.Type != "function_definition" && def.Type != "class_definition" || def.Parent == nil || def.Parent.Type != "module" {
 		return false
 	}
@@ -544,6 +553,14 @@ func (m *Model) NeverCalled(def *Node) bool {
 		if def.Contains(id) || id.Field == "attribute" || id.Field == "name" && id.Parent != nil && id.Parent.Type == "keyword_argument" {
 			continue
 		}
+		if caller := moduleLevelFunction(id); caller != nil && !visiting[caller] {
+			visiting[def] = true
+			dead := m.neverCalled(caller, visiting)
+			delete(visiting, def)
+			if dead {
+				continue // used only by a function nothing calls
+			}
+		}
 		return false
 	}
 	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
@@ -554,6 +571,25 @@ func (m *Model) NeverCalled(def *Node) bool {
 		}
 	}
 	return true
+}
+
+// moduleLevelFunction returns the module-level function definition
+// around n, or nil when n is at module level or in a class.
+func moduleLevelFunction(n *Node) *Node {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if a.Parent != nil && a.Parent.Type == "module" {
+			if a.Type == "function_definition" {
+				return a
+			}
+			if a.Type == "decorated_definition" {
+				if d := a.ChildByField("definition"); d != nil && d.Type == "function_definition" {
+					return d
+				}
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // blankCommentsAndStrings returns a copy of Python source src with its
