@@ -82,7 +82,7 @@ func checkCompileModel(p *Pass) {
 		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) {
 			continue
 		}
-		if target != "" && frozenModuleIn(p, target, rewrite.Statement(value).Parent) {
+		if target != "" && frozenModuleIn(p, target, rewrite.Statement(value).Parent) && !unfrozenPart(p, target) {
 			// `for param in swa_model.parameters(): param.detach_()` in
 			// the block that builds it: an averaged (SWA, EMA) copy no
 			// gradient trains, run for validation (blind sample S29D's
@@ -1178,4 +1178,33 @@ func feedsOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool
 		}
 	}
 	return found
+}
+
+// unfrozenPart reports a loop over the parameters of name or of one of
+// its submodules that sets requires_grad back on: a fine-tune that
+// freezes the model, then trains its last blocks (rasbt's
+// gpt_class_finetune.py).
+func unfrozenPart(p *Pass, name string) bool {
+	for _, loop := range p.File.OfType("for_statement") {
+		right, left := loop.ChildByField("right"), loop.ChildByField("left")
+		if right == nil || left == nil || left.Type != "identifier" || right.Type != "call" ||
+			!strings.HasSuffix(right.Text(), ".parameters()") || right.Text() != name+".parameters()" && !strings.HasPrefix(right.Text(), name+".") {
+			continue
+		}
+		v := left.Text()
+		on := false
+		loop.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+			switch {
+			case n.Type == "assignment" && n.ChildByField("left").Text() == v+".requires_grad":
+				on = on || n.ChildByField("right").Text() == "True"
+			case n.Type == "call" && callAttr(n) == "requires_grad_" && n.ChildByField("function").ChildByField("object").Text() == v:
+				on = on || !falseArgument(n)
+			}
+			return !on
+		})
+		if on {
+			return true
+		}
+	}
+	return false
 }
