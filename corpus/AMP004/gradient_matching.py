@@ -7,7 +7,7 @@
 import torch
 import torch.nn as nn
 
-net = nn.Sequential(nn.Conv2d(3, 128, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(128, 10)).cuda()
+net = nn.Sequential(nn.Conv2d(3, 512, 3, padding=1), nn.ReLU(), nn.Conv2d(512, 512, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 10)).cuda()
 net_parameters = list(net.parameters())
 image_syn = torch.randn(100, 3, 32, 32, device="cuda", requires_grad=True)
 label_syn = torch.arange(10, device="cuda").repeat_interleave(10)
