@@ -449,8 +449,10 @@ func oneDevice(p *Pass, ids, wrap *rewrite.Node) bool {
 		return oneElement(def)
 	}
 	if n, ok := deviceRange(p, ids); ok {
-		v, ok := intLiteral(p, n)
-		return ok && v == 1
+		if v, ok := intLiteral(p, n); ok {
+			return v == 1
+		}
+		return !underDeviceCountTest(wrap) && oneByLength(p, n, 0)
 	}
 	if ids != nil && ids.Type == "list_comprehension" {
 		// [i for i in range(len(gpus))]: as many ids as gpus has elements.
@@ -473,6 +475,51 @@ func oneDevice(p *Pass, ids, wrap *rewrite.Node) bool {
 		}
 	}
 	return oneElement(ids)
+}
+
+// oneByLength reports a count n of one by default: `len(gpus)` where gpus
+// is `[a for a in range(len(args.gpus.split(',')))]` and the flag's
+// default names one GPU ('0': blind sample S29B's HDGan), or where gpus
+// holds one element.
+func oneByLength(p *Pass, n *rewrite.Node, depth int) bool {
+	if n == nil || depth > 4 || n.Type != "call" || p.Model.CalleeName(n) != "len" || len(callArguments(n)) != 1 {
+		return false
+	}
+	a := singleOrigin(p, callArguments(n)[0])
+	switch {
+	case a == nil:
+		return false
+	case a.Type == "list_comprehension":
+		for _, c := range a.NamedChildren() {
+			if c.Type != "for_in_clause" {
+				continue
+			}
+			r := c.ChildByField("right")
+			if r == nil || r.Type != "call" || p.Model.CalleeName(r) != "range" || len(callArguments(r)) != 1 {
+				return false
+			}
+			m := callArguments(r)[0]
+			if v, ok := intLiteral(p, m); ok {
+				return v == 1
+			}
+			return oneByLength(p, m, depth+1)
+		}
+		return false
+	case a.Type == "call" && callAttr(a) == "split":
+		sep := callArguments(a)
+		recv := a.ChildByField("function").ChildByField("object")
+		if len(sep) != 1 || recv == nil {
+			return false
+		}
+		sv, ok := rewrite.StringValue(sep[0])
+		def, _, flag := flagDefaultValue(p.Model, recv)
+		if !ok || sv == "" || !flag || def == nil {
+			return false
+		}
+		v, ok := rewrite.StringValue(def)
+		return ok && strings.TrimSpace(v) != "" && !strings.Contains(v, sv)
+	}
+	return oneElement(a)
 }
 
 // deviceRange returns n of device ids written range(n) or list(range(n)).
