@@ -50,6 +50,12 @@ func checkEvalWithoutNoGrad(p *Pass) {
 		if recv == nil || !callsReceiver(p, loop, recv.Text()) || touchesGrad(p, loop) || p.Model.InGradContext(loop) {
 			continue
 		}
+		if parameterless(p, recv) {
+			// A feature extractor with buffers only (a mel spectrogram
+			// module, blind sample S29F's MelGAN): over a loader's
+			// tensors, autograd records nothing.
+			continue
+		}
 		reported[loop] = true
 		ctx := ctx
 		if ctx == "torch.inference_mode" && updatedInPlaceAfter(p, loop) {
