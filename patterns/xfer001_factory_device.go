@@ -307,7 +307,7 @@ func checkSplitFactory(p *Pass, move, dev, ident *rewrite.Node) {
 	for _, u := range b.Uses {
 		// The move must be the only read that sees this assignment (a
 		// later `x = x.to(dev)` starts a binding of its own).
-		if u == ident {
+		if u == ident || slicedWriteTarget(u) {
 			continue
 		}
 		if rb := p.Model.ReachingBinding(u, u); rb == b || rb == nil {
@@ -340,15 +340,48 @@ func checkSplitFactory(p *Pass, move, dev, ident *rewrite.Node) {
 	p.Report(factory, "torch."+name+"(...) is built on the CPU and copied to the device at line "+p.LineOf(move)+": pass device="+devText+" here ("+what+")", fix)
 }
 
+// slicedWriteTarget reports a read of a name that only writes into its
+// tensor through basic slicing: `xx[:, 1] = (x == 1)`, where setitem
+// copies the value across devices either way, so the tensor may be made
+// on the device from the start (blind sample S29D's DMFNet, whose
+// one-hot targets were built on the CPU from GPU labels every step).
+func slicedWriteTarget(u *rewrite.Node) bool {
+	sub := u.Parent
+	if sub == nil || sub.Type != "subscript" || sub.ChildByField("value") != u {
+		return false
+	}
+	asg := sub.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("left") != sub {
+		return false
+	}
+	for _, c := range sub.NamedChildren() {
+		if c == u {
+			continue
+		}
+		switch c.Type {
+		case "slice", "integer", "ellipsis":
+		case "unary_operator":
+			if c.NamedChildren()[0].Type != "integer" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // boundAfter reports an expression that reads a name assigned in its
 // scope at or after site (`dev = ...` between the factory and the move):
-// copied to site, it would read the name before it is set.
+// copied to site, it would read the name before it is set. A parameter
+// is bound before the body runs (its binding's statement is the whole
+// function).
 func boundAfter(p *Pass, expr, site *rewrite.Node) bool {
 	after := false
 	expr.Walk(func(n *rewrite.Node) bool {
 		if n.Type == "identifier" && n.Field != "attribute" {
 			for _, b := range p.Model.Bindings(n) {
-				if b.Stmt != nil && b.Scope == p.Model.ScopeOf(site) && b.Stmt.End > site.Start {
+				if b.Stmt != nil && b.Kind != rewrite.ParamBinding && b.Scope == p.Model.ScopeOf(site) && b.Stmt.End > site.Start {
 					after = true
 				}
 			}
