@@ -134,7 +134,23 @@ func assignedTarget(m *rewrite.Model, call *rewrite.Node, idx int) *rewrite.Bind
 		}
 		target = target.NamedChildren()[idx]
 	}
+	if target != nil && target.Type == "attribute" {
+		return selfAttrBinding(m, target, asg)
+	}
 	return localBinding(m, target)
+}
+
+// selfAttrBinding stands for `self.train_loader` assigned by asg in a
+// method: a binding whose uses are the attribute's reads in every method
+// of the class (`for x, y in self.train_loader:` in train(): blind
+// sample S29E's ViT solver, whose loaders a helper module builds). Nil
+// for any other attribute, or one nothing reads.
+func selfAttrBinding(m *rewrite.Model, attr, asg *rewrite.Node) *rewrite.Binding {
+	reads := m.SelfAttrReads(attr)
+	if len(reads) == 0 {
+		return nil
+	}
+	return &rewrite.Binding{Name: attr.Text(), Kind: rewrite.AssignBinding, Ident: attr, Stmt: asg, Scope: m.ScopeOf(asg), Uses: reads}
 }
 
 // localBinding is the binding a plain name target makes, nil otherwise.
