@@ -80,12 +80,6 @@ func checkDataParallel(p *Pass) {
 			// judged not applicable on the one-H100 target).
 			continue
 		}
-		if p.Env.GPU.Single() && underOptInFlag(p, call) {
-			// `if args.dp:` with --dp off by default: the user opts into
-			// the wrap for a multi-GPU run; on the one-GPU profile it
-			// does not run (blind sample S29E's vision-transformers-cifar10).
-			continue
-		}
 		if guard != "" {
 			// The wrap runs only on a multi-GPU machine: say so (blind
 			// samples S24B and S25A judged the unqualified message false
@@ -633,41 +627,6 @@ func multiGPUGuard(n *rewrite.Node) string {
 		}
 	}
 	return ""
-}
-
-// underOptInFlag reports a node in the body of `if args.flag:` whose
-// command-line flag is off by default (action="store_true" without a
-// default, or a default of False, 0 or None).
-func underOptInFlag(p *Pass, n *rewrite.Node) bool {
-	for a := n.Parent; a != nil && !rewrite.IsScopeNode(a); a = a.Parent {
-		if !a.Is("if_statement") || !a.ChildByField("consequence").Contains(n) {
-			continue
-		}
-		cond := a.ChildByField("condition")
-		if cond == nil || cond.Type != "attribute" {
-			continue
-		}
-		def, parser, flag := flagDefaultValue(p.Model, cond)
-		if !flag || parser == nil {
-			continue
-		}
-		if def != nil {
-			if def.Is("false", "none") || def.Type == "integer" && def.Text() == "0" {
-				return true
-			}
-			continue
-		}
-		dest := cond.ChildByField("attribute").Text()
-		for _, c := range parser.File.MethodCalls("add_argument") {
-			if flagDest(c) != dest {
-				continue
-			}
-			if act, ok := rewrite.StringValue(rewrite.KeywordValue(c, "action")); ok && act == "store_true" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // multiGPUCondition matches a test for more than one GPU: a count of
