@@ -42,10 +42,11 @@ func checkFusedOptimizer(p *Pass) {
 	}
 	if volumetricTraining(p) {
 		// 3-D convolutions over volumes: the update is a sliver of a
-		// step (blind sample S29D judged four OPT001 findings on a 3-D
-		// U-Net over 128³ crops false: <0.5% of the step). Fused steps
-		// measured 1.00-1.02× per step on 2-D convolutions over images
-		// already (.notes/opt001-narrow-h200.txt); a volume is heavier.
+		// step. Fused Adam measured 1.00× per training step on 3-D
+		// U-Nets of 1.4-12.6M parameters over 96³-128³ crops on an H200
+		// (corpus/gpu/opt001_volumetric.py,
+		// .notes/opt001-volumetric-h200.txt); blind sample S29D judged
+		// four such findings false.
 		return
 	}
 	for _, call := range calls {
