@@ -595,6 +595,15 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 			}
 		}
 	}
+	return defSyncs(m, def, 0)
+}
+
+// defSyncs reports a function whose body copies to the host (sync2SyncsInside),
+// tests a torch tensor's truth (`if not torch.isnan(t).any():`), or calls
+// a method or function of this file that does, two calls deep (CTGAN's
+// sampling loop, whose activation retries a Gumbel softmax until no NaN:
+// blind sample S29H).
+func defSyncs(m *rewrite.Model, def *rewrite.Node, depth int) bool {
 	if def == nil || def.Type != "function_definition" {
 		return false
 	}
@@ -604,11 +613,20 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 		if syncs || n != def && rewrite.IsDefOrLambda(n) {
 			return false
 		}
+		if n.Is("if_statement", "while_statement") && torchTruthTest(m, n.ChildByField("condition")) {
+			syncs = true
+			return false
+		}
 		if n.Type == "call" {
 			if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" {
 				switch fn.ChildByField("attribute").Text() {
 				case "item", "tolist", "cpu", "numpy":
 					syncs = true
+				}
+			}
+			if !syncs && depth < 2 {
+				if fm, inner := calledFunction(m, n); fm == m && inner != nil && inner != def {
+					syncs = defSyncs(m, inner, depth+1)
 				}
 			}
 		}
@@ -623,6 +641,33 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 		return !syncs
 	})
 	return syncs
+}
+
+// torchTruthTest reports a condition that reads a torch reduction's truth
+// on the host: `t.any()` or `t.all()` of an expression built by a torch
+// call (`torch.isnan(x).any()`), under `not` too.
+func torchTruthTest(m *rewrite.Model, cond *rewrite.Node) bool {
+	for cond != nil && (cond.Type == "not_operator" || cond.Type == "parenthesized_expression") {
+		if cond.Type == "not_operator" {
+			cond = cond.ChildByField("argument")
+		} else if kids := cond.NamedChildren(); len(kids) == 1 {
+			cond = kids[0]
+		} else {
+			return false
+		}
+	}
+	if cond == nil || cond.Type != "call" {
+		return false
+	}
+	fn := cond.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" || !fn.ChildByField("attribute").Is("identifier") {
+		return false
+	}
+	if a := fn.ChildByField("attribute").Text(); a != "any" && a != "all" {
+		return false
+	}
+	obj := fn.ChildByField("object")
+	return obj != nil && obj.Type == "call" && strings.HasPrefix(m.CalleeName(obj), "torch.")
 }
 
 // firstAssignments maps each name def assigns with a plain `name = value`
