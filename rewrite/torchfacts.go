@@ -71,6 +71,14 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			// The accelerator when there is one (CUDA on an NVIDIA machine).
 			return DeviceMaybeCUDA
 		}
+		// A device helper of this file or of a project module
+		// (`self._device = validate_and_set_device(enable_gpu, cuda)`:
+		// blind sample S29H's CTGAN): what its returns are.
+		if depth < 4 {
+			if k := m.returnedDevice(expr, depth); k != DeviceUnknown {
+				return k
+			}
+		}
 	case "attribute":
 		if expr.ChildByField("attribute").Text() == "device" {
 			// accelerator.device of HF Accelerate: the GPU when there is one.
@@ -129,13 +137,25 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 		if len(bs) > 1 {
 			// `if use_accel: device = ... else: device = torch.device("cpu")`
 			var vals []*Node
+			param := false
 			for _, b := range bs {
+				if b.Kind == ParamBinding && depth > 0 {
+					// A helper's `device=None` parameter beside the
+					// values it picks itself (CTGAN's _set_device): a
+					// device the caller may name.
+					param = true
+					continue
+				}
 				if b.Kind != AssignBinding || b.Value == nil {
 					return DeviceUnknown
 				}
 				vals = append(vals, b.Value)
 			}
-			return m.combineDevices(vals, depth)
+			k := m.combineDevices(vals, depth)
+			if param && k != DeviceUnknown {
+				k = joinDevices(k, DeviceSomething)
+			}
+			return k
 		}
 		if len(bs) == 1 && bs[0].Kind == ParamBinding && depth < 4 {
 			// What the call sites pass (`Trainer(model, loader, device)`
@@ -188,6 +208,33 @@ func (m *Model) paramDevice(param *Node, depth int) DeviceKind {
 
 // combineDevices is the kind of a value that is one of vals, as a
 // conditional expression combines its branches.
+// returnedDevice is the device kind every return of the function call
+// runs returns (a function of this file, or one a project module defines
+// and this file imports); DeviceUnknown when it is no such function or
+// returns nothing gpuopt reads as a device.
+func (m *Model) returnedDevice(call *Node, depth int) DeviceKind {
+	fm, def := m, m.CalledDef(call)
+	if def == nil {
+		fn := call.ChildByField("function")
+		if fn == nil || !fn.Is("identifier", "attribute") {
+			return DeviceUnknown
+		}
+		d := m.ImportedDef(fn)
+		if d == nil || d.Class {
+			return DeviceUnknown
+		}
+		fm, def = m.DefinitionOf(d)
+	}
+	if fm == nil || def == nil || def.Type != "function_definition" {
+		return DeviceUnknown
+	}
+	rets := ReturnValues(def)
+	if len(rets) == 0 {
+		return DeviceUnknown
+	}
+	return fm.combineDevices(rets, depth+1)
+}
+
 func (m *Model) combineDevices(vals []*Node, depth int) DeviceKind {
 	k := DeviceUnknown
 	for i, v := range vals {
@@ -497,10 +544,14 @@ func (m *Model) usesCUDAScan() bool {
 	if m.Imports("accelerate") || m.starImportsCUDA() {
 		return true
 	}
-	// A move to a CUDA ordinal (`.to(gpu_id)` with gpu_id = 0 passed in).
+	// A move to a CUDA ordinal (`.to(gpu_id)` with gpu_id = 0 passed in),
+	// or to the device a helper picks, CUDA when there is one
+	// (`.to(self._device)` with the device from a project function).
 	for _, id := range m.File.Identifiers("to") {
-		if call := methodCallOf(id); call != nil && m.MoveKind(call) == DeviceCUDA {
-			return true
+		if call := methodCallOf(id); call != nil {
+			if k := m.MoveKind(call); k == DeviceCUDA || k == DeviceMaybeCUDA {
+				return true
+			}
 		}
 	}
 	return false
