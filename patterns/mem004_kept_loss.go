@@ -237,12 +237,14 @@ func resetPerOptimizerStep(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool
 	for _, outer := range p.Model.EnclosingLoops(loop) {
 		if outer.Contains(b.Stmt) {
 			li := p.Model.Loop(outer)
-			if li.IteratesLoader && !inner.IteratesLoader {
-				// Reset once per batch: an inner loop of a few repeats
-				// on that batch keeps their graphs until the next batch,
-				// even when each repeat steps an optimizer (a GAN's
-				// `for _ in range(rep_discriminator)`, blind sample
-				// S29F's MelGAN).
+			if (li.IteratesLoader || li.OptimizerStep && inner.OptimizerStep) && !inner.IteratesLoader {
+				// Reset once per batch (the loop around walks the loader,
+				// or steps an optimizer of its own beside the inner
+				// loop's, as a GAN's generator step): an inner loop of a
+				// few repeats on that batch keeps their graphs until the
+				// next batch, even when each repeat steps an optimizer
+				// (`for _ in range(rep_discriminator)`, blind sample
+				// S29F's MelGAN, whose loader is wrapped in tqdm).
 				return true
 			}
 			return !inner.OptimizerStep && (li.OptimizerStep || stepsNamedOptimizer(outer, loop))
