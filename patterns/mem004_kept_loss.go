@@ -237,7 +237,7 @@ func resetPerOptimizerStep(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool
 	for _, outer := range p.Model.EnclosingLoops(loop) {
 		if outer.Contains(b.Stmt) {
 			li := p.Model.Loop(outer)
-			if (li.IteratesLoader || li.OptimizerStep && inner.OptimizerStep) && !inner.IteratesLoader {
+			if (li.IteratesLoader || inner.OptimizerStep && stepsNamedOptimizer(outer, loop)) && !inner.IteratesLoader {
 				// Reset once per batch (the loop around walks the loader,
 				// or steps an optimizer of its own beside the inner
 				// loop's, as a GAN's generator step): an inner loop of a
