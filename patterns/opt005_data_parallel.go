@@ -456,25 +456,32 @@ func oneDevice(p *Pass, ids, wrap *rewrite.Node) bool {
 	}
 	if ids != nil && ids.Type == "list_comprehension" {
 		// [i for i in range(len(gpus))]: as many ids as gpus has elements.
-		for _, c := range ids.NamedChildren() {
-			if c.Type != "for_in_clause" {
-				continue
-			}
-			r := c.ChildByField("right")
-			if r == nil || r.Type != "call" || p.Model.CalleeName(r) != "range" || len(callArguments(r)) != 1 {
-				return false
-			}
-			n := callArguments(r)[0]
-			if v, ok := intLiteral(p, n); ok {
-				return v == 1
-			}
-			if n.Type != "call" || p.Model.CalleeName(n) != "len" || len(callArguments(n)) != 1 {
-				return false
-			}
-			return oneElement(singleOrigin(p, callArguments(n)[0]))
-		}
+		return comprehensionOfOne(p, ids, func(n *rewrite.Node) bool {
+			return n.Type == "call" && p.Model.CalleeName(n) == "len" && len(callArguments(n)) == 1 &&
+				oneElement(singleOrigin(p, callArguments(n)[0]))
+		})
 	}
 	return oneElement(ids)
+}
+
+// comprehensionOfOne reports `[a for a in range(n)]` with n the literal 1,
+// or an n that one reports as one.
+func comprehensionOfOne(p *Pass, lc *rewrite.Node, one func(n *rewrite.Node) bool) bool {
+	for _, c := range lc.NamedChildren() {
+		if c.Type != "for_in_clause" {
+			continue
+		}
+		r := c.ChildByField("right")
+		if r == nil || r.Type != "call" || p.Model.CalleeName(r) != "range" || len(callArguments(r)) != 1 {
+			return false
+		}
+		n := callArguments(r)[0]
+		if v, ok := intLiteral(p, n); ok {
+			return v == 1
+		}
+		return one(n)
+	}
+	return false
 }
 
 // oneByLength reports a count n of one by default: `len(gpus)` where gpus
@@ -490,21 +497,7 @@ func oneByLength(p *Pass, n *rewrite.Node, depth int) bool {
 	case a == nil:
 		return false
 	case a.Type == "list_comprehension":
-		for _, c := range a.NamedChildren() {
-			if c.Type != "for_in_clause" {
-				continue
-			}
-			r := c.ChildByField("right")
-			if r == nil || r.Type != "call" || p.Model.CalleeName(r) != "range" || len(callArguments(r)) != 1 {
-				return false
-			}
-			m := callArguments(r)[0]
-			if v, ok := intLiteral(p, m); ok {
-				return v == 1
-			}
-			return oneByLength(p, m, depth+1)
-		}
-		return false
+		return comprehensionOfOne(p, a, func(m *rewrite.Node) bool { return oneByLength(p, m, depth+1) })
 	case a.Type == "call" && callAttr(a) == "split":
 		sep := callArguments(a)
 		recv := a.ChildByField("function").ChildByField("object")
