@@ -326,7 +326,7 @@ func (f *File) SyntaxError() string {
 		return ""
 	}
 	e := f.Errors[0]
-	line, col := f.Src.Position(e.Start)
+	line, col := f.Src.Position(errorSite(e))
 	what := "invalid syntax"
 	if msg, ok := f.errorMessages[e]; ok {
 		what = msg
@@ -334,6 +334,39 @@ func (f *File) SyntaxError() string {
 		what = "missing " + strings.TrimSpace(e.Type)
 	}
 	return fmt.Sprintf("syntax error at %d:%d: %s", line+1, col+1, what)
+}
+
+// errorSite is where a syntax error is, for messages: an ERROR node that
+// tree-sitter's recovery grew over the well-formed statements before the
+// fault (from the file's first line) points at the first error nested in
+// it, or else at its first child that is not a complete statement (blind
+// sample S29G's U-Net module, reported at 1:1 for a fault on line 7).
+func errorSite(e *Node) int {
+	for depth := 0; depth < 64 && e.Type == "ERROR"; depth++ {
+		var next *Node
+		for _, c := range e.Children {
+			if c.Type == "ERROR" || c.Missing {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			for _, c := range e.Children {
+				if !completeStatement(c) {
+					return c.Start
+				}
+			}
+			return e.Start
+		}
+		e = next
+	}
+	return e.Start
+}
+
+// completeStatement reports a node recovery kept whole before an error:
+// a statement, a definition or a comment.
+func completeStatement(n *Node) bool {
+	return n.Named && (strings.HasSuffix(n.Type, "_statement") || strings.HasSuffix(n.Type, "_definition") || n.Type == "comment")
 }
 
 // InError reports whether the byte range [start, end) touches a syntax error.
