@@ -1186,23 +1186,7 @@ func feedsOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool
 // gpt_class_finetune.py).
 func unfrozenPart(p *Pass, name string) bool {
 	for _, loop := range p.File.OfType("for_statement") {
-		right, left := loop.ChildByField("right"), loop.ChildByField("left")
-		if right == nil || left == nil || left.Type != "identifier" || right.Type != "call" ||
-			!strings.HasSuffix(right.Text(), ".parameters()") || right.Text() != name+".parameters()" && !strings.HasPrefix(right.Text(), name+".") {
-			continue
-		}
-		v := left.Text()
-		on := false
-		loop.ChildByField("body").Walk(func(n *rewrite.Node) bool {
-			switch {
-			case n.Type == "assignment" && n.ChildByField("left").Text() == v+".requires_grad":
-				on = on || n.ChildByField("right").Text() == "True"
-			case n.Type == "call" && callAttr(n) == "requires_grad_" && n.ChildByField("function").ChildByField("object").Text() == v:
-				on = on || !falseArgument(n)
-			}
-			return !on
-		})
-		if on {
+		if module, _, on := parameterLoop(loop); on && (module == name || strings.HasPrefix(module, name+".")) {
 			return true
 		}
 	}

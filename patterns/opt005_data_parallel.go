@@ -256,27 +256,52 @@ func frozenModuleIn(p *Pass, name string, region *rewrite.Node) bool {
 		if region.Type != "module" && loop.Parent != region {
 			continue
 		}
-		right, left := loop.ChildByField("right"), loop.ChildByField("left")
-		if right == nil || left == nil || left.Type != "identifier" || right.Type != "call" || right.Text() != name+".parameters()" {
-			continue
-		}
-		v := left.Text()
-		frozen := false
-		loop.ChildByField("body").Walk(func(n *rewrite.Node) bool {
-			switch {
-			case n.Type == "call" && n.ChildByField("function").Type == "attribute" && n.ChildByField("function").ChildByField("object").Text() == v:
-				m := callAttr(n)
-				frozen = frozen || m == "detach_" || m == "requires_grad_" && falseArgument(n)
-			case n.Type == "assignment" && n.ChildByField("left").Text() == v+".requires_grad":
-				frozen = frozen || n.ChildByField("right").Text() == "False"
-			}
-			return !frozen
-		})
-		if frozen {
+		if module, off, _ := parameterLoop(loop); module == name && off {
 			return true
 		}
 	}
 	return false
+}
+
+// parameterLoop reads `for v in X.parameters(): ...`: X as written, and
+// whether the body takes v out of training (`v.detach_()`,
+// `v.requires_grad = False`, `v.requires_grad_(False)`) or puts it back
+// (`v.requires_grad = True`, `v.requires_grad_()`). module is "" for any
+// other loop.
+func parameterLoop(loop *rewrite.Node) (module string, off, on bool) {
+	right, left := loop.ChildByField("right"), loop.ChildByField("left")
+	if right == nil || left == nil || left.Type != "identifier" || right.Type != "call" {
+		return "", false, false
+	}
+	module, ok := strings.CutSuffix(right.Text(), ".parameters()")
+	if !ok {
+		return "", false, false
+	}
+	v := left.Text()
+	loop.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+		switch {
+		case n.Type == "call" && n.ChildByField("function").Type == "attribute" && n.ChildByField("function").ChildByField("object").Text() == v:
+			switch callAttr(n) {
+			case "detach_":
+				off = true
+			case "requires_grad_":
+				if falseArgument(n) {
+					off = true
+				} else {
+					on = true
+				}
+			}
+		case n.Type == "assignment" && n.ChildByField("left").Text() == v+".requires_grad":
+			switch n.ChildByField("right").Text() {
+			case "False":
+				off = true
+			case "True":
+				on = true
+			}
+		}
+		return true
+	})
+	return module, off, on
 }
 
 // falseArgument reports a call whose only argument is the literal False.
