@@ -1988,7 +1988,9 @@ func flagDefaultValue(m *rewrite.Model, expr *rewrite.Node) (def *rewrite.Node, 
 		return nil, nil, false
 	}
 	obj := expr.ChildByField("object")
-	if obj == nil || obj.Type != "identifier" {
+	if obj == nil || obj.Type != "identifier" && obj.Type != "attribute" {
+		// (`self.arg.num_worker`: the namespace kept on self by a
+		// Processor class that __init__ is handed, ST-GCN's layout.)
 		return nil, nil, false
 	}
 	for _, o := range m.OriginsAcross(obj) {

@@ -609,6 +609,20 @@ func loaderSites(p *Pass) []loaderSite {
 					continue
 				}
 			}
+			// `self.data_loader['train'] = DataLoader(...)` into a dict kept
+			// on self (ST-GCN's and 2s-AGCN's Processor classes): the uses
+			// are the reads of that item in the class's methods.
+			if stmt != nil && stmt.Type == "assignment" && stmt.ChildByField("right") == call {
+				if left := stmt.ChildByField("left"); left != nil {
+					if reads := m.ItemReads(left); len(reads) > 0 {
+						out = append(out, loaderSite{Call: call, Binding: &rewrite.Binding{
+							Name: left.Text(), Kind: rewrite.AssignBinding, Ident: left, Stmt: stmt,
+							Scope: m.ScopeOf(stmt), Value: call, Uses: reads,
+						}})
+						continue
+					}
+				}
+			}
 			if site, ok := loaderInDict(m, call); ok {
 				out = append(out, site)
 				continue

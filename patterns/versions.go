@@ -335,9 +335,11 @@ func preTorch04(f *rewrite.File) bool {
 	if !bytes.Contains(f.Src.Bytes, []byte("volatile")) && !bytes.Contains(f.Src.Bytes, []byte(".data[0]")) {
 		return false
 	}
-	for _, kw := range f.OfType("keyword_argument") {
-		if kw.ChildByField("name").Text() == "volatile" && kw.ChildByField("value").Text() == "True" {
-			return true
+	if !torch04API.Match(f.Src.Bytes) {
+		for _, kw := range f.OfType("keyword_argument") {
+			if kw.ChildByField("name").Text() == "volatile" && kw.ChildByField("value").Text() == "True" {
+				return true
+			}
 		}
 	}
 	for _, sub := range f.OfType("subscript") {
@@ -351,6 +353,17 @@ func preTorch04(f *rewrite.File) bool {
 	}
 	return false
 }
+
+// torch04API matches calls PyTorch 0.4 introduced (`torch.no_grad()`,
+// `torch.device(...)`, a tensor's `.item()`): a file that makes them runs
+// on 0.4 or later, where a `volatile=True` left inside `with
+// torch.no_grad():` does nothing (blind sample S29K's 2s-AGCN, whose
+// whole training script went silent for one such evaluation loop).
+var torch04API = regexp.MustCompile(`\btorch\.no_grad\(|\btorch\.device\(|\.item\(\)`)
+
+// torchLossIndex matches `loss.data[0]`, which raises on PyTorch 0.5 and
+// later whatever else the module calls.
+var torchLossIndex = regexp.MustCompile(`\b\w*loss\w*\.data\[0\]`)
 
 // torch03Idiom matches preTorch04's idioms in the text of a module that
 // is not parsed (an importer, read as source only).
@@ -372,7 +385,7 @@ func writtenForTorch03(m *rewrite.Model) bool {
 		return true
 	}
 	for _, src := range m.ImporterSources() {
-		if torch03Idiom.Match(src) {
+		if torch03Idiom.Match(src) && (!torch04API.Match(src) || torchLossIndex.Match(src)) {
 			return true
 		}
 	}

@@ -215,6 +215,15 @@ func (w *sourceWalk) walk(expr *Node, conf Confidence, via string, depth int) {
 			w.binding(b, conf, via, depth)
 		}
 		return
+	case "subscript":
+		// `self.data_loader['train']`, written by an item assignment of a
+		// dict kept on self (or bound to a name).
+		if vals := m.ItemValues(expr); vals != nil {
+			for _, v := range vals {
+				w.walk(v, conf, via, depth+1)
+			}
+			return
+		}
 	case "attribute":
 		if vals := m.SelfAttrValues(expr); vals != nil {
 			for _, v := range vals {
@@ -752,3 +761,122 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 // ParamName returns the identifier a parameter node binds (`x`, `x=1`,
 // `x: int`, `x: int = 1`, `*args`, `**kw`), nil for a separator.
 func ParamName(p *Node) *Node { return paramName(p) }
+
+// ItemReads returns, for an item assignment's target `c[k]` (c a name or
+// `self.x`), the reads of the same container with the same key elsewhere:
+// `self.data_loader['train']` read in train() for the one written in
+// load_data() (ST-GCN's Processor classes). A key that is not a string or
+// integer literal, on either side, may be any key and matches. Nil when
+// target is no such subscript, or c is not bound to a dict
+// (dictContainer).
+func (m *Model) ItemReads(target *Node) []*Node {
+	if target == nil || target.Type != "subscript" || !m.dictContainer(target.ChildByField("value")) {
+		return nil
+	}
+	var out []*Node
+	for _, c := range m.containerReads(target.ChildByField("value")) {
+		sub := c.Parent
+		if sub == nil || sub.Type != "subscript" || sub.ChildByField("value") != c || sub == target || !sameKey(sub, target) {
+			continue
+		}
+		if asg := sub.Parent; asg != nil && asg.Type == "assignment" && asg.ChildByField("left") == sub {
+			continue // written, not read
+		}
+		out = append(out, sub)
+	}
+	return out
+}
+
+// ItemValues returns, for a read `c[k]` (c a name or `self.x`), the
+// values item assignments `c[k] = v` give the same container under the
+// same key; nil when there are none or c is not bound to a dict.
+func (m *Model) ItemValues(read *Node) []*Node {
+	if read == nil || read.Type != "subscript" || !m.dictContainer(read.ChildByField("value")) {
+		return nil
+	}
+	var out []*Node
+	for _, c := range m.containerReads(read.ChildByField("value")) {
+		sub := c.Parent
+		if sub == nil || sub.Type != "subscript" || sub.ChildByField("value") != c || sub == read || !sameKey(sub, read) {
+			continue
+		}
+		if asg := sub.Parent; asg != nil && asg.Type == "assignment" && asg.ChildByField("left") == sub {
+			if v := asg.ChildByField("right"); v != nil && v.Type != "assignment" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// containerReads returns every mention of the container c, a name or a
+// `self.x` attribute: the reads of the name's bindings that reach c, or
+// of the attribute in the class's methods.
+func (m *Model) containerReads(c *Node) []*Node {
+	switch {
+	case c == nil:
+		return nil
+	case c.Type == "attribute" && m.selfClass(c.ChildByField("object")) != nil:
+		return m.SelfAttrReads(c)
+	case c.Type == "identifier":
+		var out []*Node
+		for _, b := range m.Bindings(c) {
+			out = append(out, b.Uses...)
+		}
+		return out
+	}
+	return nil
+}
+
+// sameKey reports whether two subscripts may name the same item: equal
+// string or integer literal keys, or a key that is neither.
+func sameKey(a, b *Node) bool {
+	ka, kb := a.ChildByField("subscript"), b.ChildByField("subscript")
+	if ka == nil || kb == nil {
+		return false
+	}
+	la, oka := literalKey(ka)
+	lb, okb := literalKey(kb)
+	return !oka || !okb || la == lb
+}
+
+func literalKey(k *Node) (string, bool) {
+	if k.Type == "integer" {
+		return k.Text(), true
+	}
+	if s, ok := StringValue(k); ok {
+		return "'" + s, true
+	}
+	return "", false
+}
+
+// dictContainer reports a container, a name or `self.x`, that some
+// assignment binds to a dict (`{}`, a dict literal, `dict()`,
+// `OrderedDict()`): its items are values kept under keys, unlike a
+// tensor's, whose item writes change elements.
+func (m *Model) dictContainer(c *Node) bool {
+	var values []*Node
+	switch {
+	case c == nil:
+		return false
+	case c.Type == "attribute":
+		values = m.SelfAttrValues(c)
+	case c.Type == "identifier":
+		for _, b := range m.Bindings(c) {
+			if b.Kind == AssignBinding && b.Value != nil {
+				values = append(values, b.Value)
+			}
+		}
+	}
+	for _, v := range values {
+		if v.Type == "dictionary" {
+			return true
+		}
+		if v.Type == "call" {
+			if q := m.CalleeName(v); q == "dict" || q == "collections.OrderedDict" || q == "collections.defaultdict" {
+				return true
+			}
+		}
+	}
+	return false
+}

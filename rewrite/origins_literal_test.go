@@ -39,3 +39,38 @@ func TestOriginsThroughLiteralLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginsThroughDictItems follows a read `c[k]` of a dict kept on
+// self or bound to a name to what item assignments store under the same
+// key; a tensor's element writes are not followed.
+func TestOriginsThroughDictItems(t *testing.T) {
+	cases := []struct {
+		src  string
+		want []string
+	}{
+		{"class P:\n    def load(self):\n        self.loaders = dict()\n        self.loaders['train'] = A()\n        self.loaders['test'] = B()\n    def train(self):\n        use(self.loaders[\"train\"])\n", []string{"A()"}},
+		{"class P:\n    def load(self):\n        self.loaders = {}\n        self.loaders['train'] = A()\n        self.loaders['test'] = B()\n    def run(self, phase):\n        use(self.loaders[phase])\n", []string{"A()", "B()"}},
+		{"loaders = {}\nloaders[0] = A()\nloaders[1] = B()\nuse(loaders[1])\n", []string{"B()"}},
+		{"x = torch.zeros(3)\nx[0] = A()\nuse(x[0])\n", []string{"x[0]"}}, // not a dict
+	}
+	for _, c := range cases {
+		f := Parse("t.py", []byte(c.src))
+		m := f.Model()
+		var use *Node
+		f.Root.Walk(func(n *Node) bool {
+			if n.Type == "call" && n.ChildByField("function").Text() == "use" {
+				use = n.ChildByField("arguments").NamedChildren()[0]
+			}
+			return use == nil
+		})
+		var got []string
+		for _, o := range m.Origins(use) {
+			if o.Expr != nil {
+				got = append(got, o.Expr.Text())
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Origins in %q = %q, want %q", c.src, got, c.want)
+		}
+	}
+}
