@@ -140,7 +140,7 @@ func checkMissingAutocast(p *Pass) {
 		if first == nil || slices.Contains(reported, first) || onCPU(p, first) || hostBatchLoop(p, step) {
 			continue // several backward calls after one forward: one finding
 		}
-		if coveredByAutocast(p, regions, step, first) {
+		if coveredByAutocast(p, regions, step, first) || fp32Fallback(p, regions, step) {
 			continue
 		}
 		conv := convolutionalTraining(p)
@@ -403,6 +403,60 @@ func coveredByAutocast(p *Pass, regions []*rewrite.Node, step, first *rewrite.No
 		}
 		if trainingLoop == nil || trainingLoop.Contains(step) {
 			return true
+		}
+	}
+	return false
+}
+
+// fp32Fallback reports a step in a function whose every call here sits
+// in a branch of an if statement whose other branch calls a function of
+// this file holding an autocast region: the file already trains in mixed
+// precision, and this function is its fp32 path (`if
+// use_mixed_precision: train_epoch_optimized(...) else: train_epoch(...)`,
+// blind sample S30B's two-towers).
+func fp32Fallback(p *Pass, regions []*rewrite.Node, step *rewrite.Node) bool {
+	if len(regions) == 0 {
+		return false
+	}
+	def := step
+	if def.Type != "function_definition" {
+		def = step.Ancestor("function_definition")
+	}
+	if def == nil {
+		return false
+	}
+	sites := p.Model.CallSites(def)
+	for _, call := range sites {
+		ifs := call.Ancestor("if_statement")
+		if ifs == nil || !otherBranchAutocasts(p, regions, ifs, call) {
+			return false
+		}
+	}
+	return len(sites) > 0
+}
+
+// otherBranchAutocasts reports an if statement one of whose branches,
+// not the one holding call, calls a function of this file that holds
+// one of the autocast regions.
+func otherBranchAutocasts(p *Pass, regions []*rewrite.Node, ifs, call *rewrite.Node) bool {
+	var branches []*rewrite.Node
+	if c := ifs.ChildByField("consequence"); c != nil {
+		branches = append(branches, c)
+	}
+	for _, c := range ifs.Children {
+		if c.Is("else_clause", "elif_clause") {
+			branches = append(branches, c)
+		}
+	}
+	for _, b := range branches {
+		if b.Contains(call) {
+			continue
+		}
+		for _, c := range p.File.OfTypeIn(b, "call") {
+			d := p.Model.FunctionDef(c)
+			if d != nil && slices.ContainsFunc(regions, d.Contains) {
+				return true
+			}
 		}
 	}
 	return false
@@ -1293,8 +1347,27 @@ var tensorMethods = map[string]bool{
 
 // lossInputProducer returns, among stmts (the statements before the
 // loss's, in order), the last one that assigns a name the loss call reads
-// from a call that is not a tensor method (`out = model(x)`), and that call.
+// from a call that is not a tensor method (`out = model(x)`), and that
+// call; where the statements just before it produce other inputs of the
+// loss the same way (a triplet loss's query, positive and negative
+// towers), the first of that run, so that a wrap covers every forward
+// (blind sample S30B's two-towers, whose fix wrapped the third tower
+// only).
 func lossInputProducer(p *Pass, stmts []*rewrite.Node, loss *rewrite.Node) (int, *rewrite.Node) {
+	j, call := lastLossInputProducer(p, stmts, loss)
+	for call != nil && j > 0 {
+		k, earlier := lastLossInputProducer(p, stmts[:j], loss)
+		if earlier == nil || k != j-1 {
+			break
+		}
+		j, call = k, earlier
+	}
+	return j, call
+}
+
+// lastLossInputProducer is lossInputProducer without the run: the last
+// producer alone.
+func lastLossInputProducer(p *Pass, stmts []*rewrite.Node, loss *rewrite.Node) (int, *rewrite.Node) {
 	args := loss.ChildByField("arguments")
 	if args == nil {
 		return 0, nil
