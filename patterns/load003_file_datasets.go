@@ -79,7 +79,7 @@ func datasetDecodesFiles(p *Pass, call *rewrite.Node) bool {
 // a project base class (`super().__getitem__(idx)` of irn's
 // VOC12ClassificationDataset), decodes a file (callsDecoder).
 func itemsDecodeFiles(m *rewrite.Model, cls *rewrite.Node, depth int) bool {
-	if get := rewrite.MethodOf(cls, "__getitem__"); get != nil && callsDecoder(m, get, 2) {
+	if get := rewrite.MethodOf(cls, "__getitem__"); get != nil && (callsDecoder(m, get, 2) || readsFileBackedArray(m, get)) {
 		return true
 	}
 	sc := cls.ChildByField("superclasses")
@@ -152,4 +152,54 @@ func callsDecoder(m *rewrite.Model, def *rewrite.Node, depth int) bool {
 		return !found
 	})
 	return found
+}
+
+// readsFileBackedArray reports a __getitem__ that indexes an array kept on
+// self that lives in a file and is read item by item: an HDF5 dataset
+// (`self.h = h5py.File(...)`, `self.imgs = self.h["images"]`, then
+// `self.imgs[i]`), a memory map (`np.memmap`, `np.load(...,
+// mmap_mode="r")`). Each item is a read from disk, like a decoded image
+// file (blind sample S30A's image-captioning tutorial: COCO images in an
+// HDF5 file).
+func readsFileBackedArray(m *rewrite.Model, get *rewrite.Node) bool {
+	found := false
+	get.Walk(func(n *rewrite.Node) bool {
+		if found {
+			return false
+		}
+		if n.Type == "subscript" {
+			if v := n.ChildByField("value"); v != nil && v.Type == "attribute" && fileBackedValue(m, v, 0) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// fileBackedValue reports a `self.x` whose assigned values open a file
+// read lazily (h5py.File, numpy.memmap, numpy.load with mmap_mode), or
+// index one (`self.h["images"]`).
+func fileBackedValue(m *rewrite.Model, attr *rewrite.Node, depth int) bool {
+	values := m.SelfAttrValues(attr)
+	if len(values) == 0 || depth > 2 {
+		return false
+	}
+	for _, v := range values {
+		switch {
+		case v.Type == "call":
+			q := m.CalleeName(v)
+			if q != "h5py.File" && q != "numpy.memmap" && !(q == "numpy.load" && rewrite.KeywordValue(v, "mmap_mode") != nil) {
+				return false
+			}
+		case v.Type == "subscript":
+			inner := v.ChildByField("value")
+			if inner == nil || inner.Type != "attribute" || !fileBackedValue(m, inner, depth+1) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
