@@ -189,6 +189,11 @@ func (f *File) checkLegacySyntax() {
 			}
 		}
 	}
+	for _, n := range f.OfType("except_clause") {
+		if name := python2ExceptBinding(n); name != nil {
+			f.reject(n.Start, name.End, "Python 2 `except E, name:` (Python 3: `except E as name:`)")
+		}
+	}
 	for _, n := range f.OfType("integer") {
 		if t := n.Text(); legacyInteger(t) {
 			f.reject(n.Start, n.End, "leading zeros or an L suffix in an integer literal (Python 2; octal is 0o777)")
@@ -210,6 +215,42 @@ func (f *File) checkLegacySyntax() {
 			f.reject(n.Start, n.End, "string prefix %q is not Python 3", prefix)
 		}
 	}
+}
+
+// python2ExceptBinding returns name in `except E, name:` where the
+// clause's block reads name: Python 2's binding of the exception
+// (`print(msg)`). Python 3.14 reads the comma as a tuple of exception
+// types (PEP 758), so `except ValueError, TypeError:` whose block never
+// reads the second name is left alone.
+func python2ExceptBinding(clause *Node) *Node {
+	var items []*Node
+	var block *Node
+	comma := false
+	for _, c := range clause.Children {
+		switch {
+		case c.Type == ",":
+			comma = true
+		case c.Type == "block":
+			block = c
+		case c.Named && c.Type != "comment":
+			items = append(items, c)
+		}
+	}
+	if !comma || len(items) != 2 || block == nil || items[1].Type != "identifier" {
+		return nil
+	}
+	name := items[1]
+	read := false
+	block.Walk(func(n *Node) bool {
+		if n.Type == "identifier" && n.Text() == name.Text() && n.Field != "attribute" {
+			read = true
+		}
+		return !read
+	})
+	if !read {
+		return nil
+	}
+	return name
 }
 
 // legacyInteger reports whether an integer literal is Python 2 only: a

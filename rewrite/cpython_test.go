@@ -57,6 +57,7 @@ func TestRejectionMessages(t *testing.T) {
 		{"y = `x`\n", "1:5: backticks"},
 		{"if a <> b:\n    pass\n", "1:6: '<>'"},
 		{"raise E, \"m\"\n", "1:1: Python 2 raise"},
+		{"try:\n    g()\nexcept Exception, msg:\n    print(msg)\n", "3:1: Python 2 `except E, name:`"},
 		{"x = 0777\n", "1:5: leading zeros"},
 		{"x = 10L\n", "1:5: leading zeros or an L suffix"},
 		{"x = ur\"a\"\n", "1:5: string prefix \"ur\""},
@@ -77,6 +78,17 @@ func TestRejectionMessages(t *testing.T) {
 		}
 		f.Release()
 	}
+}
+
+// TestExceptTupleIsNotPython2 leaves alone `except A, B:` whose block
+// never reads B: Python 3.14 reads it as a tuple of exception types (PEP
+// 758), Python 2 as a binding nothing uses.
+func TestExceptTupleIsNotPython2(t *testing.T) {
+	f := Parse("x.py", []byte("try:\n    g()\nexcept ValueError, TypeError:\n    pass\n"))
+	if f.HasSyntaxErrors() {
+		t.Errorf("reported as %q", f.SyntaxError())
+	}
+	f.Release()
 }
 
 // deepSources are files nested a million levels deep, generated here (not
