@@ -68,6 +68,14 @@ func checkDataParallel(p *Pass) {
 			// nothing (blind sample S15I's DnCNN).
 			continue
 		}
+		if ids == nil && p.Env.GPU.Single() && !underDeviceCountTest(call) && oneDeviceFlag(p) {
+			// `DataParallel(model)` in a script whose device-id flag
+			// defaults to one GPU (`--sys_device_ids`, default `(0,)`,
+			// made visible by the script): on a one-GPU profile the
+			// wrapper calls the model directly (blind sample S30C's
+			// beyond-part-models).
+			continue
+		}
 		launcher := "torchrun"
 		if !p.Env.Versions.Torch.AtLeast(1, 10) {
 			launcher = "python -m torch.distributed.launch" // torchrun arrived in 1.10
@@ -617,6 +625,29 @@ func oneElement(e *rewrite.Node) bool {
 		}
 	}
 	return n == 1
+}
+
+// oneDeviceFlag reports a command-line flag of this file naming the GPUs
+// to use (its dest mentions gpu or device) whose default is one device: a
+// one-element list or tuple (`(0,)`), or a string of one id (`"0"`).
+func oneDeviceFlag(p *Pass) bool {
+	for _, call := range p.File.MethodCalls("add_argument") {
+		dest := strings.ToLower(flagDest(call))
+		if !strings.Contains(dest, "gpu") && !strings.Contains(dest, "device") {
+			continue
+		}
+		if r := rewrite.KeywordValue(call, "required"); r != nil && r.Type == "true" {
+			continue // the user names the GPUs every run (BraTS-DMFNet's --gpu)
+		}
+		def := rewrite.KeywordValue(call, "default")
+		if oneElement(def) {
+			return true
+		}
+		if v, ok := rewrite.StringValue(def); ok && strings.TrimSpace(v) != "" && strings.Trim(strings.TrimSpace(v), "0123456789") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // underDeviceCountTest reports a node under an `if` whose test calls
