@@ -1747,7 +1747,7 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 // A Python number written by index (`x[mask] = 0`) and a store by slice
 // (`preds[a:b] = out`, a copy that converts) stay safe.
 func uncastWrite(p *Pass, scope *rewrite.Node) (at *rewrite.Node, elsewhere bool) {
-	if at = rewrite.UncastWrite(scope); at != nil {
+	if at = rewrite.UncastWriteExcept(scope, p.Model.DictContainer); at != nil {
 		return at, false
 	}
 	if at = p.Model.UncastWriteInForward(); at != nil {

@@ -850,6 +850,26 @@ func literalKey(k *Node) (string, bool) {
 	return "", false
 }
 
+// DictContainer reports a container, a name or `self.x`, that some
+// assignment binds to a dict: dictContainer's, or a module's
+// `.state_dict()` (a checkpoint's tensors, stored by key).
+func (m *Model) DictContainer(c *Node) bool {
+	if m.dictContainer(c) {
+		return true
+	}
+	if c == nil || c.Type != "identifier" {
+		return false
+	}
+	for _, b := range m.Bindings(c) {
+		if b.Kind == AssignBinding && b.Value != nil && b.Value.Type == "call" {
+			if fn := b.Value.ChildByField("function"); fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "state_dict" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // dictContainer reports a container, a name or `self.x`, that some
 // assignment binds to a dict (`{}`, a dict literal, `dict()`,
 // `OrderedDict()`): its items are values kept under keys, unlike a

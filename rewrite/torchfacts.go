@@ -1042,7 +1042,11 @@ var inPlaceMatmuls = map[string]bool{"addmm_": true, "addbmm_": true, "baddbmm_"
 //     self.mm)[cond]`): index_put refuses mixed dtypes, where a store by
 //     slice or integer (`preds[a:b] = out`) is a copy, which converts;
 //   - an in-place matrix product (inPlaceMatmuls).
-func UncastWrite(root *Node) *Node {
+func UncastWrite(root *Node) *Node { return UncastWriteExcept(root, nil) }
+
+// UncastWriteExcept is UncastWrite that passes over the stores into a
+// container skip reports (a dict, whose items are not tensor elements).
+func UncastWriteExcept(root *Node, skip func(container *Node) bool) *Node {
 	var found *Node
 	root.Walk(func(n *Node) bool {
 		if found != nil {
@@ -1051,7 +1055,8 @@ func UncastWrite(root *Node) *Node {
 		switch n.Type {
 		case "assignment":
 			left, right := n.ChildByField("left"), n.ChildByField("right")
-			if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) && !stringKey(left) && !basicIndex(left) {
+			if left != nil && right != nil && left.Type == "subscript" && !numberLiteral(right) && !stringKey(left) && !basicIndex(left) &&
+				(skip == nil || !skip(left.ChildByField("value"))) {
 				found = n
 			}
 		case "call":
