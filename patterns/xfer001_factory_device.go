@@ -67,7 +67,13 @@ func checkFactoryDevice(p *Pass) {
 		if strings.Contains(p.File.Src.Text(tail.End, move.End), "#") {
 			continue
 		}
-		devText, what, fix := onDeviceFix(name, obj, dev, rewrite.Edit{Start: tail.End, End: move.End})
+		drop := rewrite.Edit{Start: tail.End, End: move.End}
+		if expandsBetween(obj, tail) {
+			// The move copied the expanded view into a tensor of its own;
+			// .contiguous() still does, so in-place writes stay legal.
+			drop.New = ".contiguous()"
+		}
+		devText, what, fix := onDeviceFix(name, obj, dev, drop)
 		if fix == nil {
 			continue
 		}
@@ -431,6 +437,23 @@ func movableFactory(p *Pass, call *rewrite.Node) (string, bool) {
 	return name, true
 }
 
+// expandsBetween reports an expand or expand_as in the method chain from
+// factory up to tail: its result is a view whose elements share memory,
+// which a move to another device copies into a dense tensor.
+func expandsBetween(factory, tail *rewrite.Node) bool {
+	for n := tail; n != nil && n != factory; {
+		fn := n.ChildByField("function")
+		if fn == nil || fn.Type != "attribute" {
+			return false
+		}
+		if a := fn.ChildByField("attribute").Text(); a == "expand" || a == "expand_as" {
+			return true
+		}
+		n = fn.ChildByField("object")
+	}
+	return false
+}
+
 // deviceText spells the device a move names for device=: `.cuda()` is
 // "cuda", `.cuda(1)` "cuda:1".
 func deviceText(dev *rewrite.Node) string {
@@ -459,7 +482,7 @@ func factoryApplicability(name string, call *rewrite.Node) (rewrite.Applicabilit
 // shapeMethods reshape a tensor and keep its device (their arguments are
 // sizes and dimensions).
 var shapeMethods = map[string]bool{"view": true, "reshape": true, "unsqueeze": true, "squeeze": true, "t": true,
-	"transpose": true, "permute": true, "flatten": true, "contiguous": true, "repeat": true, "expand": true}
+	"transpose": true, "permute": true, "flatten": true, "contiguous": true, "repeat": true, "expand": true, "expand_as": true}
 
 // dtypeMethods convert a tensor's dtype and keep its device.
 var dtypeMethods = map[string]bool{"float": true, "double": true, "half": true, "bfloat16": true, "long": true, "int": true, "bool": true}
