@@ -737,6 +737,20 @@ func bothBranchesCopy(ifn *rewrite.Node) bool {
 	return true
 }
 
+// holdsTrainingLoop reports a loop with a training loop over a DataLoader
+// inside it: an epoch loop, whose appends after the batch loop run once
+// per epoch, not per step (a GAN's inner loop of discriminator steps
+// iterates no loader: the batch loop around it still appends per step) (blind sample S30L's TabSurvey, `val_loss_history.append(
+// val_loss.item())` after the validation loop).
+func holdsTrainingLoop(m *rewrite.Model, loop *rewrite.Node) bool {
+	for _, n := range m.LoopBodyNodes(loop) {
+		if n != loop && rewrite.IsLoop(n) && m.Loop(n).Trains() && m.Loop(n).IteratesLoader {
+			return true
+		}
+	}
+	return false
+}
+
 // checkAppendedItems reports `losses.append(loss.item())` on every step of
 // a training loop whose list is not read in the loop and whose step does
 // not synchronise otherwise: the per-step wait is the append's alone. A
@@ -757,7 +771,7 @@ func checkAppendedItems(p *Pass) {
 			continue
 		}
 		loops := m.EnclosingLoops(call)
-		if len(loops) == 0 || !m.Loop(loops[0]).Trains() || everyFewSteps(m, loops[0], call) {
+		if len(loops) == 0 || !m.Loop(loops[0]).Trains() || everyFewSteps(m, loops[0], call) || holdsTrainingLoop(m, loops[0]) {
 			continue
 		}
 		loop := loops[0]
