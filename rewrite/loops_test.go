@@ -55,3 +55,32 @@ func keys(m map[string]bool) []string {
 	}
 	return out
 }
+
+// TestWholeBatchLoaderRunsOnce reads a loop over a DataLoader whose batch
+// is its whole dataset as one pass (nothing per step), and one over a
+// loader of smaller batches as a training loop.
+func TestWholeBatchLoaderRunsOnce(t *testing.T) {
+	src := `import torch
+from torch.utils.data import DataLoader
+whole = DataLoader(ds, batch_size=len(ds))
+small = DataLoader(ds, batch_size=32)
+for x, y in whole:
+    loss = model(x.cuda()).sum()
+    loss.backward()
+for x, y in enumerate(small):
+    loss = model(x.cuda()).sum()
+    loss.backward()
+`
+	f := Parse("t.py", []byte(src))
+	m := f.Model()
+	loops := f.OfType("for_statement")
+	if len(loops) != 2 {
+		t.Fatalf("%d loops", len(loops))
+	}
+	if m.Loop(loops[0]).Trains() {
+		t.Errorf("the loop over the whole-batch loader trains per step")
+	}
+	if !m.Loop(loops[1]).Trains() {
+		t.Errorf("the loop over the 32-batch loader does not train")
+	}
+}

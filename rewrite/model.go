@@ -73,7 +73,10 @@ type Model struct {
 	// StarImport is true when the module does `from x import *`: unbound
 	// names are then unknown rather than builtins.
 	StarImport bool
-	scopes     map[*Node]*Scope
+	// wholeBatches: 0 not asked yet, 1 no, 2 yes: the project spells a
+	// DataLoader batch of the whole dataset (singleBatchLoader).
+	wholeBatches int8
+	scopes       map[*Node]*Scope
 	// reads are the identifiers that read a variable, with the bindings
 	// each resolves to; readAt maps a node's slab index to 1 + its index in
 	// reads (0: not a read), strayReads does so for nodes outside the slab.
