@@ -68,6 +68,17 @@ func run(f *rewrite.File, sel Selection, env *Env, gateNames bool) []rewrite.Fin
 	}
 	m := f.Model()
 	m.SetProject(env.Project)
+	if _, since, ok := newerAPIThanPin(m, env.Versions.Torch); ok && !env.TorchExplicit {
+		// The file calls an API its pinned torch lacks (`from
+		// torch.cuda.amp import autocast` under `torch==1.2.0`: blind
+		// sample S30K's yolov4-pytorch): the pin is not what runs it,
+		// so it says nothing of the version; the API's release is the
+		// oldest the code can run on.
+		own := *env
+		own.Versions.Torch = DefaultVersions.Torch
+		own.Versions.TorchFloor = since
+		env = &own
+	}
 	if bound, ok := removedAPIBound(m); ok && env.Versions.Torch.AtLeast(bound.Major, bound.Minor) && !env.TorchExplicit {
 		// The code calls an API removed in bound: it runs on an older
 		// torch than any pin says.

@@ -491,3 +491,57 @@ func removedAPIBound(m *rewrite.Model) (bound Version, ok bool) {
 	}
 	return bound, ok
 }
+
+// torchAPIsSince are torch callables with the release that introduced
+// them: code that calls one cannot run on an older torch, whatever its
+// requirements pin.
+var torchAPIsSince = []struct {
+	name  string
+	since Version
+}{
+	{"torch.compile", Version{2, 0}},
+	{"torch.nn.functional.scaled_dot_product_attention", Version{2, 0}},
+	{"torch.set_float32_matmul_precision", Version{1, 12}},
+	{"torch.autocast", Version{1, 10}},
+	{"torch.inference_mode", Version{1, 9}},
+	{"torch.cuda.amp.autocast", Version{1, 6}},
+	{"torch.cuda.amp.GradScaler", Version{1, 6}},
+}
+
+// newerAPIThanPin returns the newest torch API m calls that the pinned
+// version pin predates, and its release; calls under a test of torch's
+// version (`if torch.__version__ >= ...`, `hasattr(torch, ...)`) are
+// the code's own guards and do not count.
+func newerAPIThanPin(m *rewrite.Model, pin Version) (string, Version, bool) {
+	if pin == DefaultVersions.Torch || !m.Imports("torch") {
+		return "", Version{}, false
+	}
+	for _, api := range torchAPIsSince {
+		if pin.AtLeast(api.since.Major, api.since.Minor) {
+			continue
+		}
+		for _, call := range m.CallsTo(api.name) {
+			if !underVersionTest(call) {
+				return api.name, api.since, true
+			}
+		}
+	}
+	return "", Version{}, false
+}
+
+// underVersionTest reports a node under an if (or in a try) that tests
+// which torch runs: `__version__`, `hasattr(torch, ...)`, or an
+// ImportError fallback.
+func underVersionTest(n *rewrite.Node) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		switch a.Type {
+		case "if_statement", "elif_clause":
+			if c := a.ChildByField("condition"); c != nil && (strings.Contains(c.Text(), "__version__") || strings.Contains(c.Text(), "hasattr(")) {
+				return true
+			}
+		case "try_statement":
+			return true
+		}
+	}
+	return false
+}
