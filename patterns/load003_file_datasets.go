@@ -158,7 +158,9 @@ func callsDecoder(m *rewrite.Model, def *rewrite.Node, depth int) bool {
 // self that lives in a file and is read item by item: an HDF5 dataset
 // (`self.h = h5py.File(...)`, `self.imgs = self.h["images"]`, then
 // `self.imgs[i]`), a memory map (`np.memmap`, `np.load(...,
-// mmap_mode="r")`). Each item is a read from disk, like a decoded image
+// mmap_mode="r")`), an LMDB environment read in a transaction
+// (`self.env = lmdb.open(...)`, then `self.env.begin()`). Each item is a
+// read from disk, like a decoded image
 // file (blind sample S30A's image-captioning tutorial: COCO images in an
 // HDF5 file).
 func readsFileBackedArray(m *rewrite.Model, get *rewrite.Node) bool {
@@ -170,6 +172,16 @@ func readsFileBackedArray(m *rewrite.Model, get *rewrite.Node) bool {
 		if n.Type == "subscript" {
 			if v := n.ChildByField("value"); v != nil && v.Type == "attribute" && fileBackedValue(m, v, 0) {
 				found = true
+			}
+		}
+		// `with self.env.begin() as txn: txn.get(key)` of an LMDB
+		// environment opened in __init__ (vq-vae-2's code datasets: blind
+		// sample S30J).
+		if n.Type == "call" {
+			if fn := n.ChildByField("function"); fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "begin" {
+				if obj := fn.ChildByField("object"); obj != nil && obj.Type == "attribute" && fileBackedValue(m, obj, 0) {
+					found = true
+				}
 			}
 		}
 		return !found
@@ -189,7 +201,7 @@ func fileBackedValue(m *rewrite.Model, attr *rewrite.Node, depth int) bool {
 		switch {
 		case v.Type == "call":
 			q := m.CalleeName(v)
-			if q != "h5py.File" && q != "numpy.memmap" && !(q == "numpy.load" && rewrite.KeywordValue(v, "mmap_mode") != nil) {
+			if q != "h5py.File" && q != "numpy.memmap" && q != "lmdb.open" && !(q == "numpy.load" && rewrite.KeywordValue(v, "mmap_mode") != nil) {
 				return false
 			}
 		case v.Type == "subscript":
