@@ -803,14 +803,38 @@ func overLoader(m *rewrite.Model, loop *rewrite.Node) bool {
 	return loaderLikeName(strings.ToLower(name))
 }
 
-// innermostLoop reports a loop with no loop in its body.
+// innermostLoop reports a loop with no loop in its body, nor a call of a
+// function of this file that runs a hot loop (an epoch loop calling
+// train(), then generate_samples(): blind sample S30J's pytorch-vqvae,
+// whose per-epoch sampling noise was read as per step).
 func innermostLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 	for _, n := range m.LoopBodyNodes(loop) {
 		if n.Is("for_statement", "while_statement") {
 			return false
 		}
+		if n.Type == "call" {
+			if d := m.FunctionDef(n); d != nil && !d.Contains(loop) && runsHotLoop(m, d) {
+				return false
+			}
+		}
 	}
 	return true
+}
+
+// runsHotLoop reports a function whose body holds a hot loop (one that
+// trains, runs a model or iterates a DataLoader).
+func runsHotLoop(m *rewrite.Model, fn *rewrite.Node) bool {
+	for _, l := range m.File.OfTypeIn(fn, "for_statement") {
+		if m.Loop(l).Hot() {
+			return true
+		}
+	}
+	for _, l := range m.File.OfTypeIn(fn, "while_statement") {
+		if m.Loop(l).Hot() {
+			return true
+		}
+	}
+	return false
 }
 
 // backwardLoop reports the innermost loop around a `.backward()` call:
