@@ -39,6 +39,14 @@ func checkCompileModel(p *Pass) {
 		// S22C's Spikformer; its torch-backend SNN keeps the hint).
 		return
 	}
+	if p.Model.ImportedModuleSpells("torchvision.models.detection") {
+		// A torchvision detection model (Faster R-CNN, RetinaNet, SSD),
+		// here or in a module this file imports: its forward takes a list
+		// of images of their own sizes and runs data-dependent proposals,
+		// sampling and NMS, where dynamo breaks the graph and recompiles
+		// (blind sample S30K's Global-Wheat-Detection).
+		return
+	}
 	if trainsOneSampleAtATime(p) {
 		// One sample per step, of its own shape as a rule (whole images
 		// of their own size): compile re-traces each new shape, then
