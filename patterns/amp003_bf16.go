@@ -137,6 +137,14 @@ func checkBF16Autocast(p *Pass) {
 		msg += "; the project's other modules run autocast regions too: switch those to bf16 as well before the scaler goes"
 		fix = nil
 	}
+	if layer := cudnnRecurrentLayer(p); layer != "" {
+		// cuDNN's RNN autocast casts to fp16 whatever dtype the region
+		// asks for: with the scaler off, the recurrent layer's
+		// gradients would go unscaled (torch 2.11 on an H200,
+		// .notes/rnn-autocast-h200.txt; blind sample S30P).
+		msg += cudnnRecurrentNote(layer, "keep the scaler")
+		fix = nil
+	}
 	if unconvertedNumpy(p) {
 		// fp16 tensors convert to NumPy (float16); bf16 ones do not.
 		msg += "; but this file hands tensors to NumPy (.numpy()) without .float(), which fp16 allows and bf16 refuses (TypeError): convert them first, then switch"

@@ -214,6 +214,14 @@ func checkMissingAutocast(p *Pass) {
 			fix = nil
 			msg += apexOptionalNote
 		}
+		if layer := cudnnRecurrentLayer(p); layer != "" && bf16 && fix != nil {
+			// cuDNN's RNN autocast casts to fp16 whatever the region's
+			// dtype (torch 2.11 on an H200: .notes/rnn-autocast-h200.txt):
+			// a bf16 wrap runs the recurrent layer in fp16 without the
+			// loss scaling fp16 needs (blind sample S30P's char LSTM).
+			fix = nil
+			msg += cudnnRecurrentNote(layer, "add a torch.amp.GradScaler")
+		}
 		fix = ownKernelsGate(p, fix, &msg)
 		fix = small.gate(fix, &msg)
 		fix, keep := sizeGated(p, stmts, fix, &msg)
@@ -774,6 +782,38 @@ func (g recurrentGate) gate(fix *rewrite.Fix, msg *string) *rewrite.Fix {
 	return fix
 }
 
+// cudnnRecurrentLayer returns the recurrent layer (nn.LSTM, nn.GRU,
+// nn.RNN) the file builds, or an nn.Module class of a project module it
+// builds builds; "" when there is none.
+func cudnnRecurrentLayer(p *Pass) string {
+	return p.Memo("amp.cudnnRecurrentLayer", func() any {
+		for _, call := range torchCalls(p) {
+			q := p.Model.CalleeName(call)
+			if recurrentLayer(q) {
+				return "nn." + q[len("torch.nn."):]
+			}
+			fn := call.ChildByField("function")
+			if fn == nil || !fn.Is("identifier", "attribute") {
+				continue
+			}
+			if d := p.Model.ImportedDef(fn); d != nil && d.Class {
+				for _, c := range d.Calls {
+					if recurrentLayer(c) {
+						return "nn." + c[len("torch.nn."):]
+					}
+				}
+			}
+		}
+		return ""
+	}).(string)
+}
+
+// cudnnRecurrentNote is what AMP003 and AMP004 say where a recurrent layer
+// would run in fp16 under a bf16 autocast; then says what to do.
+func cudnnRecurrentNote(layer, then string) string {
+	return "; but its " + layer + " runs in fp16 under autocast whatever the dtype asked (cuDNN's RNN autocast casts to float16: measured on torch 2.11, .notes/rnn-autocast-h200.txt), and fp16 needs loss scaling: " + then + ", or run the recurrent layer outside the autocast region, by hand"
+}
+
 // smallRecurrent finds the file's recurrent layers and its literal batch
 // size (`batch_size = 20`, `batch_size=20`, the largest if several); the
 // gate applies at 64 or less.
@@ -920,6 +960,14 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps
 			// wrap or after it: either raises.
 			fix = nil
 			msg += "; but the loop computes BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
+		}
+		if layer := cudnnRecurrentLayer(p); layer != "" && bf16 && fix != nil {
+			// cuDNN's RNN autocast casts to fp16 whatever the region's
+			// dtype (torch 2.11 on an H200: .notes/rnn-autocast-h200.txt):
+			// a bf16 wrap runs the recurrent layer in fp16 without the
+			// loss scaling fp16 needs (blind sample S30P's char LSTM).
+			fix = nil
+			msg += cudnnRecurrentNote(layer, "add a torch.amp.GradScaler")
 		}
 		fix = ownKernelsGate(p, fix, &msg)
 		fix = small.gate(fix, &msg)
