@@ -438,7 +438,28 @@ var datasetReaders = map[string]bool{
 // DCL test() every 25). LOAD001 and LOAD002 leave such a loader alone
 // too: an evaluation every few epochs is a small share of the run.
 func readEveryFewEpochs(p *Pass, gl gpuLoader) bool {
-	return gl.everyLoop(p, func(loop *rewrite.Node) bool { return underRemainderGuard(p, loop, 0, true) })
+	return gl.everyLoop(p, func(loop *rewrite.Node) bool { return underRemainderGuard(p, loop, 0, true) }) || handedOnlyUnderGuard(p, gl)
+}
+
+// handedOnlyUnderGuard reports a loader every read of which hands it to a
+// call under a periodic guard (`if total_iters % args.test_freq == 0:
+// getFeatureFromTorch(..., lfwloader)`, a function of another module that
+// iterates it: blind sample S30Q's face-recognition evaluation loaders,
+// read every 3,000 steps).
+func handedOnlyUnderGuard(p *Pass, gl gpuLoader) bool {
+	if gl.Binding == nil || len(gl.Binding.Uses) == 0 {
+		return false
+	}
+	for _, u := range gl.Binding.Uses {
+		par := u.Parent
+		if par != nil && par.Type == "keyword_argument" {
+			par = par.Parent
+		}
+		if par == nil || par.Type != "argument_list" || !underRemainderGuard(p, par.Parent, 0, true) {
+			return false
+		}
+	}
+	return true
 }
 
 // underRemainderGuard reports n running only under an if whose condition
