@@ -1988,7 +1988,7 @@ func flagDefaultValue(m *rewrite.Model, expr *rewrite.Node) (def *rewrite.Node, 
 		return nil, nil, false
 	}
 	obj := expr.ChildByField("object")
-	if obj == nil || obj.Type != "identifier" && obj.Type != "attribute" {
+	if obj == nil || obj.Type != "identifier" && !(obj.Type == "attribute" && obj.ChildByField("object").Text() == "self") {
 		// (`self.arg.num_worker`: the namespace kept on self by a
 		// Processor class that __init__ is handed, ST-GCN's layout.)
 		return nil, nil, false

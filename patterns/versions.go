@@ -335,7 +335,7 @@ func preTorch04(f *rewrite.File) bool {
 	if !bytes.Contains(f.Src.Bytes, []byte("volatile")) && !bytes.Contains(f.Src.Bytes, []byte(".data[0]")) {
 		return false
 	}
-	if !torch04API.Match(f.Src.Bytes) {
+	if !callsTorch04API(f.Src.Bytes) {
 		for _, kw := range f.OfType("keyword_argument") {
 			if kw.ChildByField("name").Text() == "volatile" && kw.ChildByField("value").Text() == "True" {
 				return true
@@ -354,12 +354,22 @@ func preTorch04(f *rewrite.File) bool {
 	return false
 }
 
-// torch04API matches calls PyTorch 0.4 introduced (`torch.no_grad()`,
+// torch04API are calls PyTorch 0.4 introduced (`torch.no_grad()`,
 // `torch.device(...)`, a tensor's `.item()`): a file that makes them runs
 // on 0.4 or later, where a `volatile=True` left inside `with
 // torch.no_grad():` does nothing (blind sample S29K's 2s-AGCN, whose
 // whole training script went silent for one such evaluation loop).
-var torch04API = regexp.MustCompile(`\btorch\.no_grad\(|\btorch\.device\(|\.item\(\)`)
+var torch04API = [][]byte{[]byte("torch.no_grad("), []byte("torch.device("), []byte(".item()")}
+
+// callsTorch04API reports source that spells one of torch04API.
+func callsTorch04API(src []byte) bool {
+	for _, w := range torch04API {
+		if bytes.Contains(src, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // torchLossIndex matches `loss.data[0]`, which raises on PyTorch 0.5 and
 // later whatever else the module calls.
@@ -385,7 +395,7 @@ func writtenForTorch03(m *rewrite.Model) bool {
 		return true
 	}
 	for _, src := range m.ImporterSources() {
-		if torch03Idiom.Match(src) && (!torch04API.Match(src) || torchLossIndex.Match(src)) {
+		if torch03Idiom.Match(src) && (!callsTorch04API(src) || torchLossIndex.Match(src)) {
 			return true
 		}
 	}

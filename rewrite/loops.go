@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
@@ -169,7 +170,7 @@ func (m *Model) singleBatchLoader(expr *Node) bool {
 	if m.wholeBatches == 0 {
 		m.wholeBatches = 1
 		for _, src := range m.ProjectSourcesSpelling("batch_size") {
-			if wholeBatchSize.Match(src) {
+			if bytes.Contains(src, []byte("batch_size")) && wholeBatchSize.Match(src) {
 				m.wholeBatches = 2
 				break
 			}

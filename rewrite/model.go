@@ -76,7 +76,11 @@ type Model struct {
 	// wholeBatches: 0 not asked yet, 1 no, 2 yes: the project spells a
 	// DataLoader batch of the whole dataset (singleBatchLoader).
 	wholeBatches int8
-	scopes       map[*Node]*Scope
+	// itemTargets are the texts of the containers item assignments write
+	// (`self.loaders` of `self.loaders['train'] = ...`), built on first
+	// use by ItemValues and ItemReads.
+	itemTargets map[string]bool
+	scopes      map[*Node]*Scope
 	// reads are the identifiers that read a variable, with the bindings
 	// each resolves to; readAt maps a node's slab index to 1 + its index in
 	// reads (0: not a read), strayReads does so for nodes outside the slab.

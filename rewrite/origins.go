@@ -770,7 +770,7 @@ func ParamName(p *Node) *Node { return paramName(p) }
 // target is no such subscript, or c is not bound to a dict
 // (dictContainer).
 func (m *Model) ItemReads(target *Node) []*Node {
-	if target == nil || target.Type != "subscript" || !m.dictContainer(target.ChildByField("value")) {
+	if target == nil || target.Type != "subscript" || !m.itemWritten(target.ChildByField("value")) || !m.dictContainer(target.ChildByField("value")) {
 		return nil
 	}
 	var out []*Node
@@ -791,7 +791,7 @@ func (m *Model) ItemReads(target *Node) []*Node {
 // values item assignments `c[k] = v` give the same container under the
 // same key; nil when there are none or c is not bound to a dict.
 func (m *Model) ItemValues(read *Node) []*Node {
-	if read == nil || read.Type != "subscript" || !m.dictContainer(read.ChildByField("value")) {
+	if read == nil || read.Type != "subscript" || !m.itemWritten(read.ChildByField("value")) || !m.dictContainer(read.ChildByField("value")) {
 		return nil
 	}
 	var out []*Node
@@ -807,6 +807,25 @@ func (m *Model) ItemValues(read *Node) []*Node {
 		}
 	}
 	return out
+}
+
+// itemWritten reports a container whose text some item assignment of the
+// file writes into (`c[k] = v`): the cheap test before dictContainer's.
+func (m *Model) itemWritten(c *Node) bool {
+	if c == nil {
+		return false
+	}
+	if m.itemTargets == nil {
+		m.itemTargets = map[string]bool{}
+		for _, asg := range m.File.OfType("assignment") {
+			if left := asg.ChildByField("left"); left != nil && left.Type == "subscript" {
+				if v := left.ChildByField("value"); v != nil {
+					m.itemTargets[v.Text()] = true
+				}
+			}
+		}
+	}
+	return m.itemTargets[c.Text()]
 }
 
 // containerReads returns every mention of the container c, a name or a
