@@ -770,20 +770,12 @@ func ParamName(p *Node) *Node { return paramName(p) }
 // target is no such subscript, or c is not bound to a dict
 // (dictContainer).
 func (m *Model) ItemReads(target *Node) []*Node {
-	if target == nil || target.Type != "subscript" || !m.itemWritten(target.ChildByField("value")) || !m.dictContainer(target.ChildByField("value")) {
-		return nil
-	}
 	var out []*Node
-	for _, c := range m.containerReads(target.ChildByField("value")) {
-		sub := c.Parent
-		if sub == nil || sub.Type != "subscript" || sub.ChildByField("value") != c || sub == target || !sameKey(sub, target) {
-			continue
+	m.sameItems(target, func(sub, written *Node) {
+		if written == nil {
+			out = append(out, sub)
 		}
-		if asg := sub.Parent; asg != nil && asg.Type == "assignment" && asg.ChildByField("left") == sub {
-			continue // written, not read
-		}
-		out = append(out, sub)
-	}
+	})
 	return out
 }
 
@@ -791,22 +783,39 @@ func (m *Model) ItemReads(target *Node) []*Node {
 // values item assignments `c[k] = v` give the same container under the
 // same key; nil when there are none or c is not bound to a dict.
 func (m *Model) ItemValues(read *Node) []*Node {
-	if read == nil || read.Type != "subscript" || !m.itemWritten(read.ChildByField("value")) || !m.dictContainer(read.ChildByField("value")) {
-		return nil
-	}
 	var out []*Node
-	for _, c := range m.containerReads(read.ChildByField("value")) {
-		sub := c.Parent
-		if sub == nil || sub.Type != "subscript" || sub.ChildByField("value") != c || sub == read || !sameKey(sub, read) {
+	m.sameItems(read, func(sub, written *Node) {
+		if written != nil && written.Type != "assignment" {
+			out = append(out, written)
+		}
+	})
+	return out
+}
+
+// sameItems calls visit for every other subscript of the dict container
+// of sub under the same key (sameKey), with the value an assignment
+// writes there, or nil where the subscript is read.
+func (m *Model) sameItems(sub *Node, visit func(other, written *Node)) {
+	if sub == nil || sub.Type != "subscript" {
+		return
+	}
+	container := sub.ChildByField("value")
+	if !m.itemWritten(container) || !m.dictContainer(container) {
+		return
+	}
+	for _, c := range m.containerReads(container) {
+		other := c.Parent
+		if other == nil || other.Type != "subscript" || other.ChildByField("value") != c || other == sub || !sameKey(other, sub) {
 			continue
 		}
-		if asg := sub.Parent; asg != nil && asg.Type == "assignment" && asg.ChildByField("left") == sub {
-			if v := asg.ChildByField("right"); v != nil && v.Type != "assignment" {
-				out = append(out, v)
+		if asg := other.Parent; asg != nil && asg.Type == "assignment" && asg.ChildByField("left") == other {
+			if v := asg.ChildByField("right"); v != nil {
+				visit(other, v)
 			}
+			continue
 		}
+		visit(other, nil)
 	}
-	return out
 }
 
 // itemWritten reports a container whose text some item assignment of the

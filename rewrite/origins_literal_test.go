@@ -19,22 +19,7 @@ func TestOriginsThroughLiteralLoops(t *testing.T) {
 		{"for loader in loaders:\n    use(loader)\n", []string{"loader"}}, // not a literal: the target itself
 	}
 	for _, c := range cases {
-		f := Parse("t.py", []byte(c.src))
-		m := f.Model()
-		var use *Node
-		f.Root.Walk(func(n *Node) bool {
-			if n.Type == "call" && n.ChildByField("function").Text() == "use" {
-				use = n.ChildByField("arguments").NamedChildren()[0]
-			}
-			return use == nil
-		})
-		var got []string
-		for _, o := range m.Origins(use) {
-			if o.Expr != nil {
-				got = append(got, o.Expr.Text())
-			}
-		}
-		if !slices.Equal(got, c.want) {
+		if got := useOrigins(c.src); !slices.Equal(got, c.want) {
 			t.Errorf("Origins in %q = %q, want %q", c.src, got, c.want)
 		}
 	}
@@ -54,23 +39,29 @@ func TestOriginsThroughDictItems(t *testing.T) {
 		{"x = torch.zeros(3)\nx[0] = A()\nuse(x[0])\n", []string{"x[0]"}}, // not a dict
 	}
 	for _, c := range cases {
-		f := Parse("t.py", []byte(c.src))
-		m := f.Model()
-		var use *Node
-		f.Root.Walk(func(n *Node) bool {
-			if n.Type == "call" && n.ChildByField("function").Text() == "use" {
-				use = n.ChildByField("arguments").NamedChildren()[0]
-			}
-			return use == nil
-		})
-		var got []string
-		for _, o := range m.Origins(use) {
-			if o.Expr != nil {
-				got = append(got, o.Expr.Text())
-			}
-		}
-		if !slices.Equal(got, c.want) {
+		if got := useOrigins(c.src); !slices.Equal(got, c.want) {
 			t.Errorf("Origins in %q = %q, want %q", c.src, got, c.want)
 		}
 	}
+}
+
+// useOrigins returns the text of the origins of the argument of the first
+// `use(...)` call in src.
+func useOrigins(src string) []string {
+	f := Parse("t.py", []byte(src))
+	m := f.Model()
+	var use *Node
+	f.Root.Walk(func(n *Node) bool {
+		if n.Type == "call" && n.ChildByField("function").Text() == "use" {
+			use = n.ChildByField("arguments").NamedChildren()[0]
+		}
+		return use == nil
+	})
+	var got []string
+	for _, o := range m.Origins(use) {
+		if o.Expr != nil {
+			got = append(got, o.Expr.Text())
+		}
+	}
+	return got
 }
