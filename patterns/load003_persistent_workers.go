@@ -92,7 +92,7 @@ func stepBudget(p *Pass, gl gpuLoader) bool {
 		if call != nil && call.Type == "argument_list" {
 			call = call.Parent
 		}
-		if call != nil && call.Type == "call" && p.Model.CalleeName(call) == "iter" && len(p.Model.EnclosingLoops(call)) > 0 {
+		if call != nil && call.Type == "call" && p.Model.CalleeName(call) == "iter" && rebuiltWhenExhausted(p, call) {
 			return true // rebuilt inside the step loop when it runs out
 		}
 	}
@@ -114,6 +114,24 @@ func stepBudget(p *Pass, gl gpuLoader) bool {
 		}
 		return false
 	})
+}
+
+// rebuiltWhenExhausted reports an `iter(loader)` inside a loop, under an
+// `except` or an `if` of that loop's body: rebuilt when the iterator runs
+// out, not at the top of every epoch (`it = iter(loader)` before an
+// epoch's `for step in range(len(loader))` restarts the workers every
+// epoch, and keeps the finding).
+func rebuiltWhenExhausted(p *Pass, call *rewrite.Node) bool {
+	loops := p.Model.EnclosingLoops(call)
+	if len(loops) == 0 {
+		return false
+	}
+	for a := call.Parent; a != nil && a != loops[0]; a = a.Parent {
+		if a.Is("except_clause", "if_statement") {
+			return true
+		}
+	}
+	return false
 }
 
 // batchOfOne reports a loader that says batch_size=1 (a literal, a
