@@ -41,7 +41,7 @@ func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node
 		if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
 			nested = true
 		}
-		if n.Type == "call" && (holdsHotLoop(p, p.Model.FunctionDef(n), 0) || importedHotLoop(p, n)) {
+		if n.Type == "call" && (holdsHotLoop(p.Model, p.Model.FunctionDef(n), 0) || importedHotLoop(p, n)) {
 			nested = true
 		}
 		return !nested
@@ -54,7 +54,7 @@ func perStepCallStatement(p *Pass, call *rewrite.Node) (stmt, loop *rewrite.Node
 
 // holdsHotLoop reports whether the same-file function def runs a hot loop
 // itself or through the same-file functions it calls (two levels deep).
-func holdsHotLoop(p *Pass, def *rewrite.Node, depth int) bool {
+func holdsHotLoop(m *rewrite.Model, def *rewrite.Node, depth int) bool {
 	if def == nil || depth > 2 {
 		return false
 	}
@@ -63,10 +63,10 @@ func holdsHotLoop(p *Pass, def *rewrite.Node, depth int) bool {
 		if found || n != def && n.Is("function_definition", "class_definition", "lambda") {
 			return false
 		}
-		if rewrite.IsLoop(n) && p.Model.Loop(n).Hot() {
+		if rewrite.IsLoop(n) && m.Loop(n).Hot() {
 			found = true
 		} else if n.Type == "call" {
-			if inner := p.Model.FunctionDef(n); inner != def && holdsHotLoop(p, inner, depth+1) {
+			if inner := m.FunctionDef(n); inner != def && holdsHotLoop(m, inner, depth+1) {
 				found = true
 			}
 		}

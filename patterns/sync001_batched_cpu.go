@@ -370,7 +370,7 @@ func hotInnerLoop(p *Pass, loop *rewrite.Node) bool {
 		if rewrite.IsLoop(n) && m.Loop(n).Hot() {
 			return true
 		}
-		if n.Type == "call" && (holdsHotLoop(p, m.FunctionDef(n), 0) || importedHotLoop(p, n)) {
+		if n.Type == "call" && (holdsHotLoop(m, m.FunctionDef(n), 0) || importedHotLoop(p, n)) {
 			return true
 		}
 	}

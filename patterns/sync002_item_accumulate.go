@@ -739,9 +739,10 @@ func bothBranchesCopy(ifn *rewrite.Node) bool {
 
 // holdsTrainingLoop reports a loop with a training loop over a DataLoader
 // inside it: an epoch loop, whose appends after the batch loop run once
-// per epoch, not per step (a GAN's inner loop of discriminator steps
-// iterates no loader: the batch loop around it still appends per step) (blind sample S30L's TabSurvey, `val_loss_history.append(
-// val_loss.item())` after the validation loop).
+// per epoch, not per step (blind sample S30L's TabSurvey,
+// `val_loss_history.append(val_loss.item())` after the validation loop).
+// A GAN's inner loop of discriminator steps iterates no loader: the
+// batch loop around it still appends per step.
 func holdsTrainingLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 	for _, n := range m.LoopBodyNodes(loop) {
 		if n != loop && rewrite.IsLoop(n) && m.Loop(n).Trains() && m.Loop(n).IteratesLoader {

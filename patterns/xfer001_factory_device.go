@@ -813,28 +813,12 @@ func innermostLoop(m *rewrite.Model, loop *rewrite.Node) bool {
 			return false
 		}
 		if n.Type == "call" {
-			if d := m.FunctionDef(n); d != nil && !d.Contains(loop) && runsHotLoop(m, d) {
+			if d := m.FunctionDef(n); d != nil && !d.Contains(loop) && holdsHotLoop(m, d, 0) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-// runsHotLoop reports a function whose body holds a hot loop (one that
-// trains, runs a model or iterates a DataLoader).
-func runsHotLoop(m *rewrite.Model, fn *rewrite.Node) bool {
-	for _, l := range m.File.OfTypeIn(fn, "for_statement") {
-		if m.Loop(l).Hot() {
-			return true
-		}
-	}
-	for _, l := range m.File.OfTypeIn(fn, "while_statement") {
-		if m.Loop(l).Hot() {
-			return true
-		}
-	}
-	return false
 }
 
 // backwardLoop reports the innermost loop around a `.backward()` call:
