@@ -238,6 +238,35 @@ var smallImageDatasets = map[string]bool{
 	"CIFAR10": true, "CIFAR100": true, "SVHN": true, "USPS": true,
 }
 
+// smallImageTraining reports a file whose GPU loaders all read
+// torchvision datasets of small images (smallImageDatasets), directly or
+// through a split or a subset of one.
+func smallImageTraining(p *Pass) bool {
+	return p.Memo("load.smallImageTraining", func() any {
+		loaders := gpuLoaders(p)
+		for _, gl := range loaders {
+			ds := rewrite.Arg(gl.Call, 0, "dataset")
+			if ds == nil {
+				return false
+			}
+			origins := datasetOrigins(p, ds, 0)
+			for _, o := range origins {
+				if o.Expr == nil || o.Expr.Type != "call" {
+					return false
+				}
+				name, ok := strings.CutPrefix(p.Model.CalleeName(o.Expr), "torchvision.datasets.")
+				if !ok || !smallImageDatasets[name] {
+					return false
+				}
+			}
+			if len(origins) == 0 {
+				return false
+			}
+		}
+		return len(loaders) > 0
+	}).(bool)
+}
+
 // singleSmallImages reports a loader of one sample a batch (batch_size=1
 // by a literal, a constant or a flag's default) over a torchvision dataset
 // of small in-memory images: one item costs tens of microseconds on the

@@ -374,6 +374,30 @@ func (m *Model) QualifiedName(n *Node) string {
 	return q
 }
 
+// lastTopLevelImport resolves a name read inside a function that the
+// module imports more than once, each time by an import statement of its
+// own at the top level (`import tqdm` then `from tqdm import tqdm`): the
+// function runs after the module's imports, so the last one is what it
+// reads. "" for any other binding or a read at the top level.
+func (m *Model) lastTopLevelImport(read *Node, bs []*Binding) string {
+	if m.ScopeOf(read) == m.Module {
+		return ""
+	}
+	var last *Binding
+	for _, b := range bs {
+		if b.Kind != ImportBinding || b.Qualified == "" || b.Scope != m.Module || b.Stmt == nil || b.Stmt.Parent == nil || b.Stmt.Parent.Type != "module" {
+			return ""
+		}
+		if last == nil || b.Stmt.Start > last.Stmt.Start {
+			last = b
+		}
+	}
+	if last == nil {
+		return ""
+	}
+	return last.Qualified
+}
+
 func (m *Model) qualifiedName(n *Node) string {
 	switch n.Type {
 	case "identifier":
@@ -387,7 +411,7 @@ func (m *Model) qualifiedName(n *Node) string {
 		q := ""
 		for _, b := range bs {
 			if b.Kind != ImportBinding || b.Qualified == "" || (q != "" && q != b.Qualified) {
-				return ""
+				return m.lastTopLevelImport(n, bs)
 			}
 			q = b.Qualified
 		}

@@ -73,6 +73,41 @@ h = helper(7)
 	}
 }
 
+// A name imported twice at the top level (`import tqdm`, then `from tqdm
+// import tqdm`) is, inside a function, the last import; an import under
+// a try, or a read at the top level, keeps the name unresolved.
+func TestRepeatedTopLevelImport(t *testing.T) {
+	src := `import tqdm
+from tqdm import tqdm
+try:
+    import ujson as json
+except ImportError:
+    import json
+
+def run(loader):
+    for x in tqdm(loader):
+        json.dumps(x)
+
+top = tqdm(range(3))
+`
+	f := Parse("t.py", []byte(src))
+	m := f.Model()
+	cases := map[string]string{
+		"tqdm(loader)":   "tqdm.tqdm",
+		"json.dumps(x)":  "",
+		"tqdm(range(3))": "",
+	}
+	for text, want := range cases {
+		call := findCall(f, text)
+		if call == nil {
+			t.Fatalf("no call %q", text)
+		}
+		if got := m.CalleeName(call); got != want {
+			t.Errorf("CalleeName(%s) = %q, want %q", text, got, want)
+		}
+	}
+}
+
 func TestStarImportMakesNamesUnknown(t *testing.T) {
 	f := Parse("t.py", []byte("from torch import *\nx = zeros(3)\n"))
 	if got := f.Model().CalleeName(findCall(f, "zeros")); got != "" {
