@@ -53,6 +53,13 @@ func checkCompileModel(p *Pass) {
 		// goes dynamic (blind sample S27A's CSRNet).
 		return
 	}
+	if convolutionalTraining(p) && smallConvolutionalBatch(p) {
+		// A CNN over MNIST- or CIFAR-size images at batch 32 or less
+		// (smallConvolutionalBatch): a step of well under a millisecond
+		// of kernels, where compiling costs seconds and small networks
+		// ran 0.47-0.89× compiled (blind sample S30Q's MNIST CNN).
+		return
+	}
 	if !p.Model.UsesCUDA() {
 		// A script that names no device may hand its model to a trainer
 		// of another module that does.
@@ -116,7 +123,7 @@ func checkCompileModel(p *Pass) {
 		}
 		seen = append(seen, value)
 		fix, msg := compileFix(p, value, target), compileMsg
-		if frozenInStep(p, target) {
+		if frozenInStep(p, value, target) {
 			msg = compileFrozenMsg
 		}
 		if savesOrLoadsState(p, target) {
@@ -296,9 +303,12 @@ const compileFrozenMsg = "this model runs in every training step without torch.c
 // frozenInStep reports a model name whose parameters reach none of the
 // file's optimizers, where every optimizer's parameters are named (the
 // others are: an encoder run beside the decoder it feeds).
-func frozenInStep(p *Pass, target string) bool {
+func frozenInStep(p *Pass, value *rewrite.Node, target string) bool {
 	names, known := optimizedModels(p)
 	if !known || len(names) == 0 || target == "" || names[target] {
+		return false
+	}
+	if left := assignedName(value); left != nil && handedToOptimized(p, left, names) {
 		return false
 	}
 	// Not a network an optimized one wraps or is built from
@@ -335,7 +345,7 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 		}
 		seen = append(seen, value)
 		fix, msg := compileFix(p, value, target), compileMsg
-		if frozenInStep(p, target) {
+		if frozenInStep(p, value, target) {
 			msg = compileFrozenMsg
 		}
 		if savesOrLoadsState(p, target) {
@@ -1166,8 +1176,14 @@ func optimizedModels(p *Pass) (map[string]bool, bool) {
 
 // feedsOptimized reports a model name that the value of an optimized
 // name is built from (`model = nn.DataParallel(net)` with the optimizer
-// over model.parameters(): net is trained too).
+// over model.parameters(): net is trained too), or that is handed to a
+// function of this file as the parameter an optimizer there steps
+// (`train(32, net, 30)` with `def train(batch_size, model, epochs)`
+// building its optimizer over model.parameters()).
 func feedsOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool {
+	if handedToOptimized(p, name, optimized) {
+		return true
+	}
 	found := false
 	for _, id := range p.File.OfType("identifier") {
 		if found {
@@ -1186,6 +1202,45 @@ func feedsOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool
 		}
 	}
 	return found
+}
+
+// handedToOptimized reports an assignment target (a model's name) that
+// is handed to a function of this file as a parameter whose name an
+// optimizer there steps.
+func handedToOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool {
+	b := p.Model.TargetBinding(name)
+	if b == nil {
+		return false
+	}
+	for _, u := range b.Uses {
+		args := u.Parent
+		if args == nil || args.Type != "argument_list" || args.Parent == nil {
+			continue
+		}
+		call := args.Parent
+		def := p.Model.FunctionDef(call)
+		if def == nil || def.ChildByField("parameters") == nil {
+			continue
+		}
+		for _, param := range def.ChildByField("parameters").NamedChildren() {
+			if param.Type == "identifier" && optimized[param.Text()] && rewrite.ArgumentFor(def, call, param) == u {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignedName is the identifier a value is assigned to (`net` in `net =
+// Net()`), nil for any other value.
+func assignedName(value *rewrite.Node) *rewrite.Node {
+	if value == nil || value.Parent == nil || value.Parent.Type != "assignment" || value.Parent.ChildByField("right") != value {
+		return nil
+	}
+	if left := value.Parent.ChildByField("left"); left != nil && left.Type == "identifier" {
+		return left
+	}
+	return nil
 }
 
 // unfrozenPart reports a loop over the parameters of name or of one of
