@@ -36,6 +36,12 @@ func checkCudnnBenchmark(p *Pass) {
 	if branch == nil && (determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark")) {
 		return
 	}
+	if cudnnSwitchedOff(p) {
+		// `torch.backends.cudnn.enabled = False`: convolutions run
+		// without cuDNN, and benchmark mode has nothing to choose
+		// (blind sample S31E's Optuna CNN).
+		return
+	}
 	if runByBenchmarkSetter(p) {
 		return // the script that runs this module's training sets it (main.py)
 	}
@@ -497,6 +503,26 @@ func padsToLongest(m *rewrite.Model, def *rewrite.Node) bool {
 			}
 		case strings.HasSuffix(m.CalleeName(c), "pad_sequence"):
 			return true
+		}
+	}
+	return false
+}
+
+// cudnnSwitchedOff reports a file that assigns False (or 0) to
+// torch.backends.cudnn.enabled, through any alias of the module.
+func cudnnSwitchedOff(p *Pass) bool {
+	if !p.File.Spells("enabled") {
+		return false
+	}
+	for _, id := range p.File.Identifiers("enabled") {
+		attr := id.Parent
+		if id.Field != "attribute" || attr == nil || attr.Type != "attribute" || p.Model.QualifiedName(attr) != "torch.backends.cudnn.enabled" {
+			continue
+		}
+		if a := attr.Parent; a != nil && a.Type == "assignment" && a.ChildByField("left") == attr {
+			if v := a.ChildByField("right"); v != nil && (v.Text() == "False" || v.Text() == "0") {
+				return true
+			}
 		}
 	}
 	return false
