@@ -154,7 +154,8 @@ func checkMissingAutocast(p *Pass) {
 			msg = "this training step runs the forward pass in fp32: wrap the networks' forward passes (not the loss) in "
 		}
 		var fix *rewrite.Fix
-		if bf16 {
+		rnn := cudnnRecurrentLayer(p)
+		if bf16 && rnn == "" {
 			if conv {
 				msg += `torch.autocast("cuda", dtype=torch.bfloat16)` + convolutionalNoteFor(p)
 			} else {
@@ -164,7 +165,15 @@ func checkMissingAutocast(p *Pass) {
 				fix = Fix(rewrite.Unsafe, "Wrap the forward pass and the loss in bf16 autocast", edits...)
 			}
 		} else {
-			msg += `torch.autocast("cuda", dtype=torch.float16) with a torch.amp.GradScaler (` + p.Env.GPU.Describe() + " has no fast bf16)"
+			why := p.Env.GPU.Describe() + " has no fast bf16"
+			if bf16 {
+				// cuDNN's RNN autocast casts to fp16 whatever the region's
+				// dtype (torch 2.11 on an H200: .notes/rnn-autocast-h200.txt):
+				// a bf16 wrap would run the recurrent layer in fp16 without
+				// the loss scaling fp16 needs (blind samples S30P, S31C).
+				why = recurrentFP16Reason(rnn)
+			}
+			msg += `torch.autocast("cuda", dtype=torch.float16) with a torch.amp.GradScaler (` + why + ")"
 			if edits, ok := autocastEdits(p, first, stmts, "torch.float16"); ok {
 				if more, ok := gradScalerEdits(p, loops, bstmt, call); ok {
 					fix = Fix(rewrite.Unsafe, "Wrap the forward pass in fp16 autocast and scale the loss with a GradScaler", append(edits, more...)...)
@@ -216,14 +225,6 @@ func checkMissingAutocast(p *Pass) {
 		if _, optional := apexUse(p); optional {
 			fix = nil
 			msg += apexOptionalNote
-		}
-		if layer := cudnnRecurrentLayer(p); layer != "" && bf16 && fix != nil {
-			// cuDNN's RNN autocast casts to fp16 whatever the region's
-			// dtype (torch 2.11 on an H200: .notes/rnn-autocast-h200.txt):
-			// a bf16 wrap runs the recurrent layer in fp16 without the
-			// loss scaling fp16 needs (blind sample S30P's char LSTM).
-			fix = nil
-			msg += cudnnRecurrentNote(layer, "add a torch.amp.GradScaler")
 		}
 		fix = ownKernelsGate(p, fix, &msg)
 		fix = small.gate(fix, &msg)
@@ -831,10 +832,10 @@ func cudnnRecurrentLayer(p *Pass) string {
 	}).(string)
 }
 
-// cudnnRecurrentNote is what AMP003 and AMP004 say where a recurrent layer
-// would run in fp16 under a bf16 autocast; then says what to do.
-func cudnnRecurrentNote(layer, then string) string {
-	return "; but its " + layer + " runs in fp16 under autocast whatever the dtype asked (cuDNN's RNN autocast casts to float16: measured on torch 2.11, .notes/rnn-autocast-h200.txt), and fp16 needs loss scaling: " + then + ", or run the recurrent layer outside the autocast region, by hand"
+// recurrentFP16Reason is why AMP004 asks for fp16 and a GradScaler on a
+// GPU with fast bf16: the network has a cuDNN recurrent layer.
+func recurrentFP16Reason(layer string) string {
+	return "not bf16: its " + layer + " runs in fp16 under autocast whatever the dtype asked (cuDNN's RNN autocast casts to float16: measured on torch 2.11, .notes/rnn-autocast-h200.txt), and fp16 needs loss scaling"
 }
 
 // smallRecurrent finds the file's recurrent layers and its literal batch
@@ -984,14 +985,8 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps
 			fix = nil
 			msg += "; but the loop computes BCELoss on sigmoid outputs, which autocast refuses (RuntimeError) and bf16 saturates: switch to BCEWithLogitsLoss on the logits first, then wrap"
 		}
-		if layer := cudnnRecurrentLayer(p); layer != "" && bf16 && fix != nil {
-			// cuDNN's RNN autocast casts to fp16 whatever the region's
-			// dtype (torch 2.11 on an H200: .notes/rnn-autocast-h200.txt):
-			// a bf16 wrap runs the recurrent layer in fp16 without the
-			// loss scaling fp16 needs (blind sample S30P's char LSTM).
-			fix = nil
-			msg += cudnnRecurrentNote(layer, "add a torch.amp.GradScaler")
-		}
+		// (A cuDNN recurrent layer runs in fp16 under the bf16 wrap: no
+		// backward here, so no loss scaling is missed.)
 		fix = ownKernelsGate(p, fix, &msg)
 		fix = small.gate(fix, &msg)
 		fix, keep := sizeGated(p, stmts, fix, &msg)

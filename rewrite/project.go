@@ -730,6 +730,18 @@ func (m *Model) callees(n *Node) []string {
 			out = append(out, q)
 		}
 	}
+	// A torch.nn class kept to be built later (`self.rnn_cell = nn.GRU`,
+	// then `self.rnn = self.rnn_cell(...)`): the class builds it too.
+	for _, a := range m.File.OfTypeIn(n, "assignment") {
+		v := a.ChildByField("right")
+		if v == nil || !v.Is("attribute", "identifier") {
+			continue
+		}
+		q := m.QualifiedName(v)
+		if last := q[strings.LastIndex(q, ".")+1:]; strings.HasPrefix(q, "torch.nn.") && last != "" && last[0] >= 'A' && last[0] <= 'Z' && !slicesContains(out, q) {
+			out = append(out, q)
+		}
+	}
 	return out
 }
 

@@ -2,8 +2,9 @@
 # Validation one sample at a time (batch_size=1): small launch-bound
 # kernels, where autocast's casts cost more than they save: no finding
 # (blind samples KK, II and WW judged even a hedged hint false). The
-# training loop's batch is 128: its finding stays, with no wrap (cuDNN
-# runs the GRU in fp16 under any autocast, which needs a GradScaler).
+# training loop's batch is 128: its finding stays, wrapped in fp16
+# autocast with a GradScaler (cuDNN runs the GRU in fp16 under any
+# autocast, which needs loss scaling).
 import torch
 import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset

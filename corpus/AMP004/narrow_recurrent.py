@@ -6,7 +6,8 @@
 # are narrow: GRUs and LSTMs of 64-256 hidden units ran 0.60-1.02x and
 # NCF 0.67-0.77x with bf16 autocast on an H100 (corpus/gpu/amp004_narrow.py
 # rnn): no finding. The 1024-wide GRU at the end is not narrow: reported,
-# with no wrap (cuDNN runs a GRU in fp16 under any autocast).
+# wrapped in fp16 autocast with a GradScaler (cuDNN runs a GRU in fp16
+# under any autocast).
 import argparse
 
 import torch

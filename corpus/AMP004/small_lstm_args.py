@@ -1,7 +1,7 @@
 # gpuopt-env: target-gpu=h100
 # The batch size set on a namespace of settings (args.batch_size = 1): a
-# recurrent model at batch 1, where bf16 hardly pays. No wrap is offered:
-# cuDNN runs the LSTM in fp16 under autocast, which needs a GradScaler.
+# recurrent model at batch 1, where autocast hardly pays: a hint, in fp16
+# with a GradScaler (cuDNN runs the LSTM in fp16 under any autocast).
 import types
 
 import torch

@@ -1,8 +1,8 @@
 # gpuopt-env: target-gpu=h100
 # A GRU encoder of 512 hidden units in another module, reached as
 # `sm.EncoderRNN`, trained at BATCH_SIZE = 1: autocast hardly pays for a
-# recurrent model at batch 1, and cuDNN runs the GRU in fp16 under any
-# autocast, which needs a GradScaler: no wrap is offered. (At
+# recurrent model at batch 1: a hint, in fp16 with a GradScaler, since
+# cuDNN runs the GRU in fp16 under any autocast. (At
 # 256 hidden units or less the network is narrow: no finding.)
 import torch
 import torch.nn.functional as F
