@@ -740,6 +740,7 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 		// (`train_epoch(model, ...)` in mlp.py, run by run_train_*.py).
 		origins = fr.m.OriginsAcross(model)
 	}
+	origins = takenOrigins(fr.m, origins)
 	for _, o := range origins {
 		e := o.Expr
 		if o.Annotation {
@@ -791,6 +792,23 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 		}
 	}
 	return out, name
+}
+
+// takenOrigins drops the origins built on a branch the script's default
+// run does not take (branchNotTaken: `if base_model == "resnet18":` where
+// every call passes "lenet"), unless that would drop them all.
+func takenOrigins(m *rewrite.Model, origins []rewrite.Origin) []rewrite.Origin {
+	var kept []rewrite.Origin
+	for _, o := range origins {
+		if o.Model == nil && o.Expr != nil && branchNotTaken(m, o.Expr) {
+			continue
+		}
+		kept = append(kept, o)
+	}
+	if len(kept) == 0 {
+		return origins
+	}
+	return kept
 }
 
 // factoryNetworks reads a name every assignment of which calls a

@@ -97,42 +97,6 @@ func checkCudnnBenchmark(p *Pass) {
 	p.ReportRange(start, end, msg, fix)
 }
 
-// offDefaultBranch reports code that runs only when a command-line flag
-// is not at its default: inside `if args.encoder == "cnn":` (or an elif)
-// where `--encoder` defaults to "mlp" (blind sample TT: NRI's CNN encoder
-// behind a flag, its MLP encoder the default).
-func offDefaultBranch(p *Pass, n *rewrite.Node) bool {
-	for c := n.Parent; c != nil; c = c.Parent {
-		if c.Type != "if_statement" && c.Type != "elif_clause" {
-			continue
-		}
-		cons, cond := c.ChildByField("consequence"), c.ChildByField("condition")
-		if cons == nil || !cons.Contains(n) || cond == nil || cond.Type != "comparison_operator" {
-			continue
-		}
-		sides := cond.NamedChildren()
-		if len(sides) != 2 || !slices.ContainsFunc(cond.Children, func(k *rewrite.Node) bool { return k.Type == "==" }) {
-			continue
-		}
-		flagExpr, lit := sides[0], sides[1]
-		if lit.Type != "string" {
-			flagExpr, lit = lit, flagExpr
-		}
-		want, ok := rewrite.StringValue(lit)
-		if !ok {
-			continue
-		}
-		def, _, flag := flagDefaultValue(p.Model, flagExpr)
-		if !flag || def == nil {
-			continue
-		}
-		if got, ok := rewrite.StringValue(def); ok && got != want {
-			return true
-		}
-	}
-	return false
-}
-
 // optionalDeterminism returns the if statement that requests determinism
 // when every request in the file is `<x>.deterministic = True` inside one
 // branch of an if, and that branch also sets `<x>.benchmark = False` (so a
