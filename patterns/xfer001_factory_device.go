@@ -512,6 +512,9 @@ func oneTimeFactory(p *Pass, name string, factory *rewrite.Node) bool {
 		// sample S14D): it runs once, by hand.
 		return true
 	}
+	if initializerLoop(p.Model, factory) {
+		return true
+	}
 	if perStep(p.Model, factory, 0) && !periodicLoop(p, p.Model.EnclosingLoops(factory)) && !lazyInit(p.Model, factory) && !coldBranch(p, factory) {
 		return false
 	}
@@ -910,4 +913,38 @@ func smallAsyncVector(p *Pass, name string, factory, move *rewrite.Node) bool {
 		size := rewrite.Arg(factory, len(args)-1, "size")
 		return size != nil && size.Type == "tuple" && len(size.NamedChildren()) == 1
 	}
+}
+
+// initializerLoop reports a factory in a loop over a model's parameters
+// or modules (`for key, param in mod.named_parameters():`) that writes
+// them (`param.data = ...`), the only loop around it, in a function named
+// for initialisation (init_model, weights_init, initialize_weights): the
+// network's initial values, set once before training (blind sample
+// S31D's HiNet).
+func initializerLoop(m *rewrite.Model, factory *rewrite.Node) bool {
+	loops := m.EnclosingLoops(factory)
+	if len(loops) != 1 || loops[0].Type != "for_statement" {
+		return false
+	}
+	fn := enclosingFunction(factory)
+	if fn == nil || !strings.Contains(strings.ToLower(fn.ChildByField("name").Text()), "init") {
+		return false
+	}
+	right := loops[0].ChildByField("right")
+	if right == nil || right.Type != "call" {
+		return false
+	}
+	switch callAttr(right) {
+	case "parameters", "named_parameters", "modules", "named_modules", "children", "named_children":
+	default:
+		return false
+	}
+	for a := factory.Parent; a != nil && a != loops[0]; a = a.Parent {
+		if a.Type == "assignment" {
+			if left := a.ChildByField("left"); left != nil && left.Type == "attribute" && left.ChildByField("attribute").Text() == "data" {
+				return true
+			}
+		}
+	}
+	return false
 }
