@@ -1501,6 +1501,9 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 				return intProduct(fr, a[0], depth+1)
 			}
 		}
+		if v, ok, search := searchSpaceBound(fr, expr, depth); search {
+			return v, ok
+		}
 		return 0, false
 	case "binary_operator":
 		left, right := expr.ChildByField("left"), expr.ChildByField("right")
@@ -2061,4 +2064,24 @@ func intLiteralText(s string) (int, bool) {
 		}
 	}
 	return v, s != ""
+}
+
+// searchSpaceBound bounds a hyperparameter an Optuna trial draws:
+// `trial.suggest_int("n_units", 4, 128)` is at most its high, and
+// `trial.suggest_categorical("width", [64, 128])` at most its largest
+// choice. search is false for any other call.
+func searchSpaceBound(fr *widthFrame, call *rewrite.Node, depth int) (v int, ok, search bool) {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" {
+		return 0, false, false
+	}
+	switch fn.ChildByField("attribute").Text() {
+	case "suggest_int", "suggest_discrete_uniform":
+		v, ok = intBound(fr, rewrite.Arg(call, 2, "high"), depth+1)
+		return v, ok, true
+	case "suggest_categorical":
+		v, ok = intBound(fr, rewrite.Arg(call, 1, "choices"), depth+1)
+		return v, ok, true
+	}
+	return 0, false, false
 }
