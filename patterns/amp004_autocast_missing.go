@@ -62,6 +62,15 @@ func checkMissingAutocast(p *Pass) {
 		// the wrap would do nothing (blind sample S15A's `Net().double()`).
 		return
 	}
+	if periodicForward(p) {
+		// A SIREN or Fourier-feature network: sin(w0 * Wx) with w0 = 30,
+		// or sin(2π x B) with B of scale 10-100, turns bf16's relative
+		// rounding of the matmul into phase errors of a tenth of a
+		// radian or more, which the image or signal fit these networks
+		// exist for does not survive (blind sample S31H judged four such
+		// findings false).
+		return
+	}
 	if p.Model.ProjectSpells("import torchdiffeq", "from torchdiffeq") {
 		// A continuous normalizing flow or neural ODE: the forward is an
 		// adaptive solve (dopri5 at tolerances of 1e-5) whose error
@@ -2626,4 +2635,58 @@ func matchesParameterGradients(p *Pass) bool {
 		}
 	}
 	return false
+}
+
+// periodicForward reports a file that builds a network whose layers
+// return torch.sin or torch.cos of their activations (a Sine activation,
+// a Fourier feature mapping): a class of this file whose forward returns
+// such a call, or a project class this file builds that calls them, from
+// a module one of whose classes' forward does. A sinusoidal position
+// table built in __init__, or angles turned into normals inside a larger
+// forward (BTS's plane guidance), do not count.
+func periodicForward(p *Pass) bool {
+	return p.Memo("amp004.periodicForward", func() any {
+		if !p.Model.ProjectSpells("sin(", "cos(") {
+			return false
+		}
+		sinInForward := func(m *rewrite.Model, cls *rewrite.Node) bool {
+			fwd := rewrite.MethodOf(cls, "forward")
+			if fwd == nil {
+				return false
+			}
+			for _, ret := range m.File.OfTypeIn(fwd, "return_statement") {
+				for _, c := range m.File.OfTypeIn(ret, "call") {
+					if q := m.CalleeName(c); q == "torch.sin" || q == "torch.cos" {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		for _, cls := range p.File.OfType("class_definition") {
+			if sinInForward(p.Model, cls) {
+				return true
+			}
+		}
+		for _, call := range p.File.OfType("call") {
+			fn := call.ChildByField("function")
+			if fn == nil || !fn.Is("identifier", "attribute") {
+				continue
+			}
+			d := p.Model.ImportedDef(fn)
+			if d == nil || !d.Class || !slices.Contains(d.Calls, "torch.sin") && !slices.Contains(d.Calls, "torch.cos") {
+				continue
+			}
+			// Its Calls include those of the module's classes it builds (a
+			// Sine layer's): look for the forward among them all.
+			if m, node := p.Model.DefinitionOf(d); node != nil && m != nil {
+				for _, cls := range m.File.OfType("class_definition") {
+					if sinInForward(m, cls) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}).(bool)
 }
