@@ -61,6 +61,9 @@ func checkDataParallel(p *Pass) {
 		if underNoGrad(p, call, nil) || wrappedForInference(p, call) || wrapsUntrained(p, call) {
 			continue // wrapped for inference: DDP is training advice
 		}
+		if unwrappedForForward(p, call) {
+			continue
+		}
 		ids := rewrite.Arg(call, 1, "device_ids")
 		if oneDevice(p, ids, call) {
 			// `nn.DataParallel(net, device_ids=[0])`: with one device the
@@ -714,4 +717,89 @@ func oneVisibleDevice(p *Pass, flagDefaults bool) bool {
 		}
 	}
 	return len(values) > 0
+}
+
+// unwrappedForForward reports a wrap `model = nn.DataParallel(model)`
+// whose name the file unwraps again (`model = model.module`) ahead of a
+// forward through that name in the same function: the wrapper is never
+// called, so it replicates nothing (blind samples S25I and S31G's
+// capsule networks, which unwrap at the top of train() and test()).
+func unwrappedForForward(p *Pass, wrap *rewrite.Node) bool {
+	value := wrap
+	for value.Parent != nil && value.Parent.Type == "attribute" && value.Parent.Parent != nil && value.Parent.Parent.Type == "call" &&
+		(callAttr(value.Parent.Parent) == "cuda" || callAttr(value.Parent.Parent) == "to") {
+		value = value.Parent.Parent // `nn.DataParallel(net).cuda()`
+	}
+	asg := value.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != value {
+		return false
+	}
+	target := asg.ChildByField("left")
+	if target == nil || target.Type != "identifier" {
+		return false
+	}
+	name := target.Text()
+	// The names it goes by: its own, and the parameters of the same-file
+	// functions it is handed to (`train(net, ...)` with `def train(model,
+	// ...)`).
+	names := map[string]bool{name: true}
+	if b := p.Model.TargetBinding(target); b != nil {
+		for _, u := range b.Uses {
+			args := u.Parent
+			if args == nil || args.Type != "argument_list" || args.Parent == nil {
+				continue
+			}
+			call := args.Parent
+			def := p.Model.FunctionDef(call)
+			if def == nil || def.ChildByField("parameters") == nil {
+				continue
+			}
+			for _, param := range def.ChildByField("parameters").NamedChildren() {
+				if param.Type == "identifier" && rewrite.ArgumentFor(def, call, param) == u {
+					names[param.Text()] = true
+				}
+			}
+		}
+	}
+	for _, a := range p.File.OfType("assignment") {
+		left, right := a.ChildByField("left"), a.ChildByField("right")
+		if left == nil || right == nil || left.Type != "identifier" || !names[left.Text()] || right.Type != "attribute" ||
+			right.ChildByField("attribute").Text() != "module" || right.ChildByField("object").Text() != left.Text() {
+			continue
+		}
+		name := left.Text()
+		scope := a.Ancestor("function_definition")
+		if scope == nil {
+			scope = p.File.Root
+		}
+		for _, c := range p.File.OfTypeIn(scope, "call") {
+			if c.Start > a.End && c.ChildByField("function").Text() == name {
+				return true
+			}
+		}
+		// Unwrapped right after the wrap, before any loop (not on the way
+		// to a checkpoint after training): the functions called with the
+		// unwrapped name run its forward.
+		if a.Start > asg.End && a.Ancestor("function_definition") == asg.Ancestor("function_definition") && !loopStartsBetween(p, scope, asg.End, a.Start) {
+			for _, c := range p.File.OfTypeIn(scope, "call") {
+				if c.Start > a.End && slices.ContainsFunc(rewrite.PositionalArgs(c), func(x *rewrite.Node) bool { return x.Text() == name }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// loopStartsBetween reports a loop statement of scope that starts between the
+// offsets from and to.
+func loopStartsBetween(p *Pass, scope *rewrite.Node, from, to int) bool {
+	for _, t := range []string{"for_statement", "while_statement"} {
+		for _, l := range p.File.OfTypeIn(scope, t) {
+			if l.Start > from && l.Start < to {
+				return true
+			}
+		}
+	}
+	return false
 }
