@@ -91,6 +91,9 @@ func checkCompileModel(p *Pass) {
 		if underNoGrad(p, call, loops[0]) {
 			continue // a target network's forward under no_grad: not trained by this loop
 		}
+		if model == fn && shortRun(p, loops) {
+			continue // (a helper's forward has loops of its own: not read here)
+		}
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
 		value, target := builtModel(p, model, trainedBy(p, loops[0]))
@@ -139,6 +142,39 @@ func checkCompileModel(p *Pass) {
 		p.Report(value, msg, fix)
 	}
 	reportHandedModels(p, seen)
+}
+
+// shortRunSteps is the most training steps a model may run for the
+// compiler's seconds of tracing to outweigh what it saves: at a few
+// milliseconds a step, 2,000 steps are a run of seconds.
+const shortRunSteps = 2000
+
+// shortRun reports a training step whose loops are all range loops
+// (through tqdm or enumerate) of known trip counts, shortRunSteps or
+// fewer in all: a fit of an image in 250 iterations (blind sample S31H's
+// Fourier-feature demo), where compiling takes longer than the run.
+func shortRun(p *Pass, loops []*rewrite.Node) bool {
+	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
+	steps := 1
+	for _, l := range loops {
+		it := loopIterable(p.Model, l)
+		if l.Type != "for_statement" || it == nil || it.Type != "call" || p.Model.CalleeName(it) != "range" {
+			return false
+		}
+		args := rewrite.PositionalArgs(it)
+		if len(args) == 0 || len(args) > 2 {
+			return false
+		}
+		n, ok := intBound(top, args[len(args)-1], 0)
+		if !ok || n <= 0 {
+			return false
+		}
+		steps *= n
+		if steps > shortRunSteps {
+			return false
+		}
+	}
+	return true
 }
 
 // forwardArgument returns the model argument of a call of a helper that

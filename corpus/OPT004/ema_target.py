@@ -22,7 +22,7 @@ predictor = MLPHead(1000).to(device)  # want: OPT004
 target_network = torchvision.models.resnet50().to(device)
 optimizer = torch.optim.SGD(list(online_network.parameters()) + list(predictor.parameters()), lr=0.03, fused=True)
 torch.backends.cudnn.benchmark = True
-for step in range(100):
+for step in range(100000):
     x1 = torch.randn(64, 3, 224, 224, device=device)
     x2 = torch.randn(64, 3, 224, 224, device=device)
     with torch.autocast("cuda", dtype=torch.bfloat16):

@@ -32,7 +32,7 @@ netG = Generator().cuda()  # want: OPT004
 fft = Audio2Mel().cuda()
 opt = torch.optim.Adam(netG.parameters(), fused=True)
 torch.backends.cudnn.benchmark = True
-for step in range(100):
+for step in range(100000):
     audio = torch.randn(16, 8192, device="cuda")
     mel = fft(audio)
     loss = F.l1_loss(fft(netG(mel)), mel)

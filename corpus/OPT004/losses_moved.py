@@ -24,7 +24,7 @@ generator = Generator().to(device)  # want: OPT004
 criterion_pixel = nn.L1Loss().to(device)
 dino_loss = DINOLoss().cuda()
 opt = torch.optim.Adam(generator.parameters())
-for step in range(10):
+for step in range(100000):
     x = torch.randn(4, 8, device=device)
     out = generator(x)
     loss = criterion_pixel(out, x) + dino_loss(out, x)

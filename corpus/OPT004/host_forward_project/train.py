@@ -36,7 +36,7 @@ class Classifier(nn.Module):
 aligner = Aligner().to(device)
 classifier = Classifier().to(device)  # want: OPT004
 opt = torch.optim.Adam(list(aligner.parameters()) + list(classifier.parameters()), fused=True)
-for step in range(100):
+for step in range(100000):
     x = torch.randn(8, 50, 192, device=device)
     y = torch.randn(8, 80, 192, device=device)
     mask = torch.ones(8, 50, 80, device=device)

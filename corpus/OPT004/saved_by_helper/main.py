@@ -9,7 +9,7 @@ from util import save_model
 model = torch.nn.Sequential(torch.nn.Linear(4096, 4096), torch.nn.ReLU(), torch.nn.Linear(4096, 10)).cuda()  # want: OPT004
 optimizer = torch.optim.Adam(model.parameters(), fused=True)
 for epoch in range(10):
-    for step in range(100):
+    for step in range(10000):
         x = torch.randn(64, 512, device="cuda")
         loss = model(x).pow(2).mean()
         optimizer.zero_grad()
