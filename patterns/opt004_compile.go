@@ -1244,10 +1244,18 @@ func feedsOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool
 // is handed to a function of this file as a parameter whose name an
 // optimizer there steps.
 func handedToOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool {
+	return slices.ContainsFunc(handedAs(p, name), func(param *rewrite.Node) bool { return optimized[param.Text()] })
+}
+
+// handedAs returns the parameters of this file's functions that an
+// assignment target's value is handed to at their calls (`train(net,
+// ...)` with `def train(model, ...)`: model).
+func handedAs(p *Pass, name *rewrite.Node) []*rewrite.Node {
 	b := p.Model.TargetBinding(name)
 	if b == nil {
-		return false
+		return nil
 	}
+	var out []*rewrite.Node
 	for _, u := range b.Uses {
 		args := u.Parent
 		if args == nil || args.Type != "argument_list" || args.Parent == nil {
@@ -1259,12 +1267,12 @@ func handedToOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) b
 			continue
 		}
 		for _, param := range def.ChildByField("parameters").NamedChildren() {
-			if param.Type == "identifier" && optimized[param.Text()] && rewrite.ArgumentFor(def, call, param) == u {
-				return true
+			if param.Type == "identifier" && rewrite.ArgumentFor(def, call, param) == u {
+				out = append(out, param)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // assignedName is the identifier a value is assigned to (`net` in `net =

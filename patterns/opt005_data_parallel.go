@@ -743,23 +743,8 @@ func unwrappedForForward(p *Pass, wrap *rewrite.Node) bool {
 	// functions it is handed to (`train(net, ...)` with `def train(model,
 	// ...)`).
 	names := map[string]bool{name: true}
-	if b := p.Model.TargetBinding(target); b != nil {
-		for _, u := range b.Uses {
-			args := u.Parent
-			if args == nil || args.Type != "argument_list" || args.Parent == nil {
-				continue
-			}
-			call := args.Parent
-			def := p.Model.FunctionDef(call)
-			if def == nil || def.ChildByField("parameters") == nil {
-				continue
-			}
-			for _, param := range def.ChildByField("parameters").NamedChildren() {
-				if param.Type == "identifier" && rewrite.ArgumentFor(def, call, param) == u {
-					names[param.Text()] = true
-				}
-			}
-		}
+	for _, param := range handedAs(p, target) {
+		names[param.Text()] = true
 	}
 	for _, a := range p.File.OfType("assignment") {
 		left, right := a.ChildByField("left"), a.ChildByField("right")

@@ -74,42 +74,45 @@ func checkPerStepLogging(p *Pass) {
 }
 
 // hostReadsOnly reports a loop whose other per-step reads
-// (otherStepSyncLines) all read an element of the loader's batch before
+// (otherStepSyncReads) all read an element of the loader's batch before
 // it is moved (`count[0].item()`): they wait for nothing.
 func hostReadsOnly(p *Pass, loop, call *rewrite.Node) bool {
-	host := true
-	walkLoopBodyUntil(p.Model, loop, func(n *rewrite.Node) bool {
-		if n.Type != "call" || call.Contains(n) || everyFewSteps(p.Model, loop, n) {
-			return true
-		}
-		fn := n.ChildByField("function")
-		if fn == nil || fn.Type != "attribute" {
-			return true
-		}
-		switch fn.ChildByField("attribute").Text() {
-		case "item", "tolist", "cpu", "numpy":
-			root := fn.ChildByField("object")
-			for root != nil && root.Is("subscript", "attribute") {
-				if root.Type == "subscript" {
-					root = root.ChildByField("value")
-				} else {
-					root = root.ChildByField("object")
-				}
-			}
-			if root == nil || root.Type != "identifier" || !loaderBatchAt(p, root, n) {
-				host = false
+	for _, n := range otherStepSyncReads(p, loop, call) {
+		root := n.ChildByField("function").ChildByField("object")
+		for root != nil && root.Is("subscript", "attribute") {
+			if root.Type == "subscript" {
+				root = root.ChildByField("value")
+			} else {
+				root = root.ChildByField("object")
 			}
 		}
-		return host
-	})
-	return host
+		if root == nil || root.Type != "identifier" || !loaderBatchAt(p, root, n) {
+			return false
+		}
+	}
+	return true
 }
 
 // otherStepSyncLines returns the lines of the loop's other per-step reads
-// of a tensor to the host (`.item()`, `.tolist()`, `.cpu()`, `.numpy()`,
-// not under logging every few steps), outside call.
+// of a tensor to the host (otherStepSyncReads), four at most.
 func otherStepSyncLines(p *Pass, loop, call *rewrite.Node) []string {
 	var lines []string
+	for _, n := range otherStepSyncReads(p, loop, call) {
+		if l := p.LineOf(n); !slices.Contains(lines, l) {
+			lines = append(lines, l)
+		}
+		if len(lines) == 4 {
+			break
+		}
+	}
+	return lines
+}
+
+// otherStepSyncReads returns the loop's per-step reads of a tensor to the
+// host (`.item()`, `.tolist()`, `.cpu()`, `.numpy()`, not under logging
+// every few steps) outside call.
+func otherStepSyncReads(p *Pass, loop, call *rewrite.Node) []*rewrite.Node {
+	var reads []*rewrite.Node
 	walkLoopBodyUntil(p.Model, loop, func(n *rewrite.Node) bool {
 		if n.Type != "call" || call.Contains(n) || everyFewSteps(p.Model, loop, n) {
 			return true
@@ -120,13 +123,11 @@ func otherStepSyncLines(p *Pass, loop, call *rewrite.Node) []string {
 		}
 		switch fn.ChildByField("attribute").Text() {
 		case "item", "tolist", "cpu", "numpy":
-			if l := p.LineOf(n); !slices.Contains(lines, l) {
-				lines = append(lines, l)
-			}
+			reads = append(reads, n)
 		}
-		return len(lines) < 4
+		return true
 	})
-	return lines
+	return reads
 }
 
 // sync5LoggingCall names the kind of logging call, or "" when call is none:
