@@ -795,12 +795,12 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 }
 
 // takenOrigins drops the origins built on a branch the script's default
-// run does not take (branchNotTaken: `if base_model == "resnet18":` where
+// run does not take (offDefaultBranch: `if base_model == "resnet18":` where
 // every call passes "lenet"), unless that would drop them all.
 func takenOrigins(m *rewrite.Model, origins []rewrite.Origin) []rewrite.Origin {
 	var kept []rewrite.Origin
 	for _, o := range origins {
-		if o.Model == nil && o.Expr != nil && branchNotTaken(m, o.Expr) {
+		if o.Model == nil && o.Expr != nil && offDefaultBranch(m, o.Expr) {
 			continue
 		}
 		kept = append(kept, o)

@@ -12,12 +12,7 @@ import (
 // NRI's CNN encoder behind a flag, its MLP encoder the default), or
 // inside `if base_model == "resnet18":` in a function every call of which
 // passes base_model="lenet" (blind sample S31B's ParetoMTL).
-func offDefaultBranch(p *Pass, n *rewrite.Node) bool {
-	return branchNotTaken(p.Model, n)
-}
-
-// branchNotTaken is offDefaultBranch on a model.
-func branchNotTaken(m *rewrite.Model, n *rewrite.Node) bool {
+func offDefaultBranch(m *rewrite.Model, n *rewrite.Node) bool {
 	for c := n.Parent; c != nil; c = c.Parent {
 		if c.Type != "if_statement" && c.Type != "elif_clause" {
 			continue

@@ -56,7 +56,7 @@ func checkCudnnBenchmark(p *Pass) {
 	}
 	conv := false
 	for _, call := range torchCalls(p) {
-		if offDefaultBranch(p, call) {
+		if offDefaultBranch(p.Model, call) {
 			continue // `elif args.encoder == "cnn":` with "mlp" the default
 		}
 		q := p.Model.CalleeName(call)

@@ -16,6 +16,21 @@ func findCall(f *File, text string) *Node {
 	return out
 }
 
+// checkCallees checks the qualified name of the call starting with each
+// case's text.
+func checkCallees(t *testing.T, f *File, m *Model, cases map[string]string) {
+	t.Helper()
+	for text, want := range cases {
+		call := findCall(f, text)
+		if call == nil {
+			t.Fatalf("no call %q", text)
+		}
+		if got := m.CalleeName(call); got != want {
+			t.Errorf("CalleeName(%s) = %q, want %q", text, got, want)
+		}
+	}
+}
+
 func TestQualifiedNames(t *testing.T) {
 	src := `import xgboost as xgb
 import torch.nn as nn
@@ -51,15 +66,7 @@ h = helper(7)
 		"print(6)":       "print",
 		"helper(7)":      "",
 	}
-	for text, want := range cases {
-		call := findCall(f, text)
-		if call == nil {
-			t.Fatalf("no call %q", text)
-		}
-		if got := m.CalleeName(call); got != want {
-			t.Errorf("CalleeName(%s) = %q, want %q", text, got, want)
-		}
-	}
+	checkCallees(t, f, m, cases)
 	// The module-level xgb.DMatrix(1) (the second one) resolves.
 	var calls []*Node
 	f.Root.Walk(func(n *Node) bool {
@@ -97,15 +104,7 @@ top = tqdm(range(3))
 		"json.dumps(x)":  "",
 		"tqdm(range(3))": "",
 	}
-	for text, want := range cases {
-		call := findCall(f, text)
-		if call == nil {
-			t.Fatalf("no call %q", text)
-		}
-		if got := m.CalleeName(call); got != want {
-			t.Errorf("CalleeName(%s) = %q, want %q", text, got, want)
-		}
-	}
+	checkCallees(t, f, m, cases)
 }
 
 func TestStarImportMakesNamesUnknown(t *testing.T) {
