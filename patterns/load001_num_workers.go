@@ -977,7 +977,7 @@ func evaluatedOnceAfterTraining(p *Pass, gl gpuLoader) bool {
 				continue
 			}
 			considered++
-			if len(c.Model.EnclosingLoops(c.Call)) > 0 || !afterALoop(c.Call) {
+			if len(c.Model.EnclosingLoops(c.Call)) > 0 || !afterALoop(c.Call) && !calledAfterTraining(c.Model, c.Call) {
 				return false
 			}
 		}
@@ -993,6 +993,58 @@ func passesLoader(call *rewrite.Node, b *rewrite.Binding) bool {
 		return false
 	}
 	return slices.ContainsFunc(b.Uses, func(u *rewrite.Node) bool { return args.Contains(u) })
+}
+
+// calledAfterTraining reports a call in a function (model_eval) that
+// every call of it runs outside loops, right after a call of a function
+// of the same file that trains: `model_train(...)` then
+// `model_eval(...)` in main (blind sample S32A's Attend-And-Discriminate,
+// whose test loader is built and read once in model_eval).
+func calledAfterTraining(m *rewrite.Model, call *rewrite.Node) bool {
+	def := call.Ancestor("function_definition")
+	if def == nil || len(m.EnclosingLoops(call)) > 0 {
+		return false
+	}
+	sites := m.CallSites(def)
+	if len(sites) == 0 || m.MayHaveForeignCallSites(def) {
+		return false
+	}
+	for _, site := range sites {
+		if len(m.EnclosingLoops(site)) > 0 || !afterTrainingCall(m, site) {
+			return false
+		}
+	}
+	return true
+}
+
+// afterTrainingCall reports a statement preceded, in its block or an
+// enclosing one within its function, by a call of a function of this
+// file that holds a training loop.
+func afterTrainingCall(m *rewrite.Model, n *rewrite.Node) bool {
+	for stmt := n; stmt != nil && !rewrite.IsDefOrLambda(stmt); stmt = stmt.Parent {
+		block := stmt.Parent
+		if block == nil || block.Type != "block" && block.Type != "module" {
+			continue
+		}
+		for _, prev := range block.NamedChildren() {
+			if prev.Start >= stmt.Start {
+				break
+			}
+			trains := false
+			prev.Walk(func(c *rewrite.Node) bool {
+				if c.Type == "call" {
+					if d := m.CalledDef(c); d != nil && slices.ContainsFunc(m.TrainingLoops(), d.Contains) {
+						trains = true
+					}
+				}
+				return !trains && !rewrite.IsDefOrLambda(c)
+			})
+			if trains {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // afterALoop reports a statement preceded, in its block or an enclosing

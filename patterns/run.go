@@ -289,6 +289,9 @@ func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
 		return false
 	}
 	bs := m.Bindings(cond)
+	if len(bs) == 1 && bs[0].Kind == rewrite.ParamBinding {
+		return paramAlwaysFalsy(m, bs[0], falsy)
+	}
 	if len(bs) != 1 || bs[0].Kind != rewrite.AssignBinding || !falsy(bs[0].Value) || bs[0].Scope == nil || bs[0].Scope == m.Module {
 		return false
 	}
@@ -296,6 +299,60 @@ func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
 	// reach the test: one set later in a loop around it would reach it on
 	// the next pass.
 	return len(bs[0].Scope.Bindings[cond.Text()]) == 1
+}
+
+// paramAlwaysFalsy reports a parameter, never rebound in its function,
+// that every call of the function in the project leaves at a false
+// default or passes a false literal (`def pretrain(..., data_parallel=False):
+// if data_parallel: model = nn.DataParallel(model)` that no caller turns
+// on: blind sample S32A's LIMU-BERT). A function with no call found (a
+// callback, a command-line entry) or a call with splats is not known.
+// A method's calls are those of its name anywhere in the project, which
+// needs a project that lists its modules.
+func paramAlwaysFalsy(m *rewrite.Model, b *rewrite.Binding, falsy func(*rewrite.Node) bool) bool {
+	fn := b.Ident.Ancestor("function_definition")
+	if fn == nil || b.Scope == nil || len(b.Scope.Bindings[b.Ident.Text()]) != 1 {
+		return false
+	}
+	dp := b.Ident.Parent
+	if dp == nil || !dp.Is("default_parameter", "typed_default_parameter") || !falsy(dp.ChildByField("value")) {
+		return false
+	}
+	calls := slices.Clone(m.CallSites(fn))
+	name := fn.ChildByField("name").Text()
+	if rewrite.IsMethod(fn) {
+		foreign, complete := m.ForeignMethodCalls(name)
+		if !complete {
+			return false
+		}
+		for _, fc := range foreign {
+			calls = append(calls, fc.Call)
+		}
+		for _, id := range m.File.Identifiers(name) { // `trainer.pretrain(...)` in this file
+			if a := id.Parent; a != nil && a.Type == "attribute" && a.ChildByField("attribute") == id && a.Parent != nil && a.Parent.Type == "call" && !slices.Contains(calls, a.Parent) {
+				calls = append(calls, a.Parent)
+			}
+		}
+	} else {
+		if fn.Parent == nil || fn.Parent.Type != "module" || m.MayHaveForeignCallSites(fn) && len(m.ForeignCallSites(fn)) == 0 {
+			return false // imported elsewhere, its calls not found: not known
+		}
+		for _, fc := range m.ForeignCallSites(fn) {
+			calls = append(calls, fc.Call)
+		}
+	}
+	if len(calls) == 0 {
+		return false
+	}
+	for _, call := range calls {
+		if rewrite.HasSplat(call) {
+			return false
+		}
+		if a := rewrite.ArgumentFor(fn, call, b.Ident); a != nil && !falsy(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // deviceEqualsString reports `device == "cuda"` where device is a

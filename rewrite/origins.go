@@ -685,7 +685,7 @@ func ArgumentFor(def, call, param *Node) *Node {
 	idx := -1
 	skip := 0
 	ps := params.NamedChildren()
-	if isMethod(def) && len(ps) > 0 {
+	if IsMethod(def) && len(ps) > 0 {
 		skip = 1 // self, bound by the call
 	}
 	for i, p := range ps {
@@ -720,9 +720,9 @@ func ArgumentFor(def, call, param *Node) *Node {
 	return nil
 }
 
-// isMethod reports a function defined in a class body that is not a
+// IsMethod reports a function defined in a class body that is not a
 // staticmethod: its first parameter is bound by the call.
-func isMethod(def *Node) bool {
+func IsMethod(def *Node) bool {
 	p := def.Parent
 	if p != nil && p.Type == "decorated_definition" {
 		p = p.Parent
