@@ -230,28 +230,58 @@ func headsForLoop(u *rewrite.Node) bool {
 	return false
 }
 
-// nestedTensorBatches reports a loader whose collate_fn is a function that
-// spells nested_tensor_from_tensor_list, in a project none of whose
-// modules defines a pin_memory method: the DETR family's collate wraps the
-// images in a NestedTensor, which the DataLoader hands back unpinned (it
-// pins only what has a pin_memory method), so pin_memory=True would pin
-// the small targets alone (blind sample S23H's RelTR and TransVG).
+// nestedTensorBatches reports a loader whose collate_fn, a function of
+// the project, wraps the batch in a container the DataLoader cannot pin:
+// it spells nested_tensor_from_tensor_list or builds an instance of a
+// project class with no pin_memory method, and no module of the project
+// defines one. The DETR family's collate wraps the images in a
+// NestedTensor, which the DataLoader hands back unpinned (it pins only
+// what has a pin_memory method), so pin_memory=True would pin the small
+// targets alone (blind samples S23H's RelTR and TransVG, S32D's TransVG
+// collate that builds NestedTensor(img, mask) itself).
 func nestedTensorBatches(p *Pass, gl gpuLoader) bool {
 	collate := rewrite.KeywordValue(gl.Call, "collate_fn")
-	if collate == nil || !p.Model.ProjectSpells("nested_tensor_from_tensor_list") || p.Model.ProjectSpells("def pin_memory") {
+	if collate == nil || p.Model.ProjectSpells("def pin_memory") {
 		return false
 	}
+	m, def := p.Model, (*rewrite.Node)(nil)
 	if b := p.Model.Binding(collate); collate.Type == "identifier" && b != nil && b.Kind == rewrite.DefBinding {
-		return strings.Contains(b.Stmt.Text(), "nested_tensor_from_tensor_list")
-	}
-	if collate.Is("identifier", "attribute") {
+		def = b.Stmt
+	} else if collate.Is("identifier", "attribute") {
 		if d := p.Model.ImportedDef(collate); d != nil && !d.Class {
-			if _, def := p.Model.DefinitionOf(d); def != nil {
-				return strings.Contains(def.Text(), "nested_tensor_from_tensor_list")
-			}
+			m, def = p.Model.DefinitionOf(d)
 		}
 	}
-	return false
+	if def == nil || m == nil {
+		return false
+	}
+	if strings.Contains(def.Text(), "nested_tensor_from_tensor_list") {
+		return true
+	}
+	builds := false
+	def.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "call" && projectClassCall(m, n) {
+			builds = true
+		}
+		return !builds
+	})
+	return builds
+}
+
+// projectClassCall reports a call that builds an instance of a class of
+// the project (this module's or an imported one), not of a library.
+func projectClassCall(m *rewrite.Model, call *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	if fn == nil || !fn.Is("identifier", "attribute") {
+		return false
+	}
+	if fn.Type == "identifier" {
+		if b := m.Binding(fn); b != nil && b.Kind == rewrite.ClassBinding {
+			return true
+		}
+	}
+	d := m.ImportedDef(fn)
+	return d != nil && d.Class
 }
 
 // numpyCollate reports a loader whose collate_fn, a function of this file

@@ -11,6 +11,7 @@ import misc as utils
 
 dataset = TensorDataset(torch.randn(4096, 3, 64, 64), torch.randint(0, 10, (4096,)))
 detr_loader = DataLoader(dataset, batch_size=8, shuffle=True, collate_fn=utils.collate_fn, num_workers=4)
+grounding_loader = DataLoader(dataset, batch_size=8, shuffle=True, collate_fn=utils.grounding_collate_fn, num_workers=4)
 plain_loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=4)  # want: LOAD002
 model = nn.Sequential(nn.Conv2d(3, 64, 3), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10)).cuda()
 opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
@@ -19,6 +20,12 @@ for epoch in range(50):
     for samples, targets in detr_loader:
         samples = samples.to("cuda", non_blocking=True)
         targets = torch.stack(targets).cuda()
+        loss = nn.functional.cross_entropy(model(samples.tensors), targets)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    for samples, targets in grounding_loader:
+        samples, targets = samples.to("cuda", non_blocking=True), targets.cuda()
         loss = nn.functional.cross_entropy(model(samples.tensors), targets)
         opt.zero_grad()
         loss.backward()

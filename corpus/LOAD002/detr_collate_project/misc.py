@@ -27,3 +27,11 @@ def collate_fn(batch):
     batch = list(zip(*batch))
     batch[0] = nested_tensor_from_tensor_list(batch[0])
     return tuple(batch)
+
+
+def grounding_collate_fn(raw_batch):
+    # TransVG's collate (blind sample S32D): builds the NestedTensor itself
+    raw_batch = list(zip(*raw_batch))
+    img = torch.stack(raw_batch[0])
+    img_data = NestedTensor(img, torch.zeros(img.shape[0], img.shape[2], img.shape[3], dtype=torch.bool))
+    return img_data, torch.stack(raw_batch[1])
