@@ -28,7 +28,7 @@ var sync5LogLevels = map[string]bool{
 
 func checkPerStepLogging(p *Pass) {
 	m := p.Model
-	if !m.UsesCUDA() {
+	if !placedOnCUDA(p) {
 		return
 	}
 	for _, call := range p.File.OfType("call") {
