@@ -140,11 +140,11 @@ func (fx *Facts) IsOptimizer(expr *rewrite.Node) bool {
 }
 
 // IsDataLoader implements rewrite.Classifier: a DataLoader, also wrapped
-// in enumerate(), zip() or tqdm().
+// in enumerate(), zip(), tqdm() or itertools.cycle() (IterationWrapper).
 func (fx *Facts) IsDataLoader(expr *rewrite.Node) bool {
 	if expr != nil && expr.Type == "call" {
 		q := fx.m.CalleeName(expr)
-		if q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm") {
+		if rewrite.IterationWrapper(q) {
 			for _, a := range rewrite.PositionalArgs(expr) {
 				if fx.IsDataLoader(a) {
 					return true

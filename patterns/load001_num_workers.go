@@ -655,8 +655,8 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 		if cls == nil {
 			continue
 		}
-		if get := rewrite.MethodOf(cls, "__getitem__"); get != nil {
-			for _, c := range m.File.OfTypeIn(get, "call") {
+		if gm, get := inheritedMethod(m, cls, "__getitem__", 0); get != nil {
+			for _, c := range gm.File.OfTypeIn(get, "call") {
 				switch callAttr(c) {
 				case "cuda":
 					return true
@@ -667,12 +667,12 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 				}
 			}
 		}
-		if init := rewrite.MethodOf(cls, "__init__"); init != nil {
-			for _, c := range m.File.OfTypeIn(init, "call") {
-				if q := m.CalleeName(c); q == "h5py.File" || q == "lmdb.open" {
+		if im, init := inheritedMethod(m, cls, "__init__", 0); init != nil {
+			for _, c := range im.File.OfTypeIn(init, "call") {
+				if q := im.CalleeName(c); q == "h5py.File" || q == "lmdb.open" {
 					return true
 				}
-				if m.CalleeName(c) == "open" && keptOnSelfAndRead(m, cls, c) {
+				if im.CalleeName(c) == "open" && im == m && keptOnSelfAndRead(m, cls, c) {
 					return true
 				}
 				if movedOntoSelf(p, c) {
@@ -682,6 +682,31 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// inheritedMethod returns a class's method name, its own or the nearest
+// base class's (of its module or a project module), with the model of
+// the module that defines it: MAESTRO(PianoRollAudioDataset) reads items
+// with its base's __getitem__ (blind sample S32G's onsets-and-frames).
+func inheritedMethod(m *rewrite.Model, cls *rewrite.Node, name string, depth int) (*rewrite.Model, *rewrite.Node) {
+	if def := rewrite.MethodOf(cls, name); def != nil {
+		return m, def
+	}
+	sc := cls.ChildByField("superclasses")
+	if sc == nil || depth > 3 {
+		return nil, nil
+	}
+	for _, base := range sc.NamedChildren() {
+		if !base.Is("identifier", "attribute") {
+			continue
+		}
+		if bm, bc := baseClass(m, base); bc != nil {
+			if dm, def := inheritedMethod(bm, bc, name, depth+1); def != nil {
+				return dm, def
+			}
+		}
+	}
+	return nil, nil
 }
 
 // datasetOrigins are the origins of a loader's dataset, seen through the

@@ -403,6 +403,9 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 			if a.Type != "identifier" || !p.Model.IsModule(a) {
 				continue
 			}
+			if stepwiseModule(p, d, call, a) {
+				continue
+			}
 			if value, target := builtModel(p, a, noTrainingStart); value != nil {
 				report(value, target, "assumes "+d.Name+"() of "+baseName(d.Path)+" trains it")
 			}
@@ -451,6 +454,73 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 			}
 		}
 	}
+}
+
+// stepwiseModule reports a model handed (as arg, at call) to the project
+// function d that calls it only inside loops of its body that run no
+// backward: a decoder run once per target token or tree node, inside
+// the training step (the GTS tree decoders' Prediction, GenerateNode and
+// Merge modules, called per decoding step with Python lists of tree
+// nodes: blind sample S32I's Graph2Tree and MWP_Seq2Tree), with a Python
+// list among its arguments. Their shapes follow the Python stacks, so a
+// compiled module recompiles and the step stays launch-bound. A neural
+// cellular automaton run for a number of steps on one tensor before the
+// backward keeps its shapes, and the finding (S31J).
+func stepwiseModule(p *Pass, d *rewrite.ProjectDef, call, arg *rewrite.Node) bool {
+	if d.Class {
+		return false
+	}
+	m, def := p.Model.DefinitionOf(d)
+	if m == nil || def == nil || def.Type != "function_definition" {
+		return false
+	}
+	var param *rewrite.Node
+	for _, prm := range def.ChildByField("parameters").NamedChildren() {
+		if prm.Type == "identifier" && rewrite.ArgumentFor(def, call, prm) == arg {
+			param = prm
+		}
+	}
+	if param == nil {
+		return false
+	}
+	calls := 0
+	stepwise, lists := true, false
+	def.Walk(func(n *rewrite.Node) bool {
+		if !stepwise {
+			return false
+		}
+		if n.Type != "call" {
+			return true
+		}
+		fn := n.ChildByField("function")
+		if fn == nil || fn.Type != "identifier" || fn.Text() != param.Text() {
+			return true
+		}
+		calls++
+		loops := m.EnclosingLoops(n)
+		if len(loops) == 0 || strings.Contains(loops[0].Text(), ".backward(") {
+			stepwise = false
+		}
+		if slices.ContainsFunc(callArguments(n), func(a *rewrite.Node) bool { return pythonList(m, a) }) {
+			lists = true
+		}
+		return true
+	})
+	return stepwise && lists && calls > 0 && strings.Contains(def.Text(), ".backward(")
+}
+
+// pythonList reports a name bound, in its function, to a list display or
+// comprehension (`node_stacks = [[TreeNode(h)] for h in hidden]`).
+func pythonList(m *rewrite.Model, a *rewrite.Node) bool {
+	if a.Type != "identifier" {
+		return false
+	}
+	for _, b := range m.Bindings(a) {
+		if b.Value != nil && b.Value.Is("list", "list_comprehension") {
+			return true
+		}
+	}
+	return false
 }
 
 // callsInTrainingLoop reports a module that calls the model named name

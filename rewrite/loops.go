@@ -369,6 +369,14 @@ func (m *Model) IsDataLoader(expr *Node) bool {
 	return m.BuiltinIsDataLoader(expr)
 }
 
+// IterationWrapper reports the qualified name of a call that iterates
+// what its arguments yield, item by item: enumerate, zip, a tqdm
+// progress bar, itertools.cycle (a loader cycled for a fixed number of
+// iterations: blind sample S32G's onsets-and-frames) and islice.
+func IterationWrapper(q string) bool {
+	return q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm") || q == "itertools.cycle" || q == "itertools.islice"
+}
+
 // BuiltinIsDataLoader is IsDataLoader without a classifier.
 func (m *Model) BuiltinIsDataLoader(expr *Node) bool {
 	if expr == nil {
@@ -376,7 +384,7 @@ func (m *Model) BuiltinIsDataLoader(expr *Node) bool {
 	}
 	if expr.Type == "call" {
 		switch q := m.CalleeName(expr); {
-		case q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm"):
+		case IterationWrapper(q):
 			for _, a := range PositionalArgs(expr) {
 				if m.BuiltinIsDataLoader(a) {
 					return true
