@@ -899,8 +899,8 @@ func (m *Model) DictContainer(c *Node) bool {
 }
 
 // dictContainer reports a container, a name or `self.x`, that some
-// assignment binds to a dict (`{}`, a dict literal, `dict()`,
-// `OrderedDict()`): its items are values kept under keys, unlike a
+// assignment binds to a dict (`{}`, a dict literal or comprehension,
+// `dict()`, `OrderedDict()`): its items are values kept under keys, unlike a
 // tensor's, whose item writes change elements.
 func (m *Model) dictContainer(c *Node) bool {
 	var values []*Node
@@ -917,7 +917,7 @@ func (m *Model) dictContainer(c *Node) bool {
 		}
 	}
 	for _, v := range values {
-		if v.Type == "dictionary" {
+		if v.Type == "dictionary" || v.Type == "dictionary_comprehension" {
 			return true
 		}
 		if v.Type == "call" {
