@@ -1630,6 +1630,20 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 				best = max(best, v)
 				continue
 			}
+			if o.Def != nil && o.Def.Var && o.Expr == nil {
+				// A constant of a project module (`from .config import
+				// HIDDEN_SIZE`: blind sample S32J's RUL LSTM), read there.
+				dm, v := projectConstant(fr.m, o.Def)
+				if v == nil {
+					return 0, false
+				}
+				c, ok := intBound(&widthFrame{m: dm, walk: fr.walk}, v, depth+1)
+				if !ok {
+					return 0, false
+				}
+				best = max(best, c)
+				continue
+			}
 			e := o.Expr
 			if e != nil && o.Index >= 0 && e.Is("expression_list", "tuple") && o.Index < len(e.NamedChildren()) {
 				e = e.NamedChildren()[o.Index] // `self.d_l, self.d_a = 30, 30`
@@ -1648,6 +1662,20 @@ func intBound(fr *widthFrame, expr *rewrite.Node, depth int) (int, bool) {
 		return best, n > 0
 	}
 	return 0, false
+}
+
+// projectConstant returns the value a module-level constant of a project
+// module is assigned (`HIDDEN_SIZE = 50`), with that module's model.
+func projectConstant(m *rewrite.Model, d *rewrite.ProjectDef) (*rewrite.Model, *rewrite.Node) {
+	dm := m.ModuleOf(d)
+	if dm == nil {
+		return nil, nil
+	}
+	bs := dm.Module.Bindings[d.Name]
+	if len(bs) != 1 || bs[0].Kind != rewrite.AssignBinding || bs[0].Value == nil {
+		return nil, nil
+	}
+	return dm, bs[0].Value
 }
 
 // rangeCounter reports a name bound only by `for name in range(...)`
