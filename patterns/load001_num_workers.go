@@ -615,7 +615,7 @@ func tensorDataset(p *Pass, ds *rewrite.Node) bool {
 	if v := reboundCall(p, ds); v != nil && isTensorDataset(p.Model, v) {
 		return true
 	}
-	origins := p.Model.OriginsAcross(ds)
+	origins := datasetOrigins(p, ds, 0) // through random_split and Subset (blind sample S32J's CMAPSS split)
 	for _, o := range origins {
 		if o.Expr == nil || o.Expr.Type != "call" {
 			return false
