@@ -115,7 +115,7 @@ func checkLoaderWorkers(p *Pass) {
 		// guard) would train again in every worker, whose DataLoader then
 		// fails to start (RuntimeError). fork, Linux's default before
 		// Python 3.14 (forkserver from 3.14), starts them as before.
-		atImport := gl.Across == "" && iteratedAtImport(p, gl)
+		atImport := iteratedAtImport(p, gl)
 		guardGlobal := ""
 		if !atImport {
 			guardGlobal = mainGuardGlobal(p, rewrite.Arg(gl.Call, 0, "dataset"))
@@ -207,7 +207,8 @@ func iteratedAtImport(p *Pass, gl gpuLoader) bool {
 // runsAtImport reports whether the code at n runs when the module is
 // imported: at module level outside an `if __name__ == "__main__":`
 // block, or in a module-level function that such code calls (through up
-// to three functions of the file).
+// to three functions of the file, or at the top level of another module
+// of the project).
 func runsAtImport(p *Pass, n *rewrite.Node) bool {
 	return runsAtImportDepth(p, n, 0)
 }
@@ -225,6 +226,15 @@ func runsAtImportDepth(p *Pass, n *rewrite.Node, depth int) bool {
 	}
 	for _, c := range p.Model.CallSites(def) {
 		if !def.Contains(c) && runsAtImportDepth(p, c, depth+1) {
+			return true
+		}
+	}
+	// A factory another module calls at its top level (`dl =
+	// get_dataloader(...)` then the training loop, in a train.py with no
+	// `__main__` guard: blind sample S32N's microlensing scripts): spawned
+	// workers import that script, and train there too.
+	for _, fc := range p.Model.ForeignCallSites(def) {
+		if fc.Call.Ancestor("function_definition", "class_definition", "lambda") == nil && !underMainGuard(fc.Call) {
 			return true
 		}
 	}
