@@ -141,6 +141,12 @@ func hostBatchLoop(p *Pass, loop *rewrite.Node) bool {
 	if loop.Type != "for_statement" {
 		return false
 	}
+	type key struct{ loop *rewrite.Node }
+	return p.Model.Memo(key{loop}, func() any { return hostBatchLoopScan(p, loop) }).(bool)
+}
+
+// hostBatchLoopScan is hostBatchLoop, uncached.
+func hostBatchLoopScan(p *Pass, loop *rewrite.Node) bool {
 	// The function that holds the loop (or, at module level, the
 	// outermost loop around it) moves nothing: an inner loop over labels
 	// built beside a moved batch is not a CPU step.

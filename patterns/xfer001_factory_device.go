@@ -814,17 +814,20 @@ func overLoader(m *rewrite.Model, loop *rewrite.Node) bool {
 // train(), then generate_samples(): blind sample S30J's pytorch-vqvae,
 // whose per-epoch sampling noise was read as per step).
 func innermostLoop(m *rewrite.Model, loop *rewrite.Node) bool {
-	for _, n := range m.LoopBodyNodes(loop) {
-		if n.Is("for_statement", "while_statement") {
-			return false
-		}
-		if n.Type == "call" {
-			if d := m.FunctionDef(n); d != nil && !d.Contains(loop) && holdsHotLoop(m, d, 0) {
+	type key struct{ loop *rewrite.Node }
+	return m.Memo(key{loop}, func() any {
+		for _, n := range m.LoopBodyNodes(loop) {
+			if n.Is("for_statement", "while_statement") {
 				return false
 			}
+			if n.Type == "call" {
+				if d := m.FunctionDef(n); d != nil && !d.Contains(loop) && holdsHotLoop(m, d, 0) {
+					return false
+				}
+			}
 		}
-	}
-	return true
+		return true
+	}).(bool)
 }
 
 // backwardLoop reports the innermost loop around a `.backward()` call:

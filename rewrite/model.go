@@ -88,6 +88,7 @@ type Model struct {
 	readAt     []int32
 	strayReads map[*Node]int
 	loopInfo   map[*Node]*LoopInfo
+	memo       map[any]any      // Memo's answers
 	defs       map[string]*Node // module-level functions by name, for call-through
 	// qnames caches QualifiedName: qnameAt maps a node's slab index to 1 +
 	// the index of its name in qnames (0: not computed yet). Rules ask for
@@ -496,3 +497,20 @@ func (m *Model) FunctionDef(call *Node) *Node { return m.CalledDef(call) }
 var commonBuiltins = map[string]bool{"enumerate": true, "zip": true, "len": true, "range": true, "print": true,
 	"iter": true, "next": true, "isinstance": true, "float": true, "int": true, "str": true, "list": true,
 	"dict": true, "tuple": true, "sum": true, "min": true, "max": true, "sorted": true, "super": true}
+
+// Memo returns compute's answer for key, computing it once per model: a
+// rule's derived fact about a node (whether a loop holds another hot
+// loop), asked once per finding in a loop of thousands of steps, would
+// otherwise walk the same body again each time. Keys are comparable
+// values naming the question and its node (a struct of both).
+func (m *Model) Memo(key any, compute func() any) any {
+	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	v := compute()
+	if m.memo == nil {
+		m.memo = map[any]any{}
+	}
+	m.memo[key] = v
+	return v
+}

@@ -27,11 +27,11 @@ func Statement(n *Node) *Node {
 // the top of a function whose old body stays below it).
 func Unreachable(n *Node) bool {
 	for st := Statement(n); st != nil && st.Parent != nil; st = Statement(st.Parent) {
-		for _, prev := range st.Parent.NamedChildren() {
+		for _, prev := range st.Parent.Children { // (not NamedChildren: no slice per finding in a block of thousands)
 			if prev == st {
 				break
 			}
-			if prev.Is("return_statement", "raise_statement", "continue_statement", "break_statement") {
+			if prev.Named && prev.Is("return_statement", "raise_statement", "continue_statement", "break_statement") {
 				return true
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -384,8 +385,12 @@ func (f *File) NodeAt(start, end int) *Node {
 	n := f.Root
 	for {
 		next := (*Node)(nil)
-		for _, c := range n.Children {
-			if c.Start <= start && end <= c.End && c.Named {
+		// Siblings are in source order, their ends too: the first whose
+		// end reaches end is found by binary search (a block of thousands
+		// of statements is searched once per finding).
+		cs := n.Children
+		for i := sort.Search(len(cs), func(i int) bool { return cs[i].End >= end }); i < len(cs) && cs[i].Start <= start; i++ {
+			if c := cs[i]; end <= c.End && c.Named {
 				next = c
 				break
 			}

@@ -2,6 +2,7 @@
 # written to an HDF5 file every 2048 samples, a copy that must stay. The
 # loss copy beside it is then no extra wait: silent (blind sample S20B).
 # The same loss copy in a loop without such a flush is reported.
+import time
 import h5py
 import numpy as np
 import torch
@@ -28,5 +29,6 @@ def evaluate(model, loader):
         for points in loader:
             points = points.cuda()
             output, _ = model(points)
+            t_step = time.perf_counter()  # host work each step (timing, logging)
             losses.append(model.get_loss(points, output).cpu().numpy())  # want: SYNC001
     print(np.mean(losses))

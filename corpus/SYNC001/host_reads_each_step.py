@@ -4,6 +4,7 @@
 # - the ids come from the loader's batch dict, unpacked into a tuple, and
 #   never leave the host (blind sample S17F's QUEST solution).
 # The loop that only copies its predictions is reported.
+import time
 import torch
 
 
@@ -36,5 +37,6 @@ def infer(model, test_loader):
     for idx, batch in enumerate(test_loader):
         id, input_ids = (batch["idx"], batch["input_ids"])
         ids.extend(id.cpu().numpy())
+        t_step = time.perf_counter()  # host work each step (timing, logging)
         preds.append(model(input_ids.cuda()).cpu())  # want: SYNC001
     return ids, torch.cat(preds)

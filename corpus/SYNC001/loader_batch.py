@@ -1,3 +1,4 @@
+import time
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
@@ -16,5 +17,6 @@ with torch.no_grad():
         targets.extend(labels.detach().cpu().numpy())
         images = images.to(device)
         labels = labels.to(device)
+        t_step = time.perf_counter()  # host work each step (timing, logging)
         preds.extend(model(images).argmax(1).cpu().numpy())  # want: SYNC001
 print(len(targets), len(preds))

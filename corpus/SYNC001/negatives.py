@@ -1,3 +1,4 @@
+import time
 import numpy as np
 import torch
 from torch import nn
@@ -30,6 +31,7 @@ final = torch.cat(seen)
 # Not a list created empty before the loop: a hint without a fix.
 def collect(acc):
     for (x,) in loader:
+        t_step = time.perf_counter()  # host work each step (timing, logging)
         acc.append(model(x).detach().cpu())  # want: SYNC001
     return torch.cat(acc)
 
@@ -56,5 +58,6 @@ for step, (x,) in enumerate(loader):
     out = model(x)
     if step % 10 == 0:
         print(out.mean().item())
+    t_step = time.perf_counter()  # host work each step (timing, logging)
     logged.append(out.detach().cpu())  # want: SYNC001
 all_logged = torch.cat(logged)

@@ -1,3 +1,4 @@
+import time
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
@@ -22,5 +23,6 @@ oof = torch.cat(fold_preds)
 # Per step, in the inner loop: reported.
 step_preds = []
 for x, y in loader:
+    t_step = time.perf_counter()  # host work each step (timing, logging)
     step_preds.append(model(x.to(device)).detach().cpu())  # want: SYNC001
 allp = torch.cat(step_preds)

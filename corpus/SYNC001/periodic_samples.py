@@ -2,6 +2,7 @@
 # run ten at a time once per 100 steps, not per step (blind sample S16E's
 # StyleGAN). An evaluation every 10 steps is a large share of the run,
 # and is reported.
+import time
 import torch
 import torch.nn as nn
 
@@ -21,4 +22,5 @@ for i in range(100000):
         scores = []
         with torch.no_grad():
             for x in val_loader:
+                t_step = time.perf_counter()  # host work each step (timing, logging)
                 scores.append(G(x.cuda()).cpu())  # want: SYNC001

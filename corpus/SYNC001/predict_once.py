@@ -2,6 +2,7 @@
 # after the fold's training, so deferring its copies saves microseconds
 # once (blind sample S16F's MoA). The validation pass, run every epoch,
 # is reported.
+import time
 import numpy as np
 import torch
 import torch.nn as nn
@@ -11,6 +12,7 @@ def valid_fn(model, loader):
     preds = []
     with torch.no_grad():
         for x in loader:
+            t_step = time.perf_counter()  # host work each step (timing, logging)
             preds.append(model(x.cuda()).sigmoid().cpu().numpy())  # want: SYNC001
     return np.concatenate(preds)
 

@@ -1,3 +1,4 @@
+import time
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
@@ -15,5 +16,6 @@ def evaluate():
     results = []
     for (batch,) in val_loader:
         out = model(batch.to('cuda'))
+        t_step = time.perf_counter()  # host work each step (timing, logging)
         results.append(out.cpu())  # want: SYNC001
     return torch.cat(results, dim=0)

@@ -1,3 +1,4 @@
+import time
 import numpy as np
 import torch
 from torch import nn
@@ -12,6 +13,7 @@ predictions = []
 with torch.no_grad():
     for inputs, _ in loader:
         outputs = model(inputs.to(device))
+        t_step = time.perf_counter()  # host work each step (timing, logging)
         predictions.append(outputs.cpu().numpy())  # want: SYNC001
 predictions = np.concatenate(predictions)
 print(predictions.shape)

@@ -3,6 +3,7 @@
 # its per-batch copies are a share of a pass that runs once, in a
 # function its caller runs once. The same copies in the validation pass
 # of every epoch are reported.
+import time
 import torch
 import torch.nn as nn
 
@@ -22,6 +23,7 @@ def run(loader, epochs=10):
         val_means = []
         with torch.no_grad():
             for features in loader:
+                t_step = time.perf_counter()  # host work each step (timing, logging)
                 val_means.append(model(features.to(device)).mean(0).cpu())  # want: SYNC001
         print(epoch, torch.stack(val_means).mean(0))
     means = []

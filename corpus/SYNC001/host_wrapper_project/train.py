@@ -2,6 +2,7 @@
 # The batch's index tensor and identity labels come from the project's
 # loader wrapper and never leave the host: their .cpu() copies nothing.
 # The validation predictions move from the GPU every step (a finding).
+import time
 import torch
 from tqdm import tqdm
 
@@ -26,6 +27,7 @@ def validate(model, dataset, device):
     with torch.no_grad():
         for x_batch, y_identity_batch in BucketingDataLoader(dataset, batch_size=64):
             p_batch = model(x_batch.to(device))
+            t_step = time.perf_counter()  # host work each step (timing, logging)
             preds.append(p_batch.detach().cpu())  # want: SYNC001
             identities.append(y_identity_batch.detach().cpu())
     return torch.cat(preds), torch.cat(identities)
