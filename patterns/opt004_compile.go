@@ -97,7 +97,7 @@ func checkCompileModel(p *Pass) {
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
 		value, target := builtModel(p, model, trainedBy(p, loops[0]))
-		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) {
+		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || graphNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) {
 			continue
 		}
 		if target != "" && frozenModuleIn(p, target, rewrite.Statement(value).Parent) && !unfrozenPart(p, target) {
@@ -376,7 +376,7 @@ func frozenInStep(p *Pass, value *rewrite.Node, target string) bool {
 // `training(network, ...)` in run.py).
 func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 	report := func(value *rewrite.Node, target, assumption string) {
-		if slices.Contains(seen, value) || recurrentNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
+		if slices.Contains(seen, value) || recurrentNetwork(p, value) || graphNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
 			return
 		}
 		seen = append(seen, value)
@@ -936,10 +936,16 @@ func recurrentClass(p *Pass, value *rewrite.Node) bool {
 // recurrentClassName reports a name of a network class (of this file or
 // the project) with a recurrent layer.
 func recurrentClassName(p *Pass, name *rewrite.Node) bool {
+	return classBuilds(p, name, recurrentLayer)
+}
+
+// classBuilds reports a name of a class (of this file or the project)
+// whose body calls something pred accepts (by qualified name).
+func classBuilds(p *Pass, name *rewrite.Node, pred func(string) bool) bool {
 	if b := p.Model.Binding(name); b != nil && b.Kind == rewrite.ClassBinding {
 		found := false
 		b.Stmt.Walk(func(n *rewrite.Node) bool {
-			if n.Type == "call" && recurrentLayer(p.Model.CalleeName(n)) {
+			if n.Type == "call" && pred(p.Model.CalleeName(n)) {
 				found = true
 			}
 			return !found
@@ -947,7 +953,35 @@ func recurrentClassName(p *Pass, name *rewrite.Node) bool {
 		return found
 	}
 	d := p.Model.ImportedDef(name)
-	return d != nil && d.Class && slices.ContainsFunc(d.Calls, recurrentLayer)
+	return d != nil && d.Class && slices.ContainsFunc(d.Calls, pred)
+}
+
+// graphNetwork reports a call building a network class whose layers are
+// PyTorch Geometric's or DGL's (GCNConv, GATConv, dgl.nn layers): every
+// batch is a new graph, with its own node and edge counts, and DGL's
+// message passing breaks the compiled graph, so a compiled model
+// recompiles or falls back (blind sample S32Q's GraphDTA and DrugBAN),
+// also one picked from a list of such classes.
+func graphNetwork(p *Pass, value *rewrite.Node) bool {
+	value = unchainModuleMethods(value)
+	if value == nil || value.Type != "call" {
+		return false
+	}
+	graphLayer := func(q string) bool {
+		return strings.HasPrefix(q, "torch_geometric.") || strings.HasPrefix(q, "dgl.") || strings.HasPrefix(q, "dgllife.")
+	}
+	fn := value.ChildByField("function")
+	if classBuilds(p, fn, graphLayer) {
+		return true
+	}
+	// `modeling = [GINConvNet, GATNet, GCNNet][int(sys.argv[1])]`: a
+	// class picked from a list, every one of which must be a GNN.
+	if b := p.Model.Binding(fn); fn.Type == "identifier" && b != nil && b.Kind == rewrite.AssignBinding && b.Value != nil && b.Value.Type == "subscript" {
+		if list := b.Value.ChildByField("value"); list != nil && list.Is("list", "tuple") && len(list.NamedChildren()) > 0 {
+			return !slices.ContainsFunc(list.NamedChildren(), func(c *rewrite.Node) bool { return !classBuilds(p, c, graphLayer) })
+		}
+	}
+	return false
 }
 
 // hostBoundNetwork reports a call building an instance of a network class
