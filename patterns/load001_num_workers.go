@@ -1056,30 +1056,18 @@ func calledAfterTraining(m *rewrite.Model, call *rewrite.Node) bool {
 // enclosing one within its function, by a call of a function of this
 // file that holds a training loop.
 func afterTrainingCall(m *rewrite.Model, n *rewrite.Node) bool {
-	for stmt := n; stmt != nil && !rewrite.IsDefOrLambda(stmt); stmt = stmt.Parent {
-		block := stmt.Parent
-		if block == nil || block.Type != "block" && block.Type != "module" {
-			continue
-		}
-		for _, prev := range block.NamedChildren() {
-			if prev.Start >= stmt.Start {
-				break
-			}
-			trains := false
-			prev.Walk(func(c *rewrite.Node) bool {
-				if c.Type == "call" {
-					if d := m.CalledDef(c); d != nil && slices.ContainsFunc(m.TrainingLoops(), d.Contains) {
-						trains = true
-					}
+	return precededBy(n, func(prev *rewrite.Node) bool {
+		trains := false
+		prev.Walk(func(c *rewrite.Node) bool {
+			if c.Type == "call" {
+				if d := m.CalledDef(c); d != nil && slices.ContainsFunc(m.TrainingLoops(), d.Contains) {
+					trains = true
 				}
-				return !trains && !rewrite.IsDefOrLambda(c)
-			})
-			if trains {
-				return true
 			}
-		}
-	}
-	return false
+			return !trains && !rewrite.IsDefOrLambda(c)
+		})
+		return trains
+	})
 }
 
 // afterALoop reports a statement preceded, in its block or an enclosing
@@ -1088,6 +1076,12 @@ func afterTrainingCall(m *rewrite.Model, n *rewrite.Node) bool {
 // vars(args): print(arg)` before a stylization script's one pass is no
 // training: blind sample S18I).
 func afterALoop(n *rewrite.Node) bool {
+	return precededBy(n, func(prev *rewrite.Node) bool { return rewrite.IsLoop(prev) && doesWork(prev) })
+}
+
+// precededBy reports a statement that a statement satisfying pred
+// precedes, in its block or an enclosing one within its function.
+func precededBy(n *rewrite.Node, pred func(prev *rewrite.Node) bool) bool {
 	for stmt := n; stmt != nil && !rewrite.IsDefOrLambda(stmt); stmt = stmt.Parent {
 		block := stmt.Parent
 		if block == nil || block.Type != "block" && block.Type != "module" {
@@ -1097,7 +1091,7 @@ func afterALoop(n *rewrite.Node) bool {
 			if prev.Start >= stmt.Start {
 				break
 			}
-			if rewrite.IsLoop(prev) && doesWork(prev) {
+			if pred(prev) {
 				return true
 			}
 		}
