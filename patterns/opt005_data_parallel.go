@@ -348,8 +348,8 @@ func callsTrainer(p *Pass, fn *rewrite.Node) bool {
 // without parameters, and DataParallel around it trains nothing (blind
 // sample II's dlwpt-code).
 func parameterless(p *Pass, module *rewrite.Node) bool {
-	if module == nil || module.Type != "identifier" {
-		return false
+	if module == nil || !module.Is("identifier", "attribute") {
+		return false // (an attribute: `self.triplet_loss`, blind sample S32U's GaitSet)
 	}
 	origins := p.Model.Origins(module)
 	if len(origins) == 0 {
