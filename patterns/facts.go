@@ -144,7 +144,7 @@ func (fx *Facts) IsOptimizer(expr *rewrite.Node) bool {
 func (fx *Facts) IsDataLoader(expr *rewrite.Node) bool {
 	if expr != nil && expr.Type == "call" {
 		q := fx.m.CalleeName(expr)
-		if rewrite.IterationWrapper(q) {
+		if rewrite.WrapsIteration(q, expr) {
 			for _, a := range rewrite.PositionalArgs(expr) {
 				if fx.IsDataLoader(a) {
 					return true

@@ -520,7 +520,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 		for n.Parent != nil && n.Parent.Type == "argument_list" && n.Parent.Parent != nil && n.Parent.Parent.Type == "call" {
 			call := n.Parent.Parent
 			q := p.Model.CalleeName(call)
-			if rewrite.IterationWrapper(q) {
+			if rewrite.WrapsIteration(q, call) {
 				n = call
 				continue
 			}

@@ -377,6 +377,19 @@ func IterationWrapper(q string) bool {
 	return q == "enumerate" || q == "zip" || strings.HasPrefix(q, "tqdm") || q == "itertools.cycle" || q == "itertools.islice"
 }
 
+// WrapsIteration reports a call that yields what its first argument
+// yields: an IterationWrapper by qualified name (q is m.CalleeName(call)),
+// or a `.log_every(loader, print_freq, header)` call, the MetricLogger
+// of torchvision's reference scripts that DETR, TransVG and many
+// detection repositories copy (blind sample S32S's Table-Detection).
+func WrapsIteration(q string, call *Node) bool {
+	if IterationWrapper(q) {
+		return true
+	}
+	fn := call.ChildByField("function")
+	return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "log_every"
+}
+
 // BuiltinIsDataLoader is IsDataLoader without a classifier.
 func (m *Model) BuiltinIsDataLoader(expr *Node) bool {
 	if expr == nil {
@@ -384,7 +397,7 @@ func (m *Model) BuiltinIsDataLoader(expr *Node) bool {
 	}
 	if expr.Type == "call" {
 		switch q := m.CalleeName(expr); {
-		case IterationWrapper(q):
+		case WrapsIteration(q, expr):
 			for _, a := range PositionalArgs(expr) {
 				if m.BuiltinIsDataLoader(a) {
 					return true
