@@ -173,6 +173,13 @@ func chunkLoop(loop *rewrite.Node) bool {
 // decoder). Printing, logging, Python builtins, torch functions, tensor
 // methods and the model's forward are not host work.
 func hostWorkPerStep(p *Pass, loop *rewrite.Node) bool {
+	type key struct{ loop *rewrite.Node }
+	return p.Model.Memo(key{loop}, func() any { return hostWorkScan(p, loop) }).(bool)
+}
+
+// hostWorkScan is hostWorkPerStep, uncached (asked once per append of a
+// loop that may hold thousands).
+func hostWorkScan(p *Pass, loop *rewrite.Node) bool {
 	if it := loop.ChildByField("right"); it != nil && strings.Contains(it.Text(), "tqdm") || loopIteratesBar(p, loop) {
 		return true
 	}
