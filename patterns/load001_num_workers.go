@@ -661,6 +661,17 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 				}
 			}
 		}
+		built := o.Expr
+		if built == nil && o.Def != nil {
+			built = o.Call // a project class built here
+		}
+		if built != nil && built.Type == "call" && o.Model == nil && argumentMayBeOnCUDA(p, built) {
+			// `ContactMapDataset(x_train, ...)` after `x_train =
+			// [x.cuda() for x in x_train]`: on that path the dataset's
+			// items are CUDA tensors (blind sample S33I's protein
+			// embedding, whose workers and pin_memory would raise).
+			return true
+		}
 		m, cls := datasetClass(p, o)
 		if cls == nil {
 			continue
@@ -948,6 +959,39 @@ func tensorOnCUDA(p *Pass, expr *rewrite.Node) bool {
 		}
 	}
 	return true
+}
+
+// argumentMayBeOnCUDA reports a call with an argument that some
+// assignment it comes from places on a CUDA device: a tensor moved there
+// (`.cuda()`, `.to(device)`) or a list or generator of such tensors
+// (`[x.cuda() for x in xs]`). One such path is enough: a worker or
+// pin_memory fed a CUDA tensor raises.
+func argumentMayBeOnCUDA(p *Pass, call *rewrite.Node) bool {
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return false
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Type == "keyword_argument" {
+			a = a.ChildByField("value")
+		}
+		if a == nil || !a.Is("identifier", "attribute") {
+			continue
+		}
+		for _, o := range p.Model.Origins(a) {
+			e := o.Expr
+			if e != nil && e.Is("list_comprehension", "generator_expression") {
+				e = e.ChildByField("body")
+			}
+			if e == nil || e.Type != "call" {
+				continue
+			}
+			if k := p.Model.MoveKind(e); k == rewrite.DeviceCUDA || k == rewrite.DeviceMaybeCUDA {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readsFewBatches reports a loader whose every loop over it trains nothing

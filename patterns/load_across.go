@@ -48,6 +48,13 @@ func acrossLoaders(p *Pass, out []gpuLoader, at map[*rewrite.Node]int) []gpuLoad
 				// project class or function whose module targets CUDA.
 				h, e = handedToGPUIterator(fp, tb)
 			}
+			if e && rebuiltInLoop(fc.Model, fc.Call, tb) {
+				// The caller builds a new loader each epoch
+				// (`for epoch in ...: loader = make_loader(...)`):
+				// no worker outlives its pass, kept or not (blind
+				// sample S33E's EEGNet).
+				e = false
+			}
 			if h {
 				hot = true
 				perEpoch = perEpoch || e
