@@ -40,13 +40,53 @@ func checkHostMatrix(p *Pass) {
 			continue
 		}
 		move := copiedToGPU(p, name, asg)
-		if move == nil || !hostMatrixPerStep(m, zeros) {
+		if move == nil || !hostMatrixPerStep(m, zeros) || filledFromData(m, name, asg) {
 			continue
 		}
 		shape := strings.Join(strings.Fields(rewrite.Arg(zeros, 0, "shape").Text()), " ")
 		p.Report(zeros, "np.zeros("+shape+") builds a dense matrix on the host on every step, which line "+
 			strconv.Itoa(p.File.Src.LineOf(move.Start)+1)+" copies to the GPU: make it there with torch.zeros(..., device=...) and set its entries with index tensors of the rows and columns"+hostMatrixPays, nil)
 	}
+}
+
+// filledFromData reports a matrix some of whose entries are assigned
+// values that are not constants (`X[i, :l] = coords`), or constants by
+// slices (its padding mask, `mask[i, :l] = 1.0`): a padded batch of real data, which must cross to the
+// GPU whatever builds it, not a one-hot target of ones set by index
+// (blind sample S33I's ProteinMPNN and Struct2Seq featurizers: six
+// findings judged false).
+func filledFromData(m *rewrite.Model, name, asg *rewrite.Node) bool {
+	fn := enclosingFunction(asg)
+	if fn == nil {
+		return false
+	}
+	for _, r := range m.Reads(m.VarScope(name), name.Text(), fn) {
+		sub := r.Parent
+		if r.Start < asg.End || sub == nil || sub.Type != "subscript" || sub.ChildByField("value") != r {
+			continue
+		}
+		write := sub.Parent
+		if write == nil || !write.Is("assignment", "augmented_assignment") || write.ChildByField("left") != sub {
+			continue
+		}
+		if !numericConstant(write.ChildByField("right")) {
+			return true
+		}
+		for _, c := range sub.NamedChildren()[1:] {
+			if c.Type == "slice" {
+				return true // `mask[i, :l] = 1.0`: the padding mask of those rows
+			}
+		}
+	}
+	return false
+}
+
+// numericConstant reports a number or boolean literal, or a negated one.
+func numericConstant(n *rewrite.Node) bool {
+	for n != nil && n.Type == "unary_operator" {
+		n = n.ChildByField("argument")
+	}
+	return n != nil && n.Is("integer", "float", "true", "false")
 }
 
 // computedShape reports a shape tuple or list of two or more dimensions,
