@@ -16,7 +16,7 @@ var DeviceAccumulate = &Rule{
 	Fix:       rewrite.Unsafe,
 	Severity:  rewrite.Information,
 	Libraries: []string{"torch"},
-	Names:     []string{"item", "float", "int"}, // every finding is an accumulated X.item(), float(X) or int(X)
+	Names:     []string{"item", "float", "int", "numpy"}, // every finding is an accumulated X.item(), float(X), int(X) or X.cpu().numpy()
 	Check:     checkDeviceAccumulate,
 }
 
@@ -49,6 +49,9 @@ func checkDeviceAccumulate(p *Pass) {
 		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) || onePassPerCall(p, loops) || breaksAfterFew(p, loops[0]) {
 			continue
 		}
+		if hostCopyNumpy(item) != nil && !m.Loop(loops[0]).Trains() {
+			continue // a NumPy total in an evaluation loop: as float() below
+		}
 		if isScalarConversion(item) && (!tensorConversion(m, item) || !m.Loop(loops[0]).Trains()) {
 			// float(x) of a host number; or in an evaluation loop, where
 			// blind samples S19L and S24C judged such syncs negligible.
@@ -72,7 +75,7 @@ func checkDeviceAccumulate(p *Pass) {
 				" is only read every few steps (line " + strconv.Itoa(p.File.Src.LineOf(guard.Start)+1) +
 				"): accumulate " + detached(value) + " on the device and convert it with float() at that read." + sync002Pays
 			var fix *rewrite.Fix
-			if edits, ok := sync2PeriodicEdits(m, loop, aug, total, value, item, guard); ok {
+			if edits, ok := sync2PeriodicEdits(m, loop, aug, total, value, item, guard); ok && hostCopyNumpy(item) == nil {
 				fix = Fix(rewrite.Unsafe, "Accumulate "+total.Text()+" on the device; float() it where it is read", edits...)
 			}
 			p.Report(item, msg, fix)
@@ -80,6 +83,12 @@ func checkDeviceAccumulate(p *Pass) {
 		}
 		msg := syncName(item) + " in this hot loop synchronises with the GPU every step: accumulate on the device and convert once after the loop."
 		_, ok := sync2FloatAccumulator(m, total, loop, aug)
+		if hostCopyNumpy(item) != nil {
+			// The total holds NumPy scalars, which the code may hand to
+			// NumPy after the loop: the rewrite is the user's.
+			p.Report(item, msg+" (by hand: the total is a NumPy value today)"+sync002Pays, nil)
+			continue
+		}
 		if !ok || !m.IsTensorExpr(value) {
 			why := " (by hand: gpuopt cannot tell that " + total.Text() + " starts as a float and " + value.Text() + " is a torch tensor)"
 			p.Report(item, msg+why+sync002Pays, nil)
@@ -158,7 +167,7 @@ func breaksAfterFew(p *Pass, loop *rewrite.Node) bool {
 // `t.shape[k]` or `t.numel()`. A conversion's X may be a host number: the
 // caller asks whether it is a tensor.
 func sync2AccumulatedItem(rhs *rewrite.Node) *rewrite.Node {
-	isItem := func(n *rewrite.Node) bool { return isItemCall(n) || isScalarConversion(n) }
+	isItem := func(n *rewrite.Node) bool { return isItemCall(n) || isScalarConversion(n) || hostCopyNumpy(n) != nil }
 	if isItem(rhs) {
 		return rhs
 	}
@@ -190,6 +199,39 @@ func isItemCall(n *rewrite.Node) bool {
 		args != nil && len(args.NamedChildren()) == 0
 }
 
+// hostCopyNumpy returns X of `X.cpu().numpy()`, also spelled through
+// `.detach()` and `.data` (`loss.detach().cpu().numpy()`,
+// `torch.sum(c).cpu().data.numpy()`): a copy to the host that waits for
+// the GPU as X.item() does; nil for any other expression.
+func hostCopyNumpy(n *rewrite.Node) *rewrite.Node {
+	if n.Type != "call" || !isMethodCall(n, "numpy") {
+		return nil
+	}
+	x := n.ChildByField("function").ChildByField("object")
+	copied := false
+	for {
+		switch {
+		case x.Type == "attribute" && x.ChildByField("attribute").Text() == "data":
+			x = x.ChildByField("object")
+		case x.Type == "call" && (isMethodCall(x, "detach") || isMethodCall(x, "cpu")):
+			copied = copied || isMethodCall(x, "cpu")
+			x = x.ChildByField("function").ChildByField("object")
+		default:
+			if !copied {
+				return nil
+			}
+			return x
+		}
+	}
+}
+
+// isMethodCall reports `obj.name()` with no arguments.
+func isMethodCall(n *rewrite.Node, name string) bool {
+	fn := n.ChildByField("function")
+	args := n.ChildByField("arguments")
+	return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == name && args != nil && len(args.NamedChildren()) == 0
+}
+
 // isScalarConversion reports a call `float(X)` or `int(X)` of one
 // positional argument that is not a literal: of a tensor, it waits for the
 // GPU as X.item() does (`total_loss += float(loss)`).
@@ -219,6 +261,9 @@ func tensorConversion(m *rewrite.Model, call *rewrite.Node) bool {
 // syncedValue is the tensor that call brings to the host: X of `X.item()`
 // or of `float(X)`.
 func syncedValue(call *rewrite.Node) *rewrite.Node {
+	if x := hostCopyNumpy(call); x != nil {
+		return x
+	}
 	if isScalarConversion(call) {
 		return call.ChildByField("arguments").NamedChildren()[0]
 	}
@@ -227,6 +272,9 @@ func syncedValue(call *rewrite.Node) *rewrite.Node {
 
 // syncName is how the finding names the synchronising call.
 func syncName(call *rewrite.Node) string {
+	if hostCopyNumpy(call) != nil {
+		return ".cpu().numpy()"
+	}
 	if isScalarConversion(call) {
 		return call.ChildByField("function").Text() + "()"
 	}
