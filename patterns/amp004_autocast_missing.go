@@ -695,12 +695,23 @@ func noteEvalLoops(p *Pass, joined map[int][]evalJoin) {
 				wrapped = append(wrapped, l.line)
 			}
 		}
+		// Say who wraps them: `gpuopt fix` only where the step's fix is
+		// applied (a hint is shown, never applied: blind samples S33A,
+		// S33O, S33Q and S33S read "the fix wraps it" where fix changed
+		// nothing).
+		who := "the fix wraps"
+		switch {
+		case fd.Fix == nil:
+			who = "wrap"
+		case fd.Fix.Applicability == rewrite.Hint:
+			who = "the suggested edit wraps"
+		}
 		switch len(wrapped) {
 		case 0:
 		case 1:
-			fd.Message += "; its evaluation loop at line " + wrapped[0] + " runs in fp32 too (the fix wraps it as well)"
+			fd.Message += "; its evaluation loop at line " + wrapped[0] + " runs in fp32 too (" + who + " it as well)"
 		default:
-			fd.Message += "; its evaluation loops at lines " + strings.Join(wrapped, ", ") + " run in fp32 too (the fix wraps them as well)"
+			fd.Message += "; its evaluation loops at lines " + strings.Join(wrapped, ", ") + " run in fp32 too (" + who + " them as well)"
 		}
 		for _, l := range loops {
 			if !l.wrapped {
@@ -1822,13 +1833,43 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 // A Python number written by index (`x[mask] = 0`) and a store by slice
 // (`preds[a:b] = out`, a copy that converts) stay safe.
 func uncastWrite(p *Pass, scope *rewrite.Node) (at *rewrite.Node, elsewhere bool) {
-	if at = rewrite.UncastWriteExcept(scope, p.Model.DictContainer); at != nil {
+	hostContainer := func(c *rewrite.Node) bool { return p.Model.DictContainer(c) || numpyArrayContainer(p.Model, c) }
+	if at = rewrite.UncastWriteExcept(scope, hostContainer); at != nil {
 		return at, false
 	}
 	if at = p.Model.UncastWriteInForward(); at != nil {
 		return at, false
 	}
 	return nil, p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.UncastWriteForward }, 3)
+}
+
+// numpyArrayContainer reports a container, a name or `self.x`, that
+// every assignment binds to a NumPy array made by a numpy function
+// (`lossall = np.zeros((4, iterations))`): a write into it by index is
+// NumPy's, which autocast never sees (blind sample S33U's LapIRN and
+// ICNet, where AMP004 named `lossall[:, step] = np.array([...])` as a
+// tensor write that would raise).
+func numpyArrayContainer(m *rewrite.Model, c *rewrite.Node) bool {
+	var values []*rewrite.Node
+	switch {
+	case c == nil:
+		return false
+	case c.Type == "attribute":
+		values = m.SelfAttrValues(c)
+	case c.Type == "identifier":
+		for _, b := range m.Bindings(c) {
+			if b.Kind != rewrite.AssignBinding || b.Value == nil {
+				return false
+			}
+			values = append(values, b.Value)
+		}
+	}
+	for _, v := range values {
+		if v.Type != "call" || !strings.HasPrefix(m.CalleeName(v), "numpy.") {
+			return false
+		}
+	}
+	return len(values) > 0
 }
 
 // uncastWriteNote is what AMP004 says where uncastWrite withholds the

@@ -54,6 +54,9 @@ for epoch in range(10):
 	if got[0].Fix == nil || len(got[0].Fix.Edits) != 2 || got[0].Fix.Applicability != rewrite.Hint {
 		t.Errorf("want a hint fix wrapping both loops (2 edits), got %+v", got[0].Fix)
 	}
+	if !strings.Contains(got[0].Message, "(the suggested edit wraps it as well)") {
+		t.Errorf("a hint is never applied by gpuopt fix: the message must not say the fix wraps the loop: %q", got[0].Message)
+	}
 
 	large := strings.Replace(src, "from models import build_model\n", "import torchvision\n", 1)
 	large = strings.Replace(large, "build_model()", "torchvision.models.resnet50()", 1)

@@ -21,15 +21,18 @@ func reportFewWorkers(p *Pass, gl gpuLoader) {
 	}
 	n, why, edits := workerCount(p, gl.Call)
 	edits = append(edits, rewrite.Edit{Start: gl.Workers.Start, End: gl.Workers.End, New: n})
+	ahead := ""
 	if rewrite.KeywordArg(gl.Call, "prefetch_factor") == nil && p.Env.Versions.Torch.AtLeast(1, 7) { // (prefetch_factor: torch >= 1.7)
 		e, ok := rewrite.AppendItem(gl.Call.ChildByField("arguments"), "prefetch_factor=4")
 		if !ok {
 			return
 		}
 		edits = append(edits, e)
+		ahead = ", 4 batches ahead each"
 	}
-	msg := "this DataLoader feeds the GPU loop with only " + strconv.Itoa(gl.WorkersN) + " worker(s): load batches in " + why +
-		", 4 batches ahead each"
+	// (A prefetch_factor the call sets already is the user's: the
+	// message promises no other, blind sample S33S's deep_sort.)
+	msg := "this DataLoader feeds the GPU loop with only " + strconv.Itoa(gl.WorkersN) + " worker(s): load batches in " + why + ahead
 	if gl.Across != "" {
 		msg += " (" + gl.Across + ")"
 	}

@@ -63,7 +63,7 @@ func checkFactoryDevice(p *Pass) {
 			checkLegacyFactory(p, move, dev, obj, tail) // torch.FloatTensor(B, C).zero_().cuda()
 			continue
 		}
-		if oneTimeFactory(p, name, obj) || hostTensorDevice(p, dev) || smallAsyncVector(p, name, obj, move) {
+		if oneTimeFactory(p, name, obj) || hostTensorDevice(p, dev) || smallAsyncVector(p, name, obj, move) || emptyFactory(p, obj) {
 			continue
 		}
 		// Nothing but the move (no comment) between the factory and the call's end.
@@ -82,6 +82,30 @@ func checkFactoryDevice(p *Pass) {
 		}
 		p.Report(move, "torch."+name+"(...) is built on the CPU and then copied to the device: pass device="+devText+" ("+what+")", fix)
 	}
+}
+
+// emptyFactory reports a factory with a literal 0 among its sizes
+// (`torch.zeros(0, 5).cuda()`, the empty result of a branch with nothing
+// to return): no element is copied (blind sample S33S's JDE).
+func emptyFactory(p *Pass, call *rewrite.Node) bool {
+	switch p.Model.CalleeName(call) {
+	case "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn":
+	default:
+		return false // arange(0, n) and randint(0, k, size) start at 0: not sizes
+	}
+	for _, a := range rewrite.PositionalArgs(call) {
+		if a.Is("tuple", "list") {
+			for _, d := range a.NamedChildren() {
+				if d.Type == "integer" && d.Text() == "0" {
+					return true
+				}
+			}
+		}
+		if a.Type == "integer" && a.Text() == "0" {
+			return true
+		}
+	}
+	return false
 }
 
 // flagGuard returns the `if` statement whose block holds the move
