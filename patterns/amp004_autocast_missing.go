@@ -1833,7 +1833,9 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 // A Python number written by index (`x[mask] = 0`) and a store by slice
 // (`preds[a:b] = out`, a copy that converts) stay safe.
 func uncastWrite(p *Pass, scope *rewrite.Node) (at *rewrite.Node, elsewhere bool) {
-	hostContainer := func(c *rewrite.Node) bool { return p.Model.DictContainer(c) || numpyArrayContainer(p.Model, c) }
+	hostContainer := func(c *rewrite.Node) bool {
+		return p.Model.DictContainer(c) || numpyArrayContainer(p.Model, c) || iteratedByKeys(c)
+	}
 	if at = rewrite.UncastWriteExcept(scope, hostContainer); at != nil {
 		return at, false
 	}
@@ -1870,6 +1872,26 @@ func numpyArrayContainer(m *rewrite.Model, c *rewrite.Node) bool {
 		}
 	}
 	return len(values) > 0
+}
+
+// iteratedByKeys reports a container written inside a loop over its own
+// keys (`for key in batch.keys(): batch[key] = move(batch[key])`): a
+// dict, whatever the code that built it (blind sample S33O's PANNs,
+// whose batch dict AMP004 named as a tensor written by index).
+func iteratedByKeys(c *rewrite.Node) bool {
+	if c == nil || !c.Is("identifier", "attribute") {
+		return false
+	}
+	for a := c.Parent; a != nil && !rewrite.IsDefOrLambda(a); a = a.Parent {
+		if a.Type != "for_statement" {
+			continue
+		}
+		if r := a.ChildByField("right"); r != nil && r.Type == "call" && (isMethodCall(r, "keys") || isMethodCall(r, "items")) &&
+			r.ChildByField("function").ChildByField("object").Text() == c.Text() {
+			return true
+		}
+	}
+	return false
 }
 
 // uncastWriteNote is what AMP004 says where uncastWrite withholds the
