@@ -1833,65 +1833,13 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 // A Python number written by index (`x[mask] = 0`) and a store by slice
 // (`preds[a:b] = out`, a copy that converts) stay safe.
 func uncastWrite(p *Pass, scope *rewrite.Node) (at *rewrite.Node, elsewhere bool) {
-	hostContainer := func(c *rewrite.Node) bool {
-		return p.Model.DictContainer(c) || numpyArrayContainer(p.Model, c) || iteratedByKeys(c)
-	}
-	if at = rewrite.UncastWriteExcept(scope, hostContainer); at != nil {
+	if at = rewrite.UncastWriteExcept(scope, p.Model.HostContainer); at != nil {
 		return at, false
 	}
 	if at = p.Model.UncastWriteInForward(); at != nil {
 		return at, false
 	}
 	return nil, p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.UncastWriteForward }, 3)
-}
-
-// numpyArrayContainer reports a container, a name or `self.x`, that
-// every assignment binds to a NumPy array made by a numpy function
-// (`lossall = np.zeros((4, iterations))`): a write into it by index is
-// NumPy's, which autocast never sees (blind sample S33U's LapIRN and
-// ICNet, where AMP004 named `lossall[:, step] = np.array([...])` as a
-// tensor write that would raise).
-func numpyArrayContainer(m *rewrite.Model, c *rewrite.Node) bool {
-	var values []*rewrite.Node
-	switch {
-	case c == nil:
-		return false
-	case c.Type == "attribute":
-		values = m.SelfAttrValues(c)
-	case c.Type == "identifier":
-		for _, b := range m.Bindings(c) {
-			if b.Kind != rewrite.AssignBinding || b.Value == nil {
-				return false
-			}
-			values = append(values, b.Value)
-		}
-	}
-	for _, v := range values {
-		if v.Type != "call" || !strings.HasPrefix(m.CalleeName(v), "numpy.") {
-			return false
-		}
-	}
-	return len(values) > 0
-}
-
-// iteratedByKeys reports a container written inside a loop over its own
-// keys (`for key in batch.keys(): batch[key] = move(batch[key])`): a
-// dict, whatever the code that built it (blind sample S33O's PANNs,
-// whose batch dict AMP004 named as a tensor written by index).
-func iteratedByKeys(c *rewrite.Node) bool {
-	if c == nil || !c.Is("identifier", "attribute") {
-		return false
-	}
-	for a := c.Parent; a != nil && !rewrite.IsDefOrLambda(a); a = a.Parent {
-		if a.Type != "for_statement" {
-			continue
-		}
-		if r := a.ChildByField("right"); r != nil && r.Type == "call" && (isMethodCall(r, "keys") || isMethodCall(r, "items")) &&
-			r.ChildByField("function").ChildByField("object").Text() == c.Text() {
-			return true
-		}
-	}
-	return false
 }
 
 // uncastWriteNote is what AMP004 says where uncastWrite withholds the

@@ -898,6 +898,70 @@ func (m *Model) DictContainer(c *Node) bool {
 	return false
 }
 
+// HostContainer reports a container whose item stores are not a
+// tensor's elements: a dict (DictContainer), a NumPy array made by a
+// numpy function, or a container written inside a loop over its own
+// keys. UncastWriteExcept passes over stores into such containers.
+func (m *Model) HostContainer(c *Node) bool {
+	return m.DictContainer(c) || m.numpyArrayContainer(c) || iteratedByKeys(c)
+}
+
+// callsMethodNamed reports `obj.name()` with no arguments.
+func callsMethodNamed(n *Node, name string) bool {
+	fn := n.ChildByField("function")
+	args := n.ChildByField("arguments")
+	return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == name && args != nil && len(args.NamedChildren()) == 0
+}
+
+// numpyArrayContainer reports a container, a name or `self.x`, that
+// every assignment binds to a NumPy array made by a numpy function
+// (`lossall = np.zeros((4, iterations))`): a write into it by index is
+// NumPy's, which autocast never sees (blind sample S33U's LapIRN and
+// ICNet, where AMP004 named `lossall[:, step] = np.array([...])` as a
+// tensor write that would raise).
+func (m *Model) numpyArrayContainer(c *Node) bool {
+	var values []*Node
+	switch {
+	case c == nil:
+		return false
+	case c.Type == "attribute":
+		values = m.SelfAttrValues(c)
+	case c.Type == "identifier":
+		for _, b := range m.Bindings(c) {
+			if b.Kind != AssignBinding || b.Value == nil {
+				return false
+			}
+			values = append(values, b.Value)
+		}
+	}
+	for _, v := range values {
+		if v.Type != "call" || !strings.HasPrefix(m.CalleeName(v), "numpy.") {
+			return false
+		}
+	}
+	return len(values) > 0
+}
+
+// iteratedByKeys reports a container written inside a loop over its own
+// keys (`for key in batch.keys(): batch[key] = move(batch[key])`): a
+// dict, whatever the code that built it (blind sample S33O's PANNs,
+// whose batch dict AMP004 named as a tensor written by index).
+func iteratedByKeys(c *Node) bool {
+	if c == nil || !c.Is("identifier", "attribute") {
+		return false
+	}
+	for a := c.Parent; a != nil && !IsDefOrLambda(a); a = a.Parent {
+		if a.Type != "for_statement" {
+			continue
+		}
+		if r := a.ChildByField("right"); r != nil && r.Type == "call" && (callsMethodNamed(r, "keys") || callsMethodNamed(r, "items")) &&
+			r.ChildByField("function").ChildByField("object").Text() == c.Text() {
+			return true
+		}
+	}
+	return false
+}
+
 // dictContainer reports a container, a name or `self.x`, that some
 // assignment binds to a dict (`{}`, a dict literal or comprehension,
 // `dict()`, `OrderedDict()`): its items are values kept under keys, unlike a

@@ -913,7 +913,7 @@ func (m *Model) UncastWriteInForward() *Node {
 			if name := def.ChildByField("name"); name == nil || name.Text() != "forward" {
 				continue
 			}
-			if m.uncastWrite = UncastWrite(def); m.uncastWrite != nil {
+			if m.uncastWrite = UncastWriteExcept(def, m.HostContainer); m.uncastWrite != nil {
 				break
 			}
 		}

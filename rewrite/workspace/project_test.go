@@ -97,6 +97,19 @@ func TestProjectImportersAndCallSites(t *testing.T) {
 	if got := p.Importers(engine, "Runner"); !slices.Equal(got, []string{want[0], want[1], want[3]}) {
 		t.Fatalf("Importers(engine, Runner) = %v, want kaggle.py (the module), main.py (as R) and the star import", got)
 	}
+	// A submodule imported by name from its package, then called through
+	// it (`from core import function` ... `function.train(...)`, and the
+	// relative `from . import function` of a module beside it).
+	writeFiles(t, dir, map[string]string{
+		"core/__init__.py": "",
+		"core/function.py": "def train(model, loader):\n    for x in loader:\n        model(x)\n",
+		"core/tools.py":    "from . import function\n\nfunction.train(net, loader)\n",
+		"run.py":           "from core import function\n\nfunction.train(net, loader)\n",
+	})
+	fresh := NewProject(dir)
+	if got := fresh.Importers(filepath.Join(dir, "core", "function.py"), "train"); !slices.Equal(got, []string{filepath.Join(dir, "core", "tools.py"), filepath.Join(dir, "run.py")}) {
+		t.Fatalf("Importers(core/function.py, train) = %v, want core/tools.py and run.py (they import the submodule by name)", got)
+	}
 	// The calls themselves, with the caller's argument expressions.
 	src, _ := os.ReadFile(engine)
 	f := rewrite.Parse(engine, src)
