@@ -38,7 +38,7 @@ func checkChannelsLast(p *Pass) {
 	builds := &convBuilds{p: p}
 	for _, ac := range autocastCalls(p) {
 		with := enclosingWith(ac.Call)
-		if with == nil {
+		if with == nil || ac.Off {
 			continue
 		}
 		with.ChildByField("body").Walk(func(n *rewrite.Node) bool {

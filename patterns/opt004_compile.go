@@ -1305,7 +1305,10 @@ func optimizedModels(p *Pass) (map[string]bool, bool) {
 				}
 				return false
 			})
-			if arg := rewrite.Arg(call, 0, "params"); arg == nil || arg.Type != "call" && arg.Type != "binary_operator" && arg.Type != "list" {
+			// (`[p for p in model.parameters() if p.requires_grad]`
+			// names its model as plainly: blind sample S33AD's Wav2Lip,
+			// whose frozen SyncNet expert was called trained.)
+			if arg := rewrite.Arg(call, 0, "params"); arg == nil || !arg.Is("call", "binary_operator", "list", "list_comprehension", "generator_expression") {
 				res.unknowable = true // a parameter list built elsewhere: no conclusion
 			}
 		}
@@ -1348,7 +1351,41 @@ func feedsOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool
 // is handed to a function of this file as a parameter whose name an
 // optimizer there steps.
 func handedToOptimized(p *Pass, name *rewrite.Node, optimized map[string]bool) bool {
-	return slices.ContainsFunc(handedAs(p, name), func(param *rewrite.Node) bool { return optimized[param.Text()] })
+	return slices.ContainsFunc(handedAs(p, name), func(param *rewrite.Node) bool {
+		return optimized[param.Text()] && optimizesIn(p, param.Ancestor("function_definition"), param.Text())
+	})
+}
+
+// optimizesIn reports an optimizer built in fn over the parameters of
+// name (`torch.optim.Adam(model.parameters())` in `def train(model,
+// ...)`): a checkpoint loader's `model` parameter is not stepped there,
+// whatever the file's other optimizers step (blind sample S33AD's
+// Wav2Lip, whose frozen SyncNet expert, handed to `load_checkpoint(path,
+// model, ...)`, was called trained).
+func optimizesIn(p *Pass, fn *rewrite.Node, name string) bool {
+	if fn == nil {
+		return false
+	}
+	found := false
+	fn.Walk(func(n *rewrite.Node) bool {
+		if found || n.Type != "call" || p.Facts.What(n).Kind != KindOptimizer {
+			return !found
+		}
+		if args := n.ChildByField("arguments"); args != nil {
+			args.Walk(func(a *rewrite.Node) bool {
+				if a.Type == "call" && (callAttr(a) == "parameters" || callAttr(a) == "named_parameters") {
+					obj := a.ChildByField("function").ChildByField("object")
+					for obj != nil && obj.Type == "attribute" {
+						obj = obj.ChildByField("object")
+					}
+					found = found || obj != nil && obj.Text() == name
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }
 
 // handedAs returns the parameters of this file's functions that an

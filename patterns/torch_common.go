@@ -260,6 +260,10 @@ type autocastCall struct {
 	FP16 bool
 	// Known: dtype and device type are literal enough to reason about.
 	Known bool
+	// Off: the region says enabled=False, a literal: it runs in fp32
+	// (`with autocast(enabled=False):` around a step kept in full
+	// precision, blind sample S33AD's Wav2Lip).
+	Off bool
 }
 
 var autocastNames = []string{
@@ -273,6 +277,13 @@ func autocastCalls(p *Pass) []autocastCall {
 	for _, call := range p.Model.CallsTo(autocastNames...) {
 		q := p.Model.CalleeName(call)
 		ac := autocastCall{Call: call, Known: !rewrite.HasSplat(call)}
+		enabledAt := 2 // torch.autocast(device_type, dtype, enabled)
+		if strings.HasPrefix(q, "torch.cuda.") {
+			enabledAt = 0 // torch.cuda.amp.autocast(enabled, dtype)
+		}
+		if e := rewrite.Arg(call, enabledAt, "enabled"); e != nil && e.Type == "false" {
+			ac.Off = true
+		}
 		if !strings.HasPrefix(q, "torch.cuda.") {
 			dt := rewrite.Arg(call, 0, "device_type")
 			if s, ok := rewrite.StringValue(dt); !ok || s != "cuda" {
