@@ -543,10 +543,20 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 	}
 	// `data = t.from_numpy(data)` just before the loader, in the same
 	// block: the value it serves, whatever data held before.
-	if v := reboundCall(p, ds); v != nil && inMemoryTensorCalls[p.Model.CalleeName(v)] {
+	v := reboundCall(p, ds)
+	if v != nil && inMemoryTensorCalls[p.Model.CalleeName(v)] {
 		return true
 	}
 	origins := p.Model.Origins(ds)
+	if v != nil {
+		// `X = TestDS(X, y)` just before `DataLoader(X)`: the dataset
+		// served is that call's, whatever X held before (blind sample
+		// S33Z's SSFTT, whose all-pixels loader over an in-memory
+		// dataset got workers).
+		if reached := slices.DeleteFunc(slices.Clone(origins), func(o rewrite.Origin) bool { return o.Expr != v && o.Call != v }); len(reached) > 0 {
+			origins = reached
+		}
+	}
 	if len(origins) == 0 {
 		return false
 	}
