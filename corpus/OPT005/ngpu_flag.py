@@ -1,4 +1,3 @@
-# gpuopt-env: target-gpu=h100
 # DataParallel over range(--ngpu): with the default of one GPU it calls the
 # module directly (no replicas, no gather), so only the flag that asks for
 # more GPUs makes it slow: the finding says so (blind sample S16P's mnist

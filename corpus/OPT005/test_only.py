@@ -1,4 +1,3 @@
-# gpuopt-env: target-gpu=h100
 # A --testOnly branch wraps the loaded model and exits; an evaluation
 # function wraps it under torch.no_grad(): both wrap for inference, where
 # DDP's advice does not apply. The training wrap keeps its finding.
