@@ -71,11 +71,29 @@ func findCPUTrainingLoop(p *Pass) *rewrite.Node {
 func callsModel(p *Pass, loop *rewrite.Node) bool {
 	found := false
 	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
-		if n.Type == "call" && isModel(p, n.ChildByField("function")) {
+		if fn := n.ChildByField("function"); n.Type == "call" && isModel(p, fn) && !lossModule(p, fn) {
 			found = true
 		}
 	})
 	return found
+}
+
+// lossModule reports a name bound only to torch.nn losses
+// (`criterion = nn.CrossEntropyLoss()`): a module with no parameters,
+// which says nothing of where the trained model lives (blind sample
+// S33AI's ADDA, whose encoders arrive as parameters already on the GPU
+// and whose loss alone made the loop look like CPU training).
+func lossModule(p *Pass, fn *rewrite.Node) bool {
+	bs := p.Model.Bindings(fn)
+	for _, b := range bs {
+		if b.Value == nil || b.Value.Type != "call" {
+			return false
+		}
+		if q := p.Model.CalleeName(b.Value); !strings.HasPrefix(q, "torch.nn.") || !strings.HasSuffix(q, "Loss") {
+			return false
+		}
+	}
+	return len(bs) > 0
 }
 
 // deviceKeywords are keyword arguments that choose a device.
