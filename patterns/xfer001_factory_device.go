@@ -575,9 +575,43 @@ func coldBranch(p *Pass, factory *rewrite.Node) bool {
 		if body := n.ChildByField("consequence"); cond == nil || body == nil || !body.Contains(factory) {
 			continue
 		}
-		if nonFiniteTest(cond) || falseFlag(p, cond) {
+		if nonFiniteTest(cond) || falseFlag(p, cond) || sparseRemainder(p, cond) {
 			return true
 		}
+	}
+	// An evaluation function every call of which in the file runs every
+	// few steps (`if global_step % (log_every * 10) == 0: validate(...)`).
+	if fn := enclosingFunction(factory); fn != nil && !callsMethod(fn, "backward") {
+		sites := p.Model.CallSites(fn)
+		return len(sites) > 0 && len(p.Model.ForeignCallSites(fn)) == 0 && !slices.ContainsFunc(sites, func(call *rewrite.Node) bool {
+			for n := call.Parent; n != nil && !rewrite.IsDefOrLambda(n); n = n.Parent {
+				if n.Type == "if_statement" && n.ChildByField("consequence").Contains(call) && sparseRemainder(p, n.ChildByField("condition")) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	return false
+}
+
+// sparseRemainder reports a condition that takes a remainder by a name,
+// an expression or a literal of 10 or more (`if step % log_every == 0:`):
+// a block run every few steps, not every step (blind sample S33AJ's
+// simple-clip, whose logging block built its label range on the CPU
+// every 50 steps). `i % 2` alternates: every other step is still hot.
+func sparseRemainder(p *Pass, cond *rewrite.Node) bool {
+	if cond == nil {
+		return false
+	}
+	for _, op := range p.File.OfTypeIn(cond, "binary_operator") {
+		if o := op.ChildByField("operator"); o == nil || o.Text() != "%" {
+			continue
+		}
+		if v, ok := intLiteral(p, op.ChildByField("right")); ok && v < 10 {
+			continue
+		}
+		return true
 	}
 	return false
 }
