@@ -86,7 +86,11 @@ func checkDeviceAccumulate(p *Pass) {
 		if hostCopyNumpy(item) != nil {
 			// The total holds NumPy scalars, which the code may hand to
 			// NumPy after the loop: the rewrite is the user's.
-			p.Report(item, msg+" (by hand: the total is a NumPy value today)"+sync002Pays, nil)
+			what := "a NumPy value"
+			if isMethodCall(item, "cpu") {
+				what = "a CPU tensor"
+			}
+			p.Report(item, msg+" (by hand: the total is "+what+" today)"+sync002Pays, nil)
 			continue
 		}
 		if !ok || !m.IsTensorExpr(value) {
@@ -204,11 +208,13 @@ func isItemCall(n *rewrite.Node) bool {
 // `torch.sum(c).cpu().data.numpy()`): a copy to the host that waits for
 // the GPU as X.item() does; nil for any other expression.
 func hostCopyNumpy(n *rewrite.Node) *rewrite.Node {
-	if n.Type != "call" || !isMethodCall(n, "numpy") {
+	if n.Type != "call" || !isMethodCall(n, "numpy") && !isMethodCall(n, "cpu") {
 		return nil
 	}
+	// (`total += loss.detach().cpu()` adds host tensors: the same wait,
+	// blind sample S33AU's meshgraphnets.)
 	x := n.ChildByField("function").ChildByField("object")
-	copied := false
+	copied := isMethodCall(n, "cpu")
 	for {
 		switch {
 		case x.Type == "attribute" && x.ChildByField("attribute").Text() == "data":
@@ -273,6 +279,9 @@ func syncedValue(call *rewrite.Node) *rewrite.Node {
 // syncName is how the finding names the synchronising call.
 func syncName(call *rewrite.Node) string {
 	if hostCopyNumpy(call) != nil {
+		if isMethodCall(call, "cpu") {
+			return ".cpu()"
+		}
 		return ".cpu().numpy()"
 	}
 	if isScalarConversion(call) {
