@@ -70,6 +70,7 @@ func (f *File) reject(start, end int, format string, args ...any) {
 func (f *File) checkCPython() {
 	before := len(f.Errors)
 	if !f.checkNesting() {
+		f.checkInvisibleCharacters()
 		f.checkLegacySyntax()
 		f.checkKeywordArguments()
 		if before == 0 {
@@ -83,6 +84,43 @@ func (f *File) checkCPython() {
 	}
 	if len(f.Errors) > before {
 		sort.SliceStable(f.Errors, func(i, j int) bool { return f.Errors[i].Start < f.Errors[j].Start })
+	}
+}
+
+// invisibleCharacters are the characters tree-sitter's grammar skips as
+// whitespace and CPython's tokenizer rejects outside strings and comments
+// ("invalid non-printable character U+FEFF"), a byte-order mark after
+// the file's first byte included (blind sample S33BA's StarDist port,
+// whose scripts carry one at line 5 and were reported clean).
+var invisibleCharacters = map[string]string{"\ufeff": "U+FEFF", "\u200b": "U+200B", "\u2060": "U+2060"}
+
+// checkInvisibleCharacters rejects each invisibleCharacters rune outside
+// a string or a comment (a BOM at offset 0 is the encoding's mark).
+func (f *File) checkInvisibleCharacters() {
+	src := f.Src.Bytes
+	for ch, name := range invisibleCharacters {
+		for from := 0; ; {
+			i := strings.Index(string(src[from:]), ch)
+			if i < 0 {
+				break
+			}
+			at := from + i
+			from = at + len(ch)
+			if at == 0 && ch == "\ufeff" {
+				continue
+			}
+			inside := false
+			for _, typ := range []string{"string", "comment"} {
+				for _, n := range f.OfType(typ) {
+					if n.Start <= at && at < n.End {
+						inside = true
+					}
+				}
+			}
+			if !inside {
+				f.reject(at, at+len(ch), "invalid non-printable character %s", name)
+			}
+		}
 	}
 }
 
