@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -320,7 +321,28 @@ func placedOnCUDA(p *Pass) bool {
 	if p.Model.UsesCUDA() {
 		return true
 	}
+	if cpuDevicesOnly(p) {
+		// `device = torch.device("cpu")`, every device this file builds:
+		// its loops run on the host whatever the project's other scripts
+		// do (blind sample S33BG's hate-speech model).
+		return false
+	}
 	return p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "device") }) && p.Model.ProjectSpells("cuda")
+}
+
+// cpuDevicesOnly reports a file that builds devices (torch.device) and
+// every one of them is the CPU, spelling no "cuda" anywhere.
+func cpuDevicesOnly(p *Pass) bool {
+	if bytes.Contains(p.File.Src.Bytes, []byte("cuda")) {
+		return false
+	}
+	calls := p.Model.CallsTo("torch.device")
+	for _, c := range calls {
+		if v, ok := rewrite.StringValue(rewrite.Arg(c, 0, "type")); !ok || v != "cpu" {
+			return false
+		}
+	}
+	return len(calls) > 0
 }
 
 func mentionsAutocast(p *Pass) bool {

@@ -575,7 +575,7 @@ func coldBranch(p *Pass, factory *rewrite.Node) bool {
 		if body := n.ChildByField("consequence"); cond == nil || body == nil || !body.Contains(factory) {
 			continue
 		}
-		if nonFiniteTest(cond) || falseFlag(p, cond) || sparseRemainder(p, cond) {
+		if nonFiniteTest(cond) || falseFlag(p, cond) || sparseRemainder(p, cond) || warnedFallback(p, cond, n.ChildByField("consequence")) {
 			return true
 		}
 	}
@@ -593,6 +593,33 @@ func coldBranch(p *Pass, factory *rewrite.Node) bool {
 		})
 	}
 	return false
+}
+
+// warnedFallback reports `if x is None:` whose block warns (print,
+// warnings.warn, a logger's warning or error) or raises: a fallback for
+// input the training path always provides (blind sample S33AW's TCN,
+// whose `if last is None:` prints "no valid input" and builds zeros).
+func warnedFallback(p *Pass, cond, body *rewrite.Node) bool {
+	if cond.Type != "comparison_operator" || !strings.HasSuffix(strings.Join(strings.Fields(cond.Text()), " "), "is None") {
+		return false
+	}
+	warns := false
+	body.Walk(func(n *rewrite.Node) bool {
+		if warns || rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		switch n.Type {
+		case "raise_statement":
+			warns = true
+		case "call":
+			switch q := p.Model.CalleeName(n); {
+			case q == "print", q == "warnings.warn", strings.HasSuffix(q, ".warning"), strings.HasSuffix(q, ".warn"), strings.HasSuffix(q, ".error"):
+				warns = true
+			}
+		}
+		return !warns
+	})
+	return warns
 }
 
 // sparseRemainder reports a condition that takes a remainder by a name,
