@@ -920,19 +920,9 @@ func callsMethodNamed(n *Node, name string) bool {
 // ICNet, where AMP004 named `lossall[:, step] = np.array([...])` as a
 // tensor write that would raise).
 func (m *Model) numpyArrayContainer(c *Node) bool {
-	var values []*Node
-	switch {
-	case c == nil:
+	values, complete := m.containerValues(c)
+	if !complete {
 		return false
-	case c.Type == "attribute":
-		values = m.SelfAttrValues(c)
-	case c.Type == "identifier":
-		for _, b := range m.Bindings(c) {
-			if b.Kind != AssignBinding || b.Value == nil {
-				return false
-			}
-			values = append(values, b.Value)
-		}
 	}
 	for _, v := range values {
 		if v.Type != "call" || !strings.HasPrefix(m.CalleeName(v), "numpy.") {
@@ -940,6 +930,30 @@ func (m *Model) numpyArrayContainer(c *Node) bool {
 		}
 	}
 	return len(values) > 0
+}
+
+// containerValues returns the values assigned to a container, a name
+// (its bindings) or `self.x` (in any method), and whether every binding
+// of the name is an assignment of a value (a parameter or a loop target
+// is not).
+func (m *Model) containerValues(c *Node) (values []*Node, complete bool) {
+	switch {
+	case c == nil:
+		return nil, false
+	case c.Type == "attribute":
+		return m.SelfAttrValues(c), true
+	case c.Type == "identifier":
+		complete = true
+		for _, b := range m.Bindings(c) {
+			if b.Kind != AssignBinding || b.Value == nil {
+				complete = false
+				continue
+			}
+			values = append(values, b.Value)
+		}
+		return values, complete
+	}
+	return nil, false
 }
 
 // iteratedByKeys reports a container written inside a loop over its own
@@ -967,19 +981,7 @@ func iteratedByKeys(c *Node) bool {
 // `dict()`, `OrderedDict()`): its items are values kept under keys, unlike a
 // tensor's, whose item writes change elements.
 func (m *Model) dictContainer(c *Node) bool {
-	var values []*Node
-	switch {
-	case c == nil:
-		return false
-	case c.Type == "attribute":
-		values = m.SelfAttrValues(c)
-	case c.Type == "identifier":
-		for _, b := range m.Bindings(c) {
-			if b.Kind == AssignBinding && b.Value != nil {
-				values = append(values, b.Value)
-			}
-		}
-	}
+	values, _ := m.containerValues(c)
 	for _, v := range values {
 		if v.Type == "dictionary" || v.Type == "dictionary_comprehension" {
 			return true
