@@ -2409,6 +2409,21 @@ func gradScalerEdits(p *Pass, loops []*rewrite.Node, bstmt, backward *rewrite.No
 	if step == nil || !ownsLine(src, step) || !ownsLine(src, loops[len(loops)-1]) {
 		return nil, false
 	}
+	// Another optimizer stepped in the loop (an encoder's and a
+	// decoder's): each must go through the scaler, or the other one
+	// steps on scaled, unchecked gradients and turns NaN at the first
+	// overflow (blind sample S33BN's polyphonic OMR). The rewrite is
+	// then the user's.
+	otherStep := false
+	for _, c := range p.File.OfTypeIn(loops[0], "call") {
+		fn := c.ChildByField("function")
+		if c != step.NamedChildren()[0] && fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "step" && p.Model.IsOptimizer(fn.ChildByField("object")) {
+			otherStep = true
+		}
+	}
+	if otherStep {
+		return nil, false
+	}
 	outer := loops[len(loops)-1]
 	indent := src.IndentOf(outer.Start)
 	o := opt.Text()
