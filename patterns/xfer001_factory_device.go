@@ -63,7 +63,7 @@ func checkFactoryDevice(p *Pass) {
 			checkLegacyFactory(p, move, dev, obj, tail) // torch.FloatTensor(B, C).zero_().cuda()
 			continue
 		}
-		if oneTimeFactory(p, name, obj) || hostTensorDevice(p, dev) || smallAsyncVector(p, name, obj, move) || emptyFactory(p, obj) {
+		if oneTimeFactory(p, name, obj) || hostTensorDevice(p, dev) || smallAsyncVector(p, name, obj, move) || emptyFactory(p, obj) || sliceBound(p, move) {
 			continue
 		}
 		// Nothing but the move (no comment) between the factory and the call's end.
@@ -82,6 +82,31 @@ func checkFactoryDevice(p *Pass) {
 		}
 		p.Report(move, "torch."+name+"(...) is built on the CPU and then copied to the device: pass device="+devText+" ("+what+")", fix)
 	}
+}
+
+// sliceBound reports a moved factory bound to a name that the function
+// then uses as a slice bound (`t = torch.randint(n, (1,)).to(device)`,
+// then `z[:, :t + 1]`): a bound the host must read, so the tensor is
+// copied back whatever device it is built on, and building it there
+// only changes the random stream (blind sample S33BL's TS-TCC and
+// CL-HAR). Keeping it a Python int is the user's call.
+func sliceBound(p *Pass, move *rewrite.Node) bool {
+	asg := move.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != move {
+		return false
+	}
+	b := p.Model.TargetBinding(asg.ChildByField("left"))
+	if b == nil {
+		return false
+	}
+	for _, u := range b.Uses {
+		for a := u.Parent; a != nil && !a.Is("subscript", "block", "module"); a = a.Parent {
+			if a.Type == "slice" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // emptyFactory reports a factory with a literal 0 among its sizes
