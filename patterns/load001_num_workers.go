@@ -980,15 +980,8 @@ func tensorOnCUDA(p *Pass, expr *rewrite.Node) bool {
 // (`[x.cuda() for x in xs]`). One such path is enough: a worker or
 // pin_memory fed a CUDA tensor raises.
 func argumentMayBeOnCUDA(p *Pass, call *rewrite.Node) bool {
-	args := call.ChildByField("arguments")
-	if args == nil {
-		return false
-	}
-	for _, a := range args.NamedChildren() {
-		if a.Type == "keyword_argument" {
-			a = a.ChildByField("value")
-		}
-		if a == nil || !a.Is("identifier", "attribute") {
+	for _, a := range callArguments(call) {
+		if !a.Is("identifier", "attribute") {
 			continue
 		}
 		for _, o := range p.Model.Origins(a) {

@@ -261,11 +261,7 @@ func isParameterName(id *rewrite.Node) bool {
 		return false
 	}
 	for _, prm := range fn.ChildByField("parameters").NamedChildren() {
-		name := prm
-		if !prm.Is("identifier") {
-			name = prm.ChildByField("name")
-		}
-		if name != nil && name.Text() == id.Text() {
+		if name := rewrite.ParamName(prm); name != nil && name.Text() == id.Text() {
 			return true
 		}
 	}

@@ -243,15 +243,8 @@ func compileFix(p *Pass, value *rewrite.Node, target string) *rewrite.Fix {
 // passesItself reports a call that takes name as an argument (by
 // position or keyword): what it returns is the model handed in.
 func passesItself(call *rewrite.Node, name string) bool {
-	args := call.ChildByField("arguments")
-	if args == nil {
-		return false
-	}
-	for _, a := range args.NamedChildren() {
-		if a.Type == "keyword_argument" {
-			a = a.ChildByField("value")
-		}
-		if a != nil && a.Type == "identifier" && a.Text() == name {
+	for _, a := range callArguments(call) {
+		if a.Type == "identifier" && a.Text() == name {
 			return true
 		}
 	}

@@ -87,7 +87,7 @@ func checkDeviceAccumulate(p *Pass) {
 			// The total holds NumPy scalars, which the code may hand to
 			// NumPy after the loop: the rewrite is the user's.
 			what := "a NumPy value"
-			if isMethodCall(item, "cpu") {
+			if rewrite.IsMethodCall(item, "cpu") {
 				what = "a CPU tensor"
 			}
 			p.Report(item, msg+" (by hand: the total is "+what+" today)"+sync002Pays, nil)
@@ -208,19 +208,19 @@ func isItemCall(n *rewrite.Node) bool {
 // `torch.sum(c).cpu().data.numpy()`): a copy to the host that waits for
 // the GPU as X.item() does; nil for any other expression.
 func hostCopyNumpy(n *rewrite.Node) *rewrite.Node {
-	if n.Type != "call" || !isMethodCall(n, "numpy") && !isMethodCall(n, "cpu") {
+	if n.Type != "call" || !rewrite.IsMethodCall(n, "numpy") && !rewrite.IsMethodCall(n, "cpu") {
 		return nil
 	}
 	// (`total += loss.detach().cpu()` adds host tensors: the same wait,
 	// blind sample S33AU's meshgraphnets.)
 	x := n.ChildByField("function").ChildByField("object")
-	copied := isMethodCall(n, "cpu")
+	copied := rewrite.IsMethodCall(n, "cpu")
 	for {
 		switch {
 		case x.Type == "attribute" && x.ChildByField("attribute").Text() == "data":
 			x = x.ChildByField("object")
-		case x.Type == "call" && (isMethodCall(x, "detach") || isMethodCall(x, "cpu")):
-			copied = copied || isMethodCall(x, "cpu")
+		case x.Type == "call" && (rewrite.IsMethodCall(x, "detach") || rewrite.IsMethodCall(x, "cpu")):
+			copied = copied || rewrite.IsMethodCall(x, "cpu")
 			x = x.ChildByField("function").ChildByField("object")
 		default:
 			if !copied {
@@ -229,13 +229,6 @@ func hostCopyNumpy(n *rewrite.Node) *rewrite.Node {
 			return x
 		}
 	}
-}
-
-// isMethodCall reports `obj.name()` with no arguments.
-func isMethodCall(n *rewrite.Node, name string) bool {
-	fn := n.ChildByField("function")
-	args := n.ChildByField("arguments")
-	return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == name && args != nil && len(args.NamedChildren()) == 0
 }
 
 // isScalarConversion reports a call `float(X)` or `int(X)` of one
@@ -279,7 +272,7 @@ func syncedValue(call *rewrite.Node) *rewrite.Node {
 // syncName is how the finding names the synchronising call.
 func syncName(call *rewrite.Node) string {
 	if hostCopyNumpy(call) != nil {
-		if isMethodCall(call, "cpu") {
+		if rewrite.IsMethodCall(call, "cpu") {
 			return ".cpu()"
 		}
 		return ".cpu().numpy()"

@@ -906,8 +906,8 @@ func (m *Model) HostContainer(c *Node) bool {
 	return m.DictContainer(c) || m.numpyArrayContainer(c) || iteratedByKeys(c)
 }
 
-// callsMethodNamed reports `obj.name()` with no arguments.
-func callsMethodNamed(n *Node, name string) bool {
+// IsMethodCall reports a call `obj.name()` with no arguments.
+func IsMethodCall(n *Node, name string) bool {
 	fn := n.ChildByField("function")
 	args := n.ChildByField("arguments")
 	return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == name && args != nil && len(args.NamedChildren()) == 0
@@ -968,7 +968,7 @@ func iteratedByKeys(c *Node) bool {
 		if a.Type != "for_statement" {
 			continue
 		}
-		if r := a.ChildByField("right"); r != nil && r.Type == "call" && (callsMethodNamed(r, "keys") || callsMethodNamed(r, "items")) &&
+		if r := a.ChildByField("right"); r != nil && r.Type == "call" && (IsMethodCall(r, "keys") || IsMethodCall(r, "items")) &&
 			r.ChildByField("function").ChildByField("object").Text() == c.Text() {
 			return true
 		}
