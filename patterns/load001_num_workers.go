@@ -70,6 +70,13 @@ func checkLoaderWorkers(p *Pass) {
 		if readEveryFewEpochs(p, gl) {
 			continue // an evaluation every few epochs: a small share of the run (blind samples S18D, S18F)
 		}
+		if gl.Known && gl.WorkersN > 0 && rebuiltForEvaluation(p, gl) {
+			// A few evaluation batches per item of a loop, already read
+			// by workers: more would start again for each item. (Without
+			// workers the pass decodes serially, which workers do pay
+			// for: blind sample S33O's cross-validation test loader.)
+			continue
+		}
 		if singleSmallImages(p, gl) {
 			continue
 		}

@@ -25,7 +25,7 @@ func checkLoaderPinMemory(p *Pass) {
 		return // batches may be built on the GPU
 	}
 	for _, gl := range gpuLoaders(p) {
-		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || nestedTensorBatches(p, gl) || singleSmallImages(p, gl) || numpyCollate(p, gl) {
+		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || rebuiltForEvaluation(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || nestedTensorBatches(p, gl) || singleSmallImages(p, gl) || numpyCollate(p, gl) {
 			continue
 		}
 		// Beside a **splat that may pass it, AppendItem refuses: the
@@ -326,4 +326,68 @@ func numpyCollate(p *Pass, gl gpuLoader) bool {
 		}
 	}
 	return numpy
+}
+
+// rebuiltForEvaluation reports a loader built inside a loop and read once
+// per build, in the same function, only by passes that train nothing: the
+// head of a for loop without a backward pass, or an argument of a
+// function (of this file or a sibling module) that iterates it and trains
+// nothing. Such a loader is rebuilt for every
+// item of its loop (a class's 500 images for a herding or class-mean
+// pass, an accuracy pass once per incremental phase of 160 epochs),
+// so more workers start again each time and neither they nor pinning
+// can pay on a few batches read without a training step (blind sample
+// S34A judged twelve LOAD001/LOAD002 findings on six such loaders of
+// LUCIR's class-incremental script false; its two training loaders,
+// rebuilt per phase too, keep theirs).
+func rebuiltForEvaluation(p *Pass, gl gpuLoader) bool {
+	m := p.Model
+	if gl.Binding == nil || gl.Across != "" || len(m.EnclosingLoops(gl.Call)) == 0 {
+		return false
+	}
+	depth, def := len(m.EnclosingLoops(gl.Call)), gl.Call.Ancestor("function_definition")
+	reads := 0
+	for _, u := range gl.Binding.Uses {
+		if u.Parent != nil && u.Parent.Type == "attribute" && u.Parent.ChildByField("object") == u {
+			continue // `loader.dataset`: no pass
+		}
+		if u.Ancestor("function_definition") != def {
+			return false // read in a nested function (a fit loop's per-epoch validation)
+		}
+		switch m.ReachingBinding(u, u) {
+		case gl.Binding:
+		case nil:
+			return false
+		default:
+			continue // the read of another loader bound to the same name
+		}
+		if headsForLoop(u) {
+			loop := u.Ancestor("for_statement")
+			if loop == nil || m.Loop(loop).Trains() || len(m.EnclosingLoops(loop)) != depth {
+				return false // (a pass per epoch of a training loop under the build)
+			}
+			reads++
+			continue
+		}
+		if len(m.EnclosingLoops(u)) != depth {
+			return false
+		}
+		args := u.Parent
+		if args != nil && args.Type == "keyword_argument" {
+			args = args.Parent
+		}
+		if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Type != "call" {
+			return false
+		}
+		call := args.Parent
+		if d := m.ImportedDef(call.ChildByField("function")); d != nil {
+			if d.Class || d.Trains || len(d.Iterated) == 0 {
+				return false
+			}
+		} else if def := m.CalledDef(call); def == nil || def.Type != "function_definition" || callsMethod(def, "backward") || callsMethod(def, "step") {
+			return false
+		}
+		reads++
+	}
+	return reads > 0
 }
