@@ -82,6 +82,9 @@ func checkItemInForward(p *Pass) {
 		if periodicInFunction(m, call, fn) {
 			continue // logging every log_interval steps: that often only
 		}
+		if lazyInitBranch(call, fn) {
+			continue // sets a buffer on the first call only
+		}
 		where := "the forward of " + cls
 		if fn.ChildByField("name").Text() != "forward" {
 			where = cls + "." + fn.ChildByField("name").Text() + ", which its forward calls,"
@@ -115,6 +118,56 @@ func periodicInFunction(m *rewrite.Model, n, fn *rewrite.Node) bool {
 	return false
 }
 
+// lazyInitBranch reports n in the body of an `if` of fn that sets state
+// on self once: its condition asks whether a value is still unset (`if
+// Z < 0:`, `is None`, `== 0`, `not x`) and its body assigns an attribute
+// of self or an item of one (`self.params[2] = out.mean() * n`), so later
+// calls skip it (blind sample S34H: CRD's memory bank sets its
+// normalisation constant on the first forward).
+func lazyInitBranch(n, fn *rewrite.Node) bool {
+	for a := n.Parent; a != nil && a != fn; a = a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		body, cond := a.ChildByField("consequence"), a.ChildByField("condition")
+		if body == nil || cond == nil || !body.Contains(n) || !unsetTest(cond) {
+			continue
+		}
+		setsSelf := false
+		body.Walk(func(c *rewrite.Node) bool {
+			if c.Type == "assignment" {
+				root := c.ChildByField("left")
+				for root != nil && root.Is("subscript", "attribute") {
+					if root.Type == "subscript" {
+						root = root.ChildByField("value")
+					} else {
+						root = root.ChildByField("object")
+					}
+				}
+				setsSelf = root != nil && root != c.ChildByField("left") && root.Text() == "self"
+			}
+			return !setsSelf
+		})
+		if setsSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// unsetTest reports a condition that asks whether a value is still unset:
+// `x < 0`, `x == 0`, `x == -1`, `x is None`, `not x`.
+func unsetTest(cond *rewrite.Node) bool {
+	switch cond.Type {
+	case "not_operator":
+		return true
+	case "comparison_operator":
+		t := cond.Text()
+		return strings.HasSuffix(t, "< 0") || strings.HasSuffix(t, "== 0") || strings.HasSuffix(t, "== -1") || strings.HasSuffix(t, "is None")
+	}
+	return false
+}
+
 // numpyOrigins reports a value every origin of which is a NumPy call
 // (`self.scale = np.array([2.0])` in __init__, read in forward) or a
 // torch factory with no device (`torch.randint(n, (1,))`: a CPU tensor,
@@ -127,15 +180,41 @@ func numpyOrigins(m *rewrite.Model, v *rewrite.Node) bool {
 		if o.Model != nil {
 			om = o.Model
 		}
-		if o.Expr == nil || o.Expr.Type != "call" {
-			return false
-		}
-		q := om.CalleeName(o.Expr)
-		cpuFactory := (safeFactories[strings.TrimPrefix(q, "torch.")] || randomFactories[strings.TrimPrefix(q, "torch.")] || q == "torch.tensor") &&
-			strings.Count(q, ".") == 1 && rewrite.KeywordArg(o.Expr, "device") == nil && !rewrite.HasKwargsSplat(o.Expr)
-		if !strings.HasPrefix(q, "numpy.") && !cpuFactory {
+		if o.Expr == nil || !builtOnHost(om, o.Expr, 0) {
 			return false
 		}
 	}
 	return len(origins) > 0
+}
+
+// hostReductions are the torch functions (and tensor methods) whose
+// result lives where their input does.
+var hostReductions = map[string]bool{"prod": true, "sum": true, "mean": true, "max": true, "min": true, "amax": true, "amin": true, "numel": true}
+
+// builtOnHost reports a call that builds a host value: a NumPy call, a
+// torch factory with no device (`torch.tensor(x.shape[1:])`), or a
+// reduction of one (`torch.prod(torch.tensor(x.shape[1:]))`, the
+// flattened width of torchdiffeq's ODE-Net MNIST example, whose .item()
+// waits for nothing: blind sample S34F).
+func builtOnHost(m *rewrite.Model, e *rewrite.Node, depth int) bool {
+	if e.Type != "call" || depth > 3 {
+		return false
+	}
+	q := m.CalleeName(e)
+	if strings.HasPrefix(q, "numpy.") {
+		return true
+	}
+	name := strings.TrimPrefix(q, "torch.")
+	if strings.Count(q, ".") == 1 && strings.HasPrefix(q, "torch.") {
+		if (safeFactories[name] || randomFactories[name] || name == "tensor") && rewrite.KeywordArg(e, "device") == nil && !rewrite.HasKwargsSplat(e) {
+			return true
+		}
+		if args := rewrite.PositionalArgs(e); hostReductions[name] && len(args) > 0 {
+			return builtOnHost(m, args[0], depth+1)
+		}
+	}
+	if fn := e.ChildByField("function"); fn != nil && fn.Type == "attribute" && hostReductions[fn.ChildByField("attribute").Text()] {
+		return builtOnHost(m, fn.ChildByField("object"), depth+1) // torch.tensor(shape).prod()
+	}
+	return false
 }
