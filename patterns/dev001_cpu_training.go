@@ -109,8 +109,8 @@ func devicePlaced(p *Pass) bool {
 		attr := callAttr(call)
 		switch {
 		case attr == "to":
-			if !dtypeConversion(p, call) {
-				return true
+			if !dtypeConversion(p, call) && p.Model.MoveKind(call) != rewrite.DeviceOther {
+				return true // (`.to(DEVICE)` with DEVICE = "cpu" places on the host)
 			}
 		case attr != "" && attr != "cpu" && moveMethods[attr], attr == "to_empty":
 			return true

@@ -321,10 +321,11 @@ func placedOnCUDA(p *Pass) bool {
 	if p.Model.UsesCUDA() {
 		return true
 	}
-	if cpuDevicesOnly(p) {
+	if cpuDevicesOnly(p) || trainsOnCPU(p) {
 		// `device = torch.device("cpu")`, every device this file builds:
 		// its loops run on the host whatever the project's other scripts
-		// do (blind sample S33BG's hate-speech model).
+		// do (blind sample S33BG's hate-speech model); or DEV001's
+		// script, which places nothing on a GPU.
 		return false
 	}
 	return p.File.SpellsMatching(func(s string) bool { return strings.Contains(strings.ToLower(s), "device") }) && p.Model.ProjectSpells("cuda")

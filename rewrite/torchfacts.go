@@ -522,7 +522,7 @@ func (m *Model) setsCPUDevice() bool {
 
 func (m *Model) usesCUDAScan() bool {
 	for _, n := range m.File.OfType("string") {
-		if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA {
+		if s, ok := StringValue(n); ok && deviceString(s) == DeviceCUDA && !m.comparedToOtherDevice(n) {
 			return true
 		}
 	}
@@ -555,6 +555,34 @@ func (m *Model) usesCUDAScan() bool {
 		}
 	}
 	return false
+}
+
+// comparedToOtherDevice reports a string compared with a name every value
+// of which is a device string other than CUDA: `if DEVICE is "cuda":`
+// under `DEVICE = "cpu"` tests a choice the file has made for the CPU
+// (blind sample S34N's QuickDraw classifier), and uses no CUDA.
+func (m *Model) comparedToOtherDevice(str *Node) bool {
+	cmp := str.Parent
+	if cmp == nil || cmp.Type != "comparison_operator" || len(cmp.NamedChildren()) != 2 {
+		return false
+	}
+	other := cmp.NamedChildren()[0]
+	if other == str {
+		other = cmp.NamedChildren()[1]
+	}
+	if other.Type != "identifier" {
+		return false
+	}
+	origins := m.Origins(other)
+	for _, o := range origins {
+		if o.Expr == nil || o.Model != nil && o.Model != m {
+			return false
+		}
+		if s, ok := StringValue(o.Expr); !ok || deviceString(s) != DeviceOther {
+			return false
+		}
+	}
+	return len(origins) > 0
 }
 
 // RootIdent returns the identifier at the root of an attribute chain
