@@ -988,23 +988,70 @@ func tensorOnCUDA(p *Pass, expr *rewrite.Node) bool {
 // pin_memory fed a CUDA tensor raises.
 func argumentMayBeOnCUDA(p *Pass, call *rewrite.Node) bool {
 	for _, a := range callArguments(call) {
-		if !a.Is("identifier", "attribute") {
-			continue
+		values := []*rewrite.Node{a}
+		if a.Is("dictionary", "list", "tuple") {
+			// `Dataset({"ids": x})`: the container's values.
+			values = nil
+			for _, e := range a.NamedChildren() {
+				if e.Type == "pair" {
+					e = e.ChildByField("value")
+				}
+				values = append(values, e)
+			}
 		}
-		for _, o := range p.Model.Origins(a) {
-			e := o.Expr
-			if e != nil && e.Is("list_comprehension", "generator_expression") {
-				e = e.ChildByField("body")
-			}
-			if e == nil || e.Type != "call" {
-				continue
-			}
-			if k := p.Model.MoveKind(e); k == rewrite.DeviceCUDA || k == rewrite.DeviceMaybeCUDA {
+		for _, v := range values {
+			if v != nil && v.Is("identifier", "attribute") && (movedValue(p, v) || itemsMoved(p, v, call)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// movedValue reports a name one of whose values is a move to a device
+// that may be CUDA (`x = x.to(device)`, `[x.cuda() for x in xs]`).
+func movedValue(p *Pass, v *rewrite.Node) bool {
+	for _, o := range p.Model.Origins(v) {
+		e := o.Expr
+		if e != nil && e.Is("list_comprehension", "generator_expression") {
+			e = e.ChildByField("body")
+		}
+		if e == nil || e.Type != "call" {
+			continue
+		}
+		if k := p.Model.MoveKind(e); k == rewrite.DeviceCUDA || k == rewrite.DeviceMaybeCUDA {
+			return true
+		}
+	}
+	return false
+}
+
+// itemsMoved reports a container whose items the function moves to a
+// device before call (`for k in enc: enc[k] = enc[k].to(device)`, blind
+// sample S34AD's report generator, whose dataset then served CUDA
+// tensors that the fix handed to forked workers). A device that is not
+// known to be the CPU counts: workers cannot touch any other.
+func itemsMoved(p *Pass, v, call *rewrite.Node) bool {
+	def := call.Ancestor("function_definition")
+	if v.Type != "identifier" || def == nil {
+		return false
+	}
+	moved := false
+	def.Walk(func(n *rewrite.Node) bool {
+		if n.Start >= call.Start || moved {
+			return false
+		}
+		if n.Type == "assignment" {
+			left, right := n.ChildByField("left"), n.ChildByField("right")
+			if left != nil && right != nil && left.Type == "subscript" && left.ChildByField("value").Text() == v.Text() && right.Type == "call" {
+				if _, ok, _ := p.Model.MoveTarget(right); ok && p.Model.MoveKind(right) != rewrite.DeviceOther {
+					moved = true
+				}
+			}
+		}
+		return true
+	})
+	return moved
 }
 
 // readsFewBatches reports a loader whose every loop over it trains nothing

@@ -515,7 +515,12 @@ func sync1StepSyncsAnyway(p *Pass, loop *rewrite.Node) bool {
 			return st == nil || !sync2IsAccumulation(st) || totalReadEveryStep(m, loop, st)
 		case "cpu", "numpy":
 			ifn := n.Ancestor("if_statement")
-			if st != nil && sync1AppendStatement(st) && (ifn == nil || !loop.Contains(ifn)) {
+			// `y_true.append(data.y.cpu().to(torch.float))`: a copy inside
+			// an expression this rule does not defer stays, so the step
+			// waits anyway (blind sample S34W's SEAL link prediction,
+			// whose logits' copy was reported beside it).
+			stays := st != nil && sync1AppendStatement(st) && (ifn == nil || !loop.Contains(ifn)) && !deferrableAppend(st)
+			if !stays && st != nil && sync1AppendStatement(st) && (ifn == nil || !loop.Contains(ifn)) {
 				// Another list filled with host copies that the loop reads
 				// itself (features flushed to an HDF5 file every 2048
 				// samples): that copy stays, so the step waits anyway
@@ -523,7 +528,7 @@ func sync1StepSyncsAnyway(p *Pass, loop *rewrite.Node) bool {
 				acc := st.NamedChildren()[0].ChildByField("function").ChildByField("object")
 				return acc.Is("identifier") && sync1ReadInLoop(m, acc, loop)
 			}
-			if st == nil || sync1AppendStatement(st) || sync2IsAccumulation(st) || ifn != nil && loop.Contains(ifn) && !loopInvariantCondition(m, ifn, loop) {
+			if !stays && (st == nil || sync1AppendStatement(st) || sync2IsAccumulation(st) || ifn != nil && loop.Contains(ifn) && !loopInvariantCondition(m, ifn, loop)) {
 				return false
 			}
 			// A copy of the loader's batch, still on the host, waits for
@@ -598,6 +603,18 @@ func sync1AppendStatement(st *rewrite.Node) bool {
 	}
 	fn := c.ChildByField("function")
 	return fn != nil && fn.Type == "attribute" && (fn.ChildByField("attribute").Text() == "append" || fn.ChildByField("attribute").Text() == "extend")
+}
+
+// deferrableAppend reports an append (or extend) statement whose
+// argument is a value followed only by the conversions this rule strips
+// (`.cpu()`, `.numpy()`, `.tolist()`, `.detach()`): a copy it defers.
+func deferrableAppend(st *rewrite.Node) bool {
+	args := rewrite.PositionalArgs(st.NamedChildren()[0])
+	if len(args) != 1 {
+		return false
+	}
+	base, cpu, _, tolist, _ := sync1StripConversions(args[0])
+	return base != nil && (cpu || tolist)
 }
 
 // loopTarget reports a name bound only by loop's own target (`for data
