@@ -160,14 +160,10 @@ func handedOnceToEvaluation(p *Pass, gl gpuLoader) bool {
 		if noPass(u) {
 			continue // `loader.dataset` logged: no pass
 		}
-		args := u.Parent
-		if args != nil && args.Type == "keyword_argument" {
-			args = args.Parent
-		}
-		if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Type != "call" {
+		call := handedTo(u)
+		if call == nil {
 			return false
 		}
-		call := args.Parent
 		d := p.Model.ImportedDef(call.ChildByField("function"))
 		if d == nil || d.Class || d.Trains || len(d.Iterated) == 0 || len(p.Model.EnclosingLoops(call)) > 0 || calledInLoop(p, call) {
 			return false
@@ -198,14 +194,9 @@ func readOnceOutsideTraining(p *Pass, gl gpuLoader) bool {
 			}
 			at = loop
 		} else {
-			args := u.Parent
-			if args != nil && args.Type == "keyword_argument" {
-				args = args.Parent
-			}
-			if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Type != "call" {
+			if at = handedTo(u); at == nil {
 				return false
 			}
-			at = args.Parent
 			def := m.CalledDef(at)
 			if def == nil || def.Type != "function_definition" || callsMethod(def, "backward") || callsMethod(def, "step") {
 				return false
@@ -372,14 +363,10 @@ func rebuiltForEvaluation(p *Pass, gl gpuLoader) bool {
 		if len(m.EnclosingLoops(u)) != depth {
 			return false
 		}
-		args := u.Parent
-		if args != nil && args.Type == "keyword_argument" {
-			args = args.Parent
-		}
-		if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Type != "call" {
+		call := handedTo(u)
+		if call == nil {
 			return false
 		}
-		call := args.Parent
 		if d := m.ImportedDef(call.ChildByField("function")); d != nil {
 			if d.Class || d.Trains || len(d.Iterated) == 0 {
 				return false
@@ -402,4 +389,17 @@ func noPass(u *rewrite.Node) bool {
 	args := u.Parent
 	return args != nil && args.Type == "argument_list" && len(args.NamedChildren()) == 1 && args.Parent != nil && args.Parent.Type == "call" &&
 		args.Parent.ChildByField("function").Type == "identifier" && args.Parent.ChildByField("function").Text() == "len"
+}
+
+// handedTo returns the call that u is an argument of, positional or by
+// keyword, or nil.
+func handedTo(u *rewrite.Node) *rewrite.Node {
+	args := u.Parent
+	if args != nil && args.Type == "keyword_argument" {
+		args = args.Parent
+	}
+	if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Type != "call" {
+		return nil
+	}
+	return args.Parent
 }
