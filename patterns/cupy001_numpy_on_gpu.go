@@ -106,7 +106,7 @@ func checkNumpyOnGPU(p *Pass) {
 	}
 	reported := map[*rewrite.Node]bool{}
 	for _, r := range roots {
-		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) || inItemLoader(r.call) || moduleSelfTest(p, r.call) || initialisesOnce(m, r.call) {
+		if reported[r.call] || r.elems >= 0 && r.elems < cupyLargeElements || r.elems < 0 && batchSized(r.call) || cupyImageBuffer(m, r.call) || onlyAllocated(p, r.call) || inItemLoader(r.call) || moduleSelfTest(p, r.call) || initialisesOnce(m, r.call) {
 			continue
 		}
 		plan := newCupyPlan(p, byCall)
@@ -143,6 +143,22 @@ func checkNumpyOnGPU(p *Pass) {
 			p.Report(c, msg, fix)
 		}
 	}
+}
+
+// batchSized reports a random draw whose size is a batch size
+// (`np.random.randint(0, n, opt.batch_size)`): a few hundred indices a
+// step, where CuPy gains nothing and torch.randint(..., device=...) is
+// the natural spelling (blind sample S34AP's CoreDiff).
+func batchSized(call *rewrite.Node) bool {
+	s := rewrite.Arg(call, 2, "size")
+	if s == nil || !s.Is("identifier", "attribute") {
+		return false
+	}
+	name := s.Text()
+	if s.Type == "attribute" {
+		name = s.ChildByField("attribute").Text()
+	}
+	return strings.Contains(strings.ToLower(name), "batch")
 }
 
 // initialisesOnce reports an array built in a constructor or a weight
