@@ -1036,22 +1036,19 @@ func itemsMoved(p *Pass, v, call *rewrite.Node) bool {
 	if v.Type != "identifier" || def == nil {
 		return false
 	}
-	moved := false
-	def.Walk(func(n *rewrite.Node) bool {
-		if n.Start >= call.Start || moved {
-			return false
+	for _, n := range p.File.OfTypeIn(def, "assignment") {
+		if n.Start >= call.Start {
+			break
 		}
-		if n.Type == "assignment" {
-			left, right := n.ChildByField("left"), n.ChildByField("right")
-			if left != nil && right != nil && left.Type == "subscript" && left.ChildByField("value").Text() == v.Text() && right.Type == "call" {
-				if _, ok, _ := p.Model.MoveTarget(right); ok && p.Model.MoveKind(right) != rewrite.DeviceOther {
-					moved = true
-				}
-			}
+		left, right := n.ChildByField("left"), n.ChildByField("right")
+		if left == nil || right == nil || left.Type != "subscript" || left.ChildByField("value").Text() != v.Text() || right.Type != "call" {
+			continue
 		}
-		return true
-	})
-	return moved
+		if _, ok, _ := p.Model.MoveTarget(right); ok && p.Model.MoveKind(right) != rewrite.DeviceOther {
+			return true
+		}
+	}
+	return false
 }
 
 // readsFewBatches reports a loader whose every loop over it trains nothing

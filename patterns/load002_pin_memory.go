@@ -333,10 +333,10 @@ func numpyCollate(p *Pass, gl gpuLoader) bool {
 // rebuilt per phase too, keep theirs).
 func rebuiltForEvaluation(p *Pass, gl gpuLoader) bool {
 	m := p.Model
-	if gl.Binding == nil || gl.Across != "" || len(m.EnclosingLoops(gl.Call)) == 0 {
+	depth, def := len(m.EnclosingLoops(gl.Call)), gl.Call.Ancestor("function_definition")
+	if gl.Binding == nil || gl.Across != "" || depth == 0 {
 		return false
 	}
-	depth, def := len(m.EnclosingLoops(gl.Call)), gl.Call.Ancestor("function_definition")
 	reads := 0
 	for _, u := range gl.Binding.Uses {
 		if noPass(u) {

@@ -135,16 +135,9 @@ func lazyInitBranch(n, fn *rewrite.Node) bool {
 		}
 		setsSelf := false
 		body.Walk(func(c *rewrite.Node) bool {
-			if c.Type == "assignment" {
-				root := c.ChildByField("left")
-				for root != nil && root.Is("subscript", "attribute") {
-					if root.Type == "subscript" {
-						root = root.ChildByField("value")
-					} else {
-						root = root.ChildByField("object")
-					}
-				}
-				setsSelf = root != nil && root != c.ChildByField("left") && root.Text() == "self"
+			if left := c.ChildByField("left"); c.Type == "assignment" && left != nil && left.Type != "identifier" {
+				root := rewrite.RootName(left)
+				setsSelf = root != nil && root.Text() == "self"
 			}
 			return !setsSelf
 		})
