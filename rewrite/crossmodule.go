@@ -318,8 +318,11 @@ type methodCallsResult struct {
 
 func (m *Model) foreignMethodCalls(name string) (calls []ForeignCall, complete bool) {
 	ps, ok := m.project.(ProjectSources)
+	if !ok {
+		return nil, false
+	}
 	self := m.absPath()
-	if !ok || self == "" {
+	if self == "" {
 		return nil, false
 	}
 	paths := ps.Modules()
@@ -431,8 +434,11 @@ func (m *Model) ImporterSources() [][]byte {
 
 func (m *Model) importerSources() [][]byte {
 	ps, ok := m.project.(ProjectSources)
+	if !ok {
+		return nil
+	}
 	self := m.absPath()
-	if !ok || self == "" {
+	if self == "" {
 		return nil
 	}
 	seen := map[string]bool{}
@@ -533,8 +539,11 @@ func (m *Model) neverCalled(def *Node, visiting map[*Node]bool) bool {
 		return false
 	}
 	ps, ok := m.project.(ProjectSources)
+	if !ok {
+		return false
+	}
 	self := m.absPath()
-	if !ok || self == "" || filepath.Base(self) == "__init__.py" {
+	if self == "" || filepath.Base(self) == "__init__.py" {
 		return false
 	}
 	if whole, ok := m.project.(WholeRepository); !ok || !whole.CoversRepository(self) {
