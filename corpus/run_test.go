@@ -87,6 +87,10 @@ func TestCorpus(t *testing.T) {
 		// checked with the project index of its folder (values that cross
 		// modules).
 		modules, _ := filepath.Glob(filepath.Join(dir, "*", "*.py"))
+		// corpus/<CODE>/<project>/<package>/*.py: a package of the
+		// project (`models/`, imported as `from . import networks`).
+		packaged, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*.py"))
+		modules = append(modules, packaged...)
 		for _, path := range append(files, modules...) {
 			t.Run(filepath.ToSlash(path), func(t *testing.T) { runCase(t, code, path) })
 		}
@@ -103,8 +107,8 @@ func runCase(t *testing.T, code, path string) {
 		t.Fatal(err)
 	}
 	env := caseEnv(t, src)
-	if filepath.Base(filepath.Dir(filepath.Dir(path))) == code {
-		env.Project = workspace.NewProject(filepath.Dir(path))
+	if root := projectRoot(code, path); root != "" {
+		env.Project = workspace.NewProject(root)
 	}
 	sel := patterns.Selection{Select: []string{code}}
 	f := rewrite.Parse(path, src)
@@ -248,4 +252,18 @@ func sorted(s []string) []string {
 	s = append([]string(nil), s...)
 	sort.Strings(s)
 	return s
+}
+
+// projectRoot is the project folder of a project case's module
+// (corpus/<CODE>/<project>/, also for a module of a package in it), ""
+// for a case of its own.
+func projectRoot(code, path string) string {
+	dir := filepath.Dir(path)
+	for range 2 {
+		if filepath.Base(filepath.Dir(dir)) == code {
+			return dir
+		}
+		dir = filepath.Dir(dir)
+	}
+	return ""
 }

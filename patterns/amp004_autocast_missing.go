@@ -128,6 +128,8 @@ func checkMissingAutocast(p *Pass) {
 	for _, call := range p.File.MethodCalls("backward") {
 		loops := p.Model.EnclosingLoops(call)
 		var step *rewrite.Node // the loop, or the function a loop calls per batch
+		var ms methodStep
+		viaMethod := false
 		switch {
 		case len(loops) > 0 && p.Model.Loop(loops[0]).Trains():
 			step = loops[0]
@@ -135,17 +137,31 @@ func checkMissingAutocast(p *Pass) {
 				continue // an attack's gradient steps on its input: not a training step
 			}
 		case len(loops) == 0:
-			step = stepFunction(p, call)
+			if step = stepFunction(p, call); step == nil {
+				if ms, viaMethod = findMethodStep(p, call); viaMethod {
+					step = ms.def
+				}
+			}
 		}
 		if step == nil {
 			continue
 		}
 		trains = true
-		bstmt := stepStatement(p, rewrite.Statement(call), call, step)
-		if bstmt == nil {
+		bstmt := rewrite.Statement(call)
+		if viaMethod {
+			bstmt = ms.anchor
+		}
+		if bstmt = stepStatement(p, bstmt, call, step); bstmt == nil {
 			continue
 		}
 		first, stmts := forwardStatements(p, bstmt, call)
+		if first == nil && viaMethod {
+			// `self.backward_G()` runs the forward passes and the backward
+			// itself.
+			if anchorCall := soleCall(bstmt); anchorCall != nil && runsForward(p, anchorCall, 0) {
+				first, stmts = anchorCall, []*rewrite.Node{bstmt}
+			}
+		}
 		if first == nil || slices.Contains(reported, first) || onCPU(p, first) || hostBatchLoop(p, step) {
 			continue // several backward calls after one forward: one finding
 		}
@@ -194,6 +210,14 @@ func checkMissingAutocast(p *Pass) {
 		if note, ok := linalgNote(p); ok {
 			fix = nil
 			msg += note
+		}
+		if viaMethod {
+			// The passes spread over the methods the step calls, whose
+			// outputs (self.fake_B) the others read: a wrap of one method
+			// would hand bf16 tensors to fp32 weights (RuntimeError).
+			fix = nil
+			msg += "; the step is " + ms.def.ChildByField("name").Text() + "(), which " + ms.where() +
+				" calls on every batch: wrap its forward passes and losses (the methods it calls included) in one autocast region, with the backward calls and optimizer steps outside it"
 		}
 		if fix != nil && callsNumpy(p, step) {
 			fix = nil

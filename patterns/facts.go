@@ -222,6 +222,15 @@ func (fx *Facts) what(expr *rewrite.Node) Fact {
 	if conflict {
 		return Fact{}
 	}
+	if best.Kind == KindUnknown && expr.Type == "attribute" && fx.selfAttribute(expr) {
+		// `self.net_g = build_network(opt)` of a registry gpuopt cannot
+		// read, then `self.net_g.named_parameters()` and
+		// `self.net_g.train()` in the class (BasicSR's models, blind
+		// sample S25L): how the class uses the attribute.
+		if f := fx.selfUsage(expr); f.Kind == KindModule {
+			return f
+		}
+	}
 	if best.Kind == KindUnknown && expr.Type == "identifier" {
 		// `model = EfficientNet()` of a module gpuopt cannot read, then
 		// `optim.AdamW(model.parameters())`: how the name is used.
@@ -527,6 +536,24 @@ func (fx *Facts) usage(bs []*rewrite.Binding, text, label string) Fact {
 		return Fact{KindOptimizer, rewrite.Likely, label + " used as an optimizer (.step(), .zero_grad())"}
 	case iterated && loaderLikeName(name):
 		return Fact{KindLoader, rewrite.Likely, label + " iterated for batches"}
+	}
+	return Fact{}
+}
+
+// selfUsage is usage for `self.x`: the methods the class calls on it
+// (its reads in every method), a model only by .parameters() or
+// .named_parameters().
+func (fx *Facts) selfUsage(attr *rewrite.Node) Fact {
+	var methods usedSet
+	for _, r := range fx.m.SelfAttrReads(attr) {
+		if par := r.Parent; par != nil && par.Type == "attribute" && par.ChildByField("object") == r {
+			if c := par.Parent; c != nil && c.Type == "call" && c.ChildByField("function") == par {
+				methods.add(par.ChildByField("attribute").Text())
+			}
+		}
+	}
+	if methods.has(useParameters) {
+		return Fact{KindModule, rewrite.Likely, "`" + attr.Text() + "` used as a model (.parameters())"}
 	}
 	return Fact{}
 }

@@ -331,6 +331,9 @@ func selfModuleWhere(p *Pass, attr, site *rewrite.Node) Where {
 			return Where{}
 		}
 		vk := p.Model.MoveKind(v)
+		if vk == rewrite.DeviceUnknown {
+			vk = p.Model.BuilderDevice(v) // `self.netG = networks.define_G(...)`
+		}
 		if vk != rewrite.DeviceCUDA && vk != rewrite.DeviceMaybeCUDA && vk != rewrite.DeviceSomething {
 			return Where{}
 		}

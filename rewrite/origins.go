@@ -600,7 +600,56 @@ func (m *Model) SelfAttrValues(expr *Node) []*Node {
 	if cls == nil {
 		return nil
 	}
-	name := expr.ChildByField("attribute").Text()
+	return m.classAttrValues(cls, expr.ChildByField("attribute").Text())
+}
+
+// InheritedAttrValues returns, for `self.x` read in a method of a class,
+// the values the nearest base class that assigns `self.x` gives it (a
+// class of this file, or a project class another module defines), with
+// the model those values belong to; nil, nil when no base assigns it. A
+// class that assigns `self.x` itself is SelfAttrValues' answer.
+func (m *Model) InheritedAttrValues(expr *Node) (*Model, []*Node) {
+	if expr == nil || expr.Type != "attribute" {
+		return nil, nil
+	}
+	cls := m.selfClass(expr.ChildByField("object"))
+	if cls == nil {
+		return nil, nil
+	}
+	return m.baseAttrValues(cls, expr.ChildByField("attribute").Text(), 0)
+}
+
+func (m *Model) baseAttrValues(cls *Node, name string, depth int) (*Model, []*Node) {
+	sc := cls.ChildByField("superclasses")
+	if sc == nil || depth > 4 {
+		return nil, nil
+	}
+	for _, base := range sc.NamedChildren() {
+		if !base.Is("identifier", "attribute") {
+			continue
+		}
+		bm, bcls := m, (*Node)(nil)
+		if b := m.Binding(RootIdent(base)); base.Type == "identifier" && b != nil && b.Kind == ClassBinding {
+			bcls = b.Stmt
+		} else if d := m.ImportedDef(base); d != nil && d.Class {
+			bm, bcls = m.DefinitionOf(d)
+		}
+		if bm == nil || bcls == nil || bcls.Type != "class_definition" {
+			continue
+		}
+		if vals := bm.classAttrValues(bcls, name); len(vals) > 0 {
+			return bm, vals
+		}
+		if fm, vals := bm.baseAttrValues(bcls, name, depth+1); len(vals) > 0 {
+			return fm, vals
+		}
+	}
+	return nil, nil
+}
+
+// classAttrValues returns the values the methods of class cls assign to
+// `self.name`.
+func (m *Model) classAttrValues(cls *Node, name string) []*Node {
 	var out []*Node
 	for _, id := range m.identsIn(name, cls) {
 		attr := id.Parent

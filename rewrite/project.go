@@ -197,6 +197,12 @@ func (m *Model) moduleAttrDef(attr *Node) *ProjectDef {
 	if len(bs) == 0 {
 		return nil
 	}
+	if b := bs[0]; len(bs) == 1 && b.Kind == ImportBinding && b.Stmt != nil && b.Stmt.Type == "import_from_statement" &&
+		b.Relative != "" && attr.ChildByField("object") == root {
+		// `from . import networks` then `networks.define_G(...)`: a
+		// sibling module of the package.
+		return m.project.Def(m.File.Src.Path, b.Relative, attr.ChildByField("attribute").Text())
+	}
 	for _, b := range bs {
 		// `from utils import h36motion3d as datasets` binds a module
 		// too, when the project has one by that name (ProjectDefOf finds

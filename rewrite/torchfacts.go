@@ -46,14 +46,25 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 	case "string":
 		s, ok := StringValue(expr)
 		if !ok {
-			return DeviceUnknown
+			return formattedDevice(expr)
 		}
 		return deviceString(s)
+	case "binary_operator":
+		// "cuda:%d" % gpu_id
+		if op := expr.ChildByField("operator"); op != nil && op.Text() == "%" {
+			return formattedDevice(expr.ChildByField("left"))
+		}
 	case "integer":
 		if _, err := strconv.Atoi(expr.Text()); err == nil {
 			return DeviceCUDA
 		}
 	case "call":
+		// "cuda:{}".format(gpu_ids[0])
+		if fn := expr.ChildByField("function"); fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "format" {
+			if k := formattedDevice(fn.ChildByField("object")); k != DeviceUnknown {
+				return k
+			}
+		}
 		switch m.CalleeName(expr) {
 		case "torch.device":
 			if HasSplat(expr) {
@@ -85,6 +96,13 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			if obj := expr.ChildByField("object"); obj != nil && strings.HasPrefix(m.constructor(obj), "accelerate.") {
 				return DeviceMaybeCUDA
 			}
+			// self.device set by a base class of another module (an
+			// image-translation project's BaseModel: `self.device =
+			// torch.device("cuda:{}".format(...)) if self.gpu_ids else
+			// torch.device("cpu")`, blind sample S34AT).
+			if k := m.inheritedDevice(expr, depth); k != DeviceUnknown {
+				return k
+			}
 			return DeviceSomething
 		}
 		// config.DEVICE after `import config` of a project module.
@@ -97,11 +115,17 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			}
 			// `self.gpu_id = int(os.environ["LOCAL_RANK"])`: named for
 			// the device it holds.
+		} else if k := m.inheritedDevice(expr, depth); k != DeviceUnknown {
+			return k
 		}
 		if deviceLikeName(expr.ChildByField("attribute").Text()) {
 			return DeviceSomething
 		}
 	case "subscript":
+		// gpu_ids[0]: a GPU ordinal from a list of them.
+		if idx := expr.ChildByField("subscript"); idx != nil && idx.Type == "integer" && gpuListName(expr.ChildByField("value")) {
+			return DeviceCUDA
+		}
 		// CONFIG["device"] of a config dict gpuopt reads.
 		if key, ok := StringValue(expr.ChildByField("subscript")); ok && deviceLikeName(key) {
 			entries, _ := m.DictEntries(expr.ChildByField("value"), expr)
@@ -206,26 +230,13 @@ func (m *Model) paramDevice(param *Node, depth int) DeviceKind {
 	return k
 }
 
-// combineDevices is the kind of a value that is one of vals, as a
-// conditional expression combines its branches.
 // returnedDevice is the device kind every return of the function call
 // runs returns (a function of this file, or one a project module defines
 // and this file imports); DeviceUnknown when it is no such function or
 // returns nothing gpuopt reads as a device.
 func (m *Model) returnedDevice(call *Node, depth int) DeviceKind {
-	fm, def := m, m.CalledDef(call)
+	fm, def := m.calledFunction(call)
 	if def == nil {
-		fn := call.ChildByField("function")
-		if fn == nil || !fn.Is("identifier", "attribute") {
-			return DeviceUnknown
-		}
-		d := m.ImportedDef(fn)
-		if d == nil || d.Class {
-			return DeviceUnknown
-		}
-		fm, def = m.DefinitionOf(d)
-	}
-	if fm == nil || def == nil || def.Type != "function_definition" {
 		return DeviceUnknown
 	}
 	rets := ReturnValues(def)
@@ -235,6 +246,30 @@ func (m *Model) returnedDevice(call *Node, depth int) DeviceKind {
 	return fm.combineDevices(rets, depth+1)
 }
 
+// calledFunction returns the function a call runs, with the model of its
+// module: a function of this file, or one a project module defines and
+// this file imports; nil, nil for anything else (a class, a library).
+func (m *Model) calledFunction(call *Node) (*Model, *Node) {
+	fm, def := m, m.CalledDef(call)
+	if def == nil {
+		fn := call.ChildByField("function")
+		if fn == nil || !fn.Is("identifier", "attribute") {
+			return nil, nil
+		}
+		d := m.ImportedDef(fn)
+		if d == nil || d.Class {
+			return nil, nil
+		}
+		fm, def = m.DefinitionOf(d)
+	}
+	if fm == nil || def == nil || def.Type != "function_definition" {
+		return nil, nil
+	}
+	return fm, def
+}
+
+// combineDevices is the kind of a value that is one of vals, as a
+// conditional expression combines its branches.
 func (m *Model) combineDevices(vals []*Node, depth int) DeviceKind {
 	k := DeviceUnknown
 	for i, v := range vals {
@@ -249,6 +284,128 @@ func (m *Model) combineDevices(vals []*Node, depth int) DeviceKind {
 		k = joinDevices(k, vk)
 	}
 	return k
+}
+
+// BuilderDevice is where the module a builder function returns lives: a
+// function of this file or of a project module that moves the module it
+// returns (`return net.cuda()`, or `net.to(gpu_ids[0])` before `return
+// net`), or returns another builder's result (`define_G(...)` returning
+// `init_net(net, gpu_ids)`: the image-translation projects of blind
+// sample S34AT). A move under a test of the GPU (`if len(gpu_ids) > 0:`)
+// is DeviceMaybeCUDA. DeviceUnknown for any other call.
+func (m *Model) BuilderDevice(call *Node) DeviceKind { return m.builderDevice(call, 0) }
+
+func (m *Model) builderDevice(call *Node, depth int) DeviceKind {
+	if call == nil || call.Type != "call" || depth > 2 {
+		return DeviceUnknown
+	}
+	fm, def := m.calledFunction(call)
+	if def == nil {
+		return DeviceUnknown
+	}
+	rets := ReturnValues(def)
+	k := DeviceUnknown
+	for i, r := range rets {
+		rk := DeviceUnknown
+		switch r.Type {
+		case "call":
+			if rk = fm.MoveKind(r); rk == DeviceUnknown {
+				rk = fm.builderDevice(r, depth+1)
+			}
+		case "identifier":
+			rk = fm.movedBefore(r, def)
+		}
+		if rk == DeviceUnknown {
+			return DeviceUnknown
+		}
+		if i == 0 {
+			k = rk
+		} else {
+			k = joinDevices(k, rk)
+		}
+	}
+	return k
+}
+
+// movedBefore is where the function def moves the module its returned
+// name ret holds: the join of its moves of that name (`net.to(dev)`,
+// `net = net.cuda()`) before the return, DeviceMaybeCUDA for a CUDA move
+// under a test of the GPU; DeviceUnknown when it moves none, or moves it
+// under any other condition.
+func (m *Model) movedBefore(ret, def *Node) DeviceKind {
+	k, n := DeviceUnknown, 0
+	for _, id := range m.identsIn(ret.Text(), def) {
+		if id.Start >= ret.Start || m.ScopeOf(id) != m.ScopeOf(ret) {
+			continue
+		}
+		attr := id.Parent
+		if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != id || attr.Parent == nil {
+			continue
+		}
+		call := attr.Parent
+		mk := m.MoveKind(call)
+		if mk == DeviceUnknown {
+			continue
+		}
+		st := Statement(call)
+		if st == nil || st.Parent == nil {
+			return DeviceUnknown
+		}
+		if !st.Parent.Contains(ret) {
+			if !gpuTest(st) || mk != DeviceCUDA && mk != DeviceMaybeCUDA {
+				return DeviceUnknown
+			}
+			mk = DeviceMaybeCUDA
+		}
+		if n == 0 {
+			k = mk
+		} else {
+			k = joinDevices(k, mk)
+		}
+		n++
+	}
+	return k
+}
+
+// inheritedDevice is the device kind of `self.x` read in a class that
+// does not assign it, from what a base class assigns (InheritedAttrValues).
+func (m *Model) inheritedDevice(attr *Node, depth int) DeviceKind {
+	if len(m.SelfAttrValues(attr)) > 0 {
+		return DeviceUnknown // the class's own values decide
+	}
+	fm, vals := m.InheritedAttrValues(attr)
+	if len(vals) == 0 {
+		return DeviceUnknown
+	}
+	return fm.combineDevices(vals, depth+1)
+}
+
+// formattedDevice reads a device string built by formatting: an f-string,
+// or a literal that `.format()` or `%` fills (`f"cuda:{rank}"`,
+// `"cuda:{}".format(gpu)`, `"cuda:%d" % gpu`), by the text before its
+// first placeholder.
+func formattedDevice(lit *Node) DeviceKind {
+	if lit == nil || lit.Type != "string" {
+		return DeviceUnknown
+	}
+	var prefix strings.Builder
+	for _, c := range lit.Children {
+		if c.Type == "string_start" && strings.ContainsAny(strings.ToLower(c.Text()), "b") {
+			return DeviceUnknown
+		}
+		if c.Type == "interpolation" {
+			break
+		}
+		if c.Type == "string_content" {
+			prefix.WriteString(c.Text())
+		}
+	}
+	s, _, _ := strings.Cut(prefix.String(), "{")
+	s, _, _ = strings.Cut(s, "%")
+	if s == "cuda:" {
+		return DeviceCUDA
+	}
+	return DeviceUnknown
 }
 
 func joinDevices(a, b DeviceKind) DeviceKind {
@@ -270,6 +427,22 @@ func deviceString(s string) DeviceKind {
 		return DeviceOther
 	}
 	return DeviceUnknown
+}
+
+// gpuListName reports a list of GPU ordinals by its name (`gpu_ids`,
+// `self.device_ids`, `opt.gpus`).
+func gpuListName(n *Node) bool {
+	if n != nil && n.Type == "attribute" {
+		n = n.ChildByField("attribute")
+	}
+	if n == nil || n.Type != "identifier" {
+		return false
+	}
+	switch strings.ToLower(n.Text()) {
+	case "gpu_ids", "gpuids", "gpus", "device_ids", "gpu_list":
+		return true
+	}
+	return false
 }
 
 func deviceLikeName(name string) bool {
@@ -389,6 +562,10 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 	for v := last.Value; v != nil && v.Type == "call"; {
 		if k := m.MoveKind(v); k != DeviceUnknown {
 			kind, move = k, v
+			break
+		}
+		if k := m.BuilderDevice(v); k != DeviceUnknown {
+			kind, move = k, v // `net = networks.define_G(...)`, which moves what it returns
 			break
 		}
 		fn := v.ChildByField("function")
