@@ -190,3 +190,40 @@ func TestRelevant(t *testing.T) {
 		t.Error("an import after a byte order mark not recognised")
 	}
 }
+
+// A README's install commands pin torch with == (pip) or = (conda);
+// floors, prose and other packages are not pins.
+func TestReadmePins(t *testing.T) {
+	for _, c := range []struct {
+		readme string
+		want   Version
+	}{
+		{"## Setup\n```\nconda create --name env opencv pytorch==1.0.0 torchvision==0.2.1 cuda100 python=3.7 -c pytorch\n```\n", Version{1, 0}},
+		{"Dependencies:\n    torch==1.8.0\n    numpy\n", Version{1, 8}},
+		{"`pip install torch==2.1.0`", Version{2, 1}},
+		{"conda install pytorch=1.7 -c pytorch", Version{1, 7}},
+		{"Requires torch>=1.7 and PyTorch 1.11.0 or later.", DefaultVersions.Torch},
+		{"pip install torchmetrics==0.11 torch-geometric", DefaultVersions.Torch},
+	} {
+		if got := PinnedVersions(ReadmePins(c.readme)).Torch; got != c.want {
+			t.Errorf("PinnedVersions(ReadmePins(%q)).Torch = %v, want %v (%q)", c.readme, got, c.want, ReadmePins(c.readme))
+		}
+	}
+}
+
+// A torchvision pin names the torch release it was built for.
+func TestTorchFromTorchvision(t *testing.T) {
+	for reqs, want := range map[string]Version{
+		"torchvision==0.5.0\n":       {1, 4},
+		"numpy\ntorchvision==0.14.1": {1, 13},
+		"- torchvision=0.15.2\n":     {2, 0},
+		"torchvision==0.20.1\n":      {2, 5},
+		"torchvision==0.2.1\n":       {1, 0},
+		"torchvision>=0.8\n":         DefaultVersions.Torch,
+		"numpy==1.2\n":               DefaultVersions.Torch,
+	} {
+		if got := PinnedVersions(reqs + "\n" + TorchFromTorchvision(reqs)).Torch; got != want {
+			t.Errorf("torch from %q = %v, want %v", reqs, got, want)
+		}
+	}
+}

@@ -224,6 +224,56 @@ func DockerfilePins(dockerfile string) string {
 	return out.String()
 }
 
+// readmePin matches an exact pin of torch, pytorch or torchvision in a
+// README's install commands: `pip install torch==1.8.0`, conda's
+// `pytorch==1.0.0 torchvision==0.2.1` or `pytorch=1.7`.
+var readmePin = regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(])(pytorch|torch|torchvision)\s*==?\s*([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b`)
+
+// ReadmePins returns the exact torch and torchvision pins a README's
+// install commands spell, one `name==X` per line, for PinnedVersions and
+// TorchFromTorchvision: a project without a requirements file that says
+// `conda create ... pytorch==1.0.0` there runs 1.0 (blind samples S35A's
+// Zero-DCE and S35B's MR-to-CT, whose fused=True and torch.compile advice
+// needed a newer torch). Ranges and prose ("PyTorch 1.7 or later") are
+// not pins.
+func ReadmePins(readme string) string {
+	var out strings.Builder
+	for _, m := range readmePin.FindAllStringSubmatch(readme, -1) {
+		name := strings.ToLower(m[1])
+		if name == "pytorch" {
+			name = "torch"
+		}
+		out.WriteString(name + "==" + m[2] + "\n")
+	}
+	return out.String()
+}
+
+// torchvisionPin matches a requirement line that pins torchvision.
+var torchvisionPin = regexp.MustCompile(`(?mi)^\s*(?:-\s*)?(?:pytorch::)?torchvision\s*(?:==|=|~=|<=)\s*0\.([0-9]+)`)
+
+// TorchFromTorchvision returns `torch==X` for the torch release a pinned
+// torchvision was built for (0.5 for 1.4 up to 0.14 for 1.13, 0.15 for
+// 2.0 on), "" when requirements pin no torchvision: a project that pins
+// only torchvision==0.5.0 runs torch 1.4 (blind sample S35C's
+// anti-spoofer got bf16 autocast advice). The caller uses it only where
+// nothing pins torch itself.
+func TorchFromTorchvision(requirements string) string {
+	m := torchvisionPin.FindStringSubmatch(requirements)
+	if m == nil {
+		return ""
+	}
+	minor, err := strconv.Atoi(m[1])
+	switch {
+	case err != nil || minor < 2:
+		return ""
+	case minor <= 4:
+		return fmt.Sprintf("torch==1.%d\n", minor-2) // 0.2 with 1.0, 0.3 with 1.1, 0.4 with 1.2-1.3
+	case minor <= 14:
+		return fmt.Sprintf("torch==1.%d\n", minor-1)
+	}
+	return fmt.Sprintf("torch==2.%d\n", minor-15)
+}
+
 // directWheelPin returns `torch==X` for a requirement line that refers to
 // a torch or xgboost wheel by URL or path (wheelPin), "" otherwise.
 func directWheelPin(line string) string {

@@ -478,3 +478,35 @@ func TestDockerImageTagPinsTorchOnlyAlone(t *testing.T) {
 		}
 	}
 }
+
+// A project without requirements pins torch in its README's install
+// command, or through torchvision alone: fused=True (torch 1.13) is not
+// offered there, while a README that names no exact pin, and a
+// sub-package's README beside the root's requirements, leave the versions
+// to the usual files (blind samples S35A and S35C).
+func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
+	dir := t.TempDir()
+	src := "import torch\nimport torch.nn as nn\nmodel = nn.Linear(4096, 4096).cuda()\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)\n" +
+		"for x, y in loader:\n    opt.zero_grad()\n    nn.functional.mse_loss(model(x.cuda()), y.cuda()).backward()\n    opt.step()\n"
+	write(t, filepath.Join(dir, "readme", "README.md"), "# Setup\n\n```\nconda create -n env pytorch==1.0.0 torchvision==0.2.1 -c pytorch\n```\n")
+	write(t, filepath.Join(dir, "readme", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "readme", "train.py"), src)
+	write(t, filepath.Join(dir, "vision", "requirements.txt"), "numpy\ntorchvision==0.5.0\n")
+	write(t, filepath.Join(dir, "vision", "train.py"), src)
+	write(t, filepath.Join(dir, "prose", "README.md"), "Tested with PyTorch 1.7; any torch>=1.6 works.\n")
+	write(t, filepath.Join(dir, "prose", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "prose", "train.py"), src)
+	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
+	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
+	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
+	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
+	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py")} {
+		if strings.Contains(out, pinned+":") {
+			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
+		}
+	}
+	if !strings.Contains(out, filepath.Join("prose", "train.py")+":") {
+		t.Errorf("prose/train.py pins nothing, wanted OPT001:\n%s", out)
+	}
+}

@@ -202,6 +202,24 @@ func pinText(dir string) (string, bool) {
 		reqs.WriteString(text)
 		reqs.WriteByte('\n')
 	}
+	if !torchRequirement.MatchString(reqs.String()) {
+		// No file pins torch: a README's install commands may (`conda
+		// create ... pytorch==1.0.0`), and so may a torchvision pin. The
+		// README counts as a pin file only where it pins something, so
+		// that a sub-package's README does not stop the search upwards.
+		for _, name := range []string{"README.md", "README.rst", "README.txt", "README", "INSTALL.md"} {
+			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+				if pins := patterns.ReadmePins(string(b)); pins != "" {
+					reqs.WriteString(pins)
+					found = true
+				}
+				break
+			}
+		}
+	}
+	if !torchRequirement.MatchString(reqs.String()) {
+		reqs.WriteString(patterns.TorchFromTorchvision(reqs.String()))
+	}
 	return reqs.String(), found
 }
 

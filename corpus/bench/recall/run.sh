@@ -8,7 +8,7 @@
 # Each repository is cloned into WORKDIR/owner+name at its pinned commit,
 # from /work/.mirror/owner+name when a mirror is there, else from GitHub;
 # only the labelled scopes' Python files and the files gpuopt reads for
-# versions (requirements*.txt, pyproject.toml, setup.cfg, setup.py, environment.yml) are checked out.
+# versions (requirements*.txt, pyproject.toml, setup.cfg, setup.py, environment.yml, README) are checked out.
 # Then gpuopt is built from this tree and the scorer prints recall and false
 # alarms per family (see score/main.go).
 set -euo pipefail
@@ -38,7 +38,7 @@ while read -r name commit scopes; do
   git -C "$dir" ls-tree -r --name-only "$commit" -- $scopes |
     grep -E '\.py$' >"$dir/.git/recall-files" || true
   git -C "$dir" ls-tree -r --name-only "$commit" |
-    grep -E '(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.cfg|setup\.py|environment\.ya?ml|\.gitignore)$' >>"$dir/.git/recall-files" || true
+    grep -E '(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.cfg|setup\.py|environment\.ya?ml|\.gitignore|README(\.md|\.rst|\.txt)?|INSTALL\.md)$' >>"$dir/.git/recall-files" || true
   while read -r f; do
     git -C "$dir" checkout -q "$commit" -- "$f" 2>/dev/null || echo "recall: $name: $f not available" >&2
   done <"$dir/.git/recall-files"
