@@ -395,10 +395,22 @@ func deviceEqualsString(m *rewrite.Model, cond *rewrite.Node) bool {
 }
 
 // inUncalledFunction reports a node inside a module-level function that
-// nothing in the project calls, or a module-level class nothing builds
-// (Model.NeverCalled), memoized in never.
+// nothing in the project calls, a module-level class nothing builds
+// (Model.NeverCalled), or a method of such a class that nothing calls
+// (Model.NeverCalledMethod), memoized in never.
 func inUncalledFunction(m *rewrite.Model, n *rewrite.Node, never map[*rewrite.Node]bool) bool {
 	for ; n != nil && n.Parent != nil; n = n.Parent {
+		if n.Type == "function_definition" && n.Parent.Type == "block" && n.Parent.Parent != nil && n.Parent.Parent.Type == "class_definition" {
+			// A method nothing calls (Model.NeverCalledMethod).
+			v, ok := never[n]
+			if !ok {
+				v = m.NeverCalledMethod(n)
+				never[n] = v
+			}
+			if v {
+				return true
+			}
+		}
 		if n.Parent.Type != "module" {
 			continue
 		}

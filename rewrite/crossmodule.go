@@ -582,6 +582,62 @@ func (m *Model) neverCalled(def *Node, visiting map[*Node]bool) bool {
 	return true
 }
 
+// NeverCalledMethod reports a method of a module-level class that nothing
+// in the project calls: its name is spelled nowhere in its file outside
+// its own definition (no `self.name(...)`, no string) and in no other
+// module of the project (blind sample S35F's CTRNext, whose
+// Trainer.inference() is called by nothing). False for dunders and
+// decorated methods, for a class with any base (a library or framework
+// may call what it overrides: Lightning's training_step, nn.Module's
+// reset_parameters), for files that reach attributes by computed names
+// (getattr), and where the project's modules are not all known (a
+// checked subfolder).
+func (m *Model) NeverCalledMethod(def *Node) bool {
+	if def == nil || def.Type != "function_definition" || def.Parent == nil || def.Parent.Type != "block" {
+		return false
+	}
+	cls := def.Parent.Parent
+	if cls == nil || cls.Type != "class_definition" || cls.Parent == nil || cls.Parent.Type != "module" {
+		return false
+	}
+	if sc := cls.ChildByField("superclasses"); sc != nil {
+		for _, base := range sc.NamedChildren() {
+			if base.Text() != "object" {
+				return false
+			}
+		}
+	}
+	name := def.ChildByField("name").Text()
+	if strings.HasPrefix(name, "__") {
+		return false
+	}
+	wi, ok := m.project.(WordIndex)
+	if !ok {
+		return false
+	}
+	self := m.absPath()
+	if whole, ok := m.project.(WholeRepository); self == "" || !ok || !whole.CoversRepository(self) {
+		return false
+	}
+	src := m.File.Src.Bytes
+	for _, s := range []string{`"` + name + `"`, `'` + name + `'`, "getattr(", "__dict__"} {
+		if bytes.Contains(src, []byte(s)) {
+			return false
+		}
+	}
+	for _, id := range m.File.Identifiers(name) {
+		if !def.Contains(id) {
+			return false
+		}
+	}
+	for _, path := range wi.ModulesSpelling(name) {
+		if path != self {
+			return false
+		}
+	}
+	return true
+}
+
 // moduleLevelFunction returns the module-level function definition
 // around n, or nil when n is at module level or in a class.
 func moduleLevelFunction(n *Node) *Node {

@@ -510,3 +510,58 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 		t.Errorf("prose/train.py pins nothing, wanted OPT001:\n%s", out)
 	}
 }
+
+// A method of a plain class that nothing in the repository calls runs
+// never: its findings are dropped, those of the method main() calls are
+// kept (blind sample S35F's CTRNext, whose Trainer.inference() is dead).
+// Once another module calls it, it is reported again.
+func TestUncalledMethodIsSilent(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "trainer.py"), `# A trainer class whose inference() nothing in the project calls (blind
+# sample S35F's CTRNext): its per-batch host-built tensors never run, so
+# only train()'s are reported.
+import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, model, loader):
+        self.model = model.cuda()
+        self.loader = loader
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-3, fused=True)
+
+    def train(self, epochs):
+        for _ in range(epochs):
+            for x, y in self.loader:
+                x, y = x.cuda(non_blocking=True), y.cuda(non_blocking=True)
+                weights = torch.ones(y.shape[0]).cuda()
+                loss = (nn.functional.cross_entropy(self.model(x), y, reduction="none") * weights).mean()
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+
+    def inference(self):
+        with torch.no_grad():
+            for x, _ in self.loader:
+                mask = torch.ones(x.shape[0]).cuda()
+                print((self.model(x.cuda()).argmax(1) * mask).sum())
+
+
+def main(model, loader):
+    Trainer(model, loader).train(10)
+
+
+if __name__ == "__main__":
+    main(nn.Linear(8, 2), [])
+`)
+	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "XFER001", "--output-format", "concise", ".")
+	if !strings.Contains(out, "trainer.py:18:") || strings.Contains(out, "trainer.py:27:") {
+		t.Errorf("want XFER001 in train() (line 18) and none in the uncalled inference() (line 27):\n%s", out)
+	}
+	write(t, filepath.Join(dir, "serve.py"), "from trainer import Trainer\n\nTrainer(None, []).inference()\n")
+	out, _, _ = run(t, dir, "", "check", "--target-gpu", "h100", "--select", "XFER001", "--output-format", "concise", ".")
+	if !strings.Contains(out, "trainer.py:27:") {
+		t.Errorf("inference() is called by serve.py: want its XFER001:\n%s", out)
+	}
+}
