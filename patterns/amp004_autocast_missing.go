@@ -272,8 +272,11 @@ func checkMissingAutocast(p *Pass) {
 		// (A pass without a fix joins the step's finding whatever its
 		// message: one finding per step, blind sample S26D's HR-VITON,
 		// whose discriminator passes in each branch were reported apart.)
-		if i, ok := stepFinding[step]; ok && (stepBase[i] == msg || fix == nil) && sameApplicability((*p.out)[i].Fix, fix) {
-			if fix != nil {
+		// (Also a pass with a fix after one without: the first's message
+		// already asks to wrap it, as StarGAN's generator pass after the
+		// discriminator's, blind sample S35D.)
+		if i, ok := stepFinding[step]; ok && ((stepBase[i] == msg || fix == nil) && sameApplicability((*p.out)[i].Fix, fix) || (*p.out)[i].Fix == nil) {
+			if fix != nil && (*p.out)[i].Fix != nil {
 				(*p.out)[i].Fix.Edits = append((*p.out)[i].Fix.Edits, fix.Edits...)
 			}
 			joinedSteps[i] = append(joinedSteps[i], p.LineOf(first))
@@ -971,7 +974,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps
 		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) || onCPU(p, call) || hostBatchLoop(p, loops[0]) {
 			continue // a loss is not a forward pass: it joins one below
 		}
-		if insideTrainingStep(p, loops) {
+		if insideTrainingStep(p, loops) || periodicInTraining(p, call) {
 			continue
 		}
 		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) || evaluatesOnce(p, loops[len(loops)-1]) || underRemainderGuard(p, loops[len(loops)-1], 0, false) {
@@ -1144,6 +1147,25 @@ func insideTrainingStep(p *Pass, loops []*rewrite.Node) bool {
 	for _, b := range p.File.MethodCalls("backward") {
 		if bl := p.Model.EnclosingLoops(b); len(bl) > 0 && slices.Contains(loops, bl[0]) {
 			return true
+		}
+	}
+	return false
+}
+
+// periodicInTraining reports a call under an `if` that takes a remainder
+// inside a training loop: a debug sample every N steps (blind sample
+// S35D's StarGAN translates fixed images every sample_step iterations), a
+// small share of the run.
+func periodicInTraining(p *Pass, call *rewrite.Node) bool {
+	guarded := false
+	for a := call.Parent; a != nil && !rewrite.IsScopeNode(a); a = a.Parent {
+		if a.Type == "if_statement" {
+			if c := a.ChildByField("condition"); c != nil && !c.Contains(call) && strings.Contains(c.Text(), "%") {
+				guarded = true
+			}
+		}
+		if guarded && rewrite.IsLoop(a) {
+			return p.Model.Loop(a).Trains()
 		}
 	}
 	return false
