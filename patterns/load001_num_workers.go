@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -183,6 +184,13 @@ func checkLoaderWorkers(p *Pass) {
 			// cannot send a lambda (blind sample S23A's fer, whose
 			// transforms.Lambda closures then stopped the first epoch).
 			msg += fmt.Sprintf("; its dataset holds a lambda or a nested function (line %d) that workers started by spawn or forkserver (macOS, Windows; Linux from Python 3.14) cannot unpickle: make it a module-level function first", line)
+			fix = nil
+		} else if cm, fn := closureInDataset(p, rewrite.Arg(gl.Call, 0, "dataset")); fn != nil && !atImport {
+			// The same, passed in from another module (blind sample
+			// S35H's FastMRI entry: `DataAugmentor(args, lambda:
+			// current_epoch)` built by the trainer).
+			msg += "; its dataset holds a lambda or a nested function (" + filepath.Base(cm.File.Src.Path) + ":" + strconv.Itoa(cm.File.Src.LineOf(fn.Start)+1) +
+				") that workers started by spawn or forkserver (macOS, Windows; Linux from Python 3.14) cannot unpickle, and that persistent workers would keep as it was when they started: make it a module-level function that reads state the workers can see first"
 			fix = nil
 		}
 		if kw := unpicklableWorkerArg(p, gl.Call); kw != "" {
@@ -750,12 +758,36 @@ func inheritedMethod(m *rewrite.Model, cls *rewrite.Node, name string, depth int
 	return nil, nil
 }
 
+// withItemValue returns the expression a name bound only by a with item
+// (`with closing(ScenesDeepHDR(root)) as scenes:`) is entered from; nil
+// for any other name.
+func withItemValue(m *rewrite.Model, ident *rewrite.Node) *rewrite.Node {
+	if ident == nil || ident.Type != "identifier" {
+		return nil
+	}
+	bs := m.Bindings(ident)
+	if len(bs) != 1 || bs[0].Kind != rewrite.WithBinding || bs[0].Ident == nil {
+		return nil
+	}
+	as := bs[0].Ident.Ancestor("as_pattern")
+	if as == nil || as.Ancestor("with_statement") == nil {
+		return nil
+	}
+	if c := as.NamedChildren(); len(c) > 0 && c[0].Type == "call" {
+		return c[0]
+	}
+	return nil
+}
+
 // datasetOrigins are the origins of a loader's dataset, seen through the
 // splits and views that keep its samples: `train, val =
 // random_split(dataset, ...)`, `Subset(dataset, idx)`,
 // `ConcatDataset([a, b])` (blind sample S20I's Cassava, whose dataset
 // class, imported and split, moves every sample to CUDA).
 func datasetOrigins(p *Pass, ds *rewrite.Node, depth int) []rewrite.Origin {
+	if v := withItemValue(p.Model, ds); v != nil && depth <= 3 {
+		return datasetOrigins(p, v, depth+1) // `with closing(Scenes(root)) as scenes:`
+	}
 	var out []rewrite.Origin
 	for _, o := range p.Model.OriginsAcross(ds) {
 		e := o.Expr
@@ -764,6 +796,13 @@ func datasetOrigins(p *Pass, ds *rewrite.Node, depth int) []rewrite.Origin {
 			continue
 		}
 		switch q := p.Model.CalleeName(e); q {
+		case "contextlib.closing":
+			// `with closing(ScenesDeepHDR(root)) as scenes:` (blind sample
+			// S35I's Deep-HDR): the dataset itself.
+			if inner := rewrite.Arg(e, 0, "thing"); inner != nil {
+				out = append(out, datasetOrigins(p, inner, depth+1)...)
+				continue
+			}
 		case "torch.utils.data.random_split", "torch.utils.data.dataset.random_split", "torch.utils.data.Subset", "torch.utils.data.dataset.Subset":
 			if inner := rewrite.Arg(e, 0, "dataset"); inner != nil {
 				out = append(out, datasetOrigins(p, inner, depth+1)...)

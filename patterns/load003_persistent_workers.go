@@ -478,7 +478,7 @@ func datasetTouchedPerEpoch(p *Pass, gl gpuLoader) bool {
 	case ds.Type != "call":
 		return true
 	}
-	return loaderDatasetReached(p, gl) || loaderDatasetChanged(p)
+	return loaderDatasetReached(p, gl) || loaderDatasetChanged(p) || datasetHoldsClosure(p, rewrite.Arg(gl.Call, 0, "dataset"))
 }
 
 // loaderDatasetReached reports a read of the loader's .dataset other than
@@ -524,7 +524,7 @@ func datasetChanged(p *Pass, gl gpuLoader) bool {
 			}
 		}
 	}
-	return loaderDatasetReached(p, gl) || loaderDatasetChanged(p)
+	return loaderDatasetReached(p, gl) || loaderDatasetChanged(p) || datasetHoldsClosure(p, rewrite.Arg(gl.Call, 0, "dataset"))
 }
 
 // loaderDatasetChange is an assignment to an attribute of a loader's
@@ -806,4 +806,64 @@ func constantBound(p *Pass, n *rewrite.Node) (int, bool) {
 		return intLiteralText(def.Text())
 	}
 	return 0, false
+}
+
+// datasetHoldsClosure reports a dataset built with a function value among
+// its arguments, or among those of the calls that build its arguments, a
+// few levels deep, through parameters to their call sites in the project
+// (closureInDataset): a lambda the trainer passes in (`DataAugmentor(args,
+// lambda: current_epoch)` handed to the dataset, blind sample S35H's
+// FastMRI entry) reads state the main process changes between epochs,
+// which persistent workers never see again (their copy stays at epoch 0).
+func datasetHoldsClosure(p *Pass, ds *rewrite.Node) bool {
+	_, fn := closureInDataset(p, ds)
+	return fn != nil
+}
+
+// closureInDataset returns the lambda or nested function a dataset is
+// built with (datasetHoldsClosure), with the model of its module; nil
+// when there is none.
+func closureInDataset(p *Pass, ds *rewrite.Node) (*rewrite.Model, *rewrite.Node) {
+	var holds func(m *rewrite.Model, e *rewrite.Node, depth int) (*rewrite.Model, *rewrite.Node)
+	holds = func(m *rewrite.Model, e *rewrite.Node, depth int) (*rewrite.Model, *rewrite.Node) {
+		if e == nil || depth > 6 {
+			return nil, nil
+		}
+		switch e.Type {
+		case "lambda":
+			return m, e
+		case "keyword_argument":
+			return holds(m, e.ChildByField("value"), depth)
+		case "call":
+			if args := e.ChildByField("arguments"); args != nil {
+				for _, a := range args.NamedChildren() {
+					if hm, fn := holds(m, a, depth+1); fn != nil {
+						return hm, fn
+					}
+				}
+			}
+		case "identifier":
+			if b := m.Binding(e); b != nil && b.Kind == rewrite.DefBinding && b.Stmt.Ancestor("function_definition") != nil {
+				return m, b.Stmt // a nested function: a closure
+			}
+			for _, o := range m.OriginsAcross(e) {
+				om := m
+				if o.Model != nil {
+					om = o.Model
+				}
+				if o.Expr != nil && o.Expr != e {
+					if hm, fn := holds(om, o.Expr, depth+1); fn != nil {
+						return hm, fn
+					}
+				}
+				if o.Expr == nil && o.Call != nil {
+					if hm, fn := holds(om, o.Call, depth+1); fn != nil {
+						return hm, fn // an instance of a project class, built with a lambda
+					}
+				}
+			}
+		}
+		return nil, nil
+	}
+	return holds(p.Model, ds, 0)
 }

@@ -202,8 +202,11 @@ func TestReadmePins(t *testing.T) {
 		{"Dependencies:\n    torch==1.8.0\n    numpy\n", Version{1, 8}},
 		{"`pip install torch==2.1.0`", Version{2, 1}},
 		{"conda install pytorch=1.7 -c pytorch", Version{1, 7}},
+		{"## Requirements\n- Python 3.8\n- PyTorch == 1.11.0\n", Version{1, 11}},
 		{"Requires torch>=1.7 and PyTorch 1.11.0 or later.", DefaultVersions.Torch},
 		{"pip install torchmetrics==0.11 torch-geometric", DefaultVersions.Torch},
+		{`Pin it in pyproject: target-versions = { torch = "1.10" }, or "torch==1.10" in requirements.txt.`, DefaultVersions.Torch},
+		{"pip install torch==1.13.1\n# or, for CUDA 12:\npip install torch==2.1.0\n", DefaultVersions.Torch},
 	} {
 		if got := PinnedVersions(ReadmePins(c.readme)).Torch; got != c.want {
 			t.Errorf("PinnedVersions(ReadmePins(%q)).Torch = %v, want %v (%q)", c.readme, got, c.want, ReadmePins(c.readme))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -224,26 +225,59 @@ func DockerfilePins(dockerfile string) string {
 	return out.String()
 }
 
-// readmePin matches an exact pin of torch, pytorch or torchvision in a
-// README's install commands: `pip install torch==1.8.0`, conda's
-// `pytorch==1.0.0 torchvision==0.2.1` or `pytorch=1.7`.
+// readmePin matches an exact pin of torch, pytorch or torchvision:
+// `torch==1.8.0`, conda's `pytorch=1.7`.
 var readmePin = regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(])(pytorch|torch|torchvision)\s*==?\s*([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b`)
 
-// ReadmePins returns the exact torch and torchvision pins a README's
-// install commands spell, one `name==X` per line, for PinnedVersions and
-// TorchFromTorchvision: a project without a requirements file that says
-// `conda create ... pytorch==1.0.0` there runs 1.0 (blind samples S35A's
-// Zero-DCE and S35B's MR-to-CT, whose fused=True and torch.compile advice
-// needed a newer torch). Ranges and prose ("PyTorch 1.7 or later") are
-// not pins.
+// readmePinLine matches a README line that is one pin and nothing else
+// (a requirements list in the README: `torch==1.8.0`, `- PyTorch ==
+// 1.11.0`).
+var readmePinLine = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?` + "`?" + `(pytorch|torch|torchvision)\s*==?\s*([0-9]+\.[0-9]+(?:\.[0-9]+)?)` + "`?" + `\s*$`)
+
+// installCommands are the commands whose arguments are pins.
+var installCommands = []string{"pip install", "pip3 install", "conda install", "conda create", "mamba install", "mamba create", "conda env create"}
+
+// ReadmePins returns the exact torch and torchvision pins a README names
+// in its install commands (`conda create ... pytorch==1.0.0 ...`, `pip
+// install torch==1.8.0`) or as lines of a requirements list, one
+// `name==X` per line, for PinnedVersions and TorchFromTorchvision: a
+// project without a requirements file that pins torch there runs that
+// version (blind samples S35A's Zero-DCE, S35B's MR-to-CT and S35F's
+// CTRNext, whose fused=True and torch.compile advice needed a newer
+// torch). Pins in prose or examples ("set target-versions =
+// {torch = ...}"), ranges, and READMEs naming two torch versions say
+// nothing.
 func ReadmePins(readme string) string {
 	var out strings.Builder
-	for _, m := range readmePin.FindAllStringSubmatch(readme, -1) {
-		name := strings.ToLower(m[1])
+	torches := map[string]bool{}
+	add := func(name, version string) {
+		name = strings.ToLower(name)
 		if name == "pytorch" {
 			name = "torch"
 		}
-		out.WriteString(name + "==" + m[2] + "\n")
+		if name == "torch" {
+			if pv, ok := ParseVersion(version); ok {
+				torches[pv.String()] = true
+			}
+		}
+		out.WriteString(name + "==" + version + "\n")
+	}
+	for _, line := range strings.Split(readme, "\n") {
+		line = strings.TrimSpace(line)
+		if m := readmePinLine.FindStringSubmatch(line); m != nil {
+			add(m[1], m[2])
+			continue
+		}
+		lower := strings.ToLower(line)
+		if !slices.ContainsFunc(installCommands, func(c string) bool { return strings.Contains(lower, c) }) {
+			continue
+		}
+		for _, m := range readmePin.FindAllStringSubmatch(line, -1) {
+			add(m[1], m[2])
+		}
+	}
+	if len(torches) > 1 {
+		return "" // two versions named: which one runs is not said
 	}
 	return out.String()
 }

@@ -109,6 +109,8 @@ type Model struct {
 	moduleImports []*Binding
 	// usesCUDA caches UsesCUDA: 0 unknown, 1 no, 2 yes.
 	usesCUDA int8
+	// configDevices are projectConfigDevice's answers by attribute name.
+	configDevices map[string]DeviceKind
 	// callsByName indexes the calls of plain names by the last part of
 	// their qualified names (nil: not built yet).
 	callsByName  map[string][]*Node

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -103,6 +104,13 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			if k := m.inheritedDevice(expr, depth); k != DeviceUnknown {
 				return k
 			}
+			// `self.conf.device`, set by a config module of the project
+			// (`conf.device = "cuda:{}".format(...) if
+			// torch.cuda.is_available() else "cpu"`: blind sample S35C's
+			// anti-spoofing trainers).
+			if k := m.configDeviceOf(expr, depth); k != DeviceUnknown {
+				return k
+			}
 			return DeviceSomething
 		}
 		// config.DEVICE after `import config` of a project module.
@@ -119,6 +127,9 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 			return k
 		}
 		if deviceLikeName(expr.ChildByField("attribute").Text()) {
+			if k := m.configDeviceOf(expr, depth); k != DeviceUnknown {
+				return k // `self.opt.data_device`
+			}
 			return DeviceSomething
 		}
 	case "subscript":
@@ -364,6 +375,115 @@ func (m *Model) movedBefore(ret, def *Node) DeviceKind {
 		}
 		n++
 	}
+	return k
+}
+
+// configNames are the names configuration objects go by.
+var configNames = map[string]bool{"conf": true, "cnf": true, "cfg": true, "config": true, "configs": true, "args": true,
+	"opt": true, "opts": true, "options": true, "hparams": true, "params": true, "hp": true, "settings": true, "flags": true}
+
+// configObject reports an expression naming a configuration object by
+// its name: `conf`, `self.conf`, `self.args`.
+func configObject(n *Node) bool {
+	if n != nil && n.Type == "attribute" {
+		n = n.ChildByField("attribute")
+	}
+	return n != nil && n.Type == "identifier" && configNames[strings.ToLower(n.Text())]
+}
+
+// inConfigClass reports a node inside a class named for configuration
+// (`class TrainConfig:`, `class Options:`), whose `self.device` is the
+// configuration's device.
+func inConfigClass(n *Node) bool {
+	cls := n.Ancestor("class_definition")
+	if cls == nil {
+		return false
+	}
+	name := strings.ToLower(cls.ChildByField("name").Text())
+	for _, suffix := range []string{"config", "cfg", "conf", "options", "settings", "args", "hparams"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxConfigScan bounds the modules projectConfigDevice parses.
+const maxConfigScan = 24
+
+// configDeviceOf is DeviceMaybeCUDA for a device attribute of a
+// configuration object (`self.conf.device`, `opt.data_device`) that the
+// project sets to CUDA, or to CUDA when a GPU is there
+// (projectConfigDevice); DeviceUnknown otherwise.
+func (m *Model) configDeviceOf(attr *Node, depth int) DeviceKind {
+	if depth >= 2 || !configObject(attr.ChildByField("object")) {
+		return DeviceUnknown
+	}
+	if k := m.projectConfigDevice(attr.ChildByField("attribute").Text()); k == DeviceCUDA || k == DeviceMaybeCUDA {
+		return DeviceMaybeCUDA
+	}
+	return DeviceUnknown
+}
+
+// projectConfigDevice is the device this file and the project's other
+// modules assign to the attribute name of a configuration object
+// (`conf.device = ...`, `opt.data_device = ...`, a config class's
+// `self.device = ...`), joined over every such assignment; DeviceUnknown
+// when there is none, one is unknown, or too many modules spell one to
+// read. Asked once per file and name.
+func (m *Model) projectConfigDevice(name string) DeviceKind {
+	if k, ok := m.configDevices[name]; ok {
+		return k
+	}
+	if m.configDevices == nil {
+		m.configDevices = map[string]DeviceKind{}
+	}
+	m.configDevices[name] = DeviceUnknown // (a cycle answers unknown)
+	k, n, known := DeviceUnknown, 0, true
+	visit := func(fm *Model) {
+		if !bytes.Contains(fm.File.Src.Bytes, []byte("."+name)) {
+			return
+		}
+		for _, asg := range fm.File.OfType("assignment") {
+			left := asg.ChildByField("left")
+			if left == nil || left.Type != "attribute" || left.ChildByField("attribute").Text() != name {
+				continue
+			}
+			if obj := left.ChildByField("object"); !configObject(obj) && !(obj.Text() == "self" && inConfigClass(asg)) {
+				continue
+			}
+			vk := fm.deviceOf(asg.ChildByField("right"), 4)
+			if vk == DeviceUnknown {
+				known = false
+				return
+			}
+			if n == 0 {
+				k = vk
+			} else {
+				k = joinDevices(k, vk)
+			}
+			n++
+		}
+	}
+	visit(m)
+	if wi, ok := m.project.(WordIndex); ok {
+		self := m.absPath()
+		if paths := wi.ModulesSpelling("."+name+" =", "."+name+"="); len(paths) <= maxConfigScan {
+			for _, path := range paths {
+				if path != self {
+					if fm := m.foreignModel(path); fm != nil {
+						visit(fm)
+					}
+				}
+			}
+		} else {
+			known = false
+		}
+	}
+	if !known || n == 0 {
+		k = DeviceUnknown
+	}
+	m.configDevices[name] = k
 	return k
 }
 
