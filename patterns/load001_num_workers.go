@@ -278,7 +278,13 @@ func iterableDataset(p *Pass, ds *rewrite.Node) bool {
 	v := ds
 	if ds.Type == "identifier" {
 		if v = p.Model.ValueOf(ds); v == nil {
-			return false
+			// Assigned in several branches: the assignment of the branch
+			// that builds the loader (`if large_video: dataset =
+			// Video_IterableDataset(...); loader = DataLoader(dataset)`,
+			// blind sample S35M's TrackNetV3).
+			if v = reachingValue(p.Model, ds); v == nil {
+				return false
+			}
 		}
 	}
 	if v.Type != "call" {
@@ -314,6 +320,28 @@ func iterableDataset(p *Pass, ds *rewrite.Node) bool {
 		}
 	}
 	return false
+}
+
+// reachingValue returns the value of the nearest plain assignment of
+// ident before it in a block that holds it (the branch it is read in),
+// nil when there is none.
+func reachingValue(m *rewrite.Model, ident *rewrite.Node) *rewrite.Node {
+	var best *rewrite.Binding
+	for _, b := range m.Bindings(ident) {
+		if b.Kind != rewrite.AssignBinding || b.Value == nil || b.Stmt == nil || b.Stmt.End > ident.Start {
+			continue
+		}
+		if st := rewrite.Statement(b.Stmt); st == nil || st.Parent == nil || !st.Parent.Contains(ident) {
+			continue
+		}
+		if best == nil || b.Stmt.Start > best.Stmt.Start {
+			best = b
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.Value
 }
 
 // unpicklableWorkerArg returns the keyword (collate_fn, worker_init_fn)

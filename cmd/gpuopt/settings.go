@@ -169,7 +169,11 @@ func pinText(dir string) (string, bool) {
 	// gpu.txt) holds the pins of projects that split them (blind sample
 	// S18R's CORL, whose torch 1.11 pin there was missed and fused=True
 	// written).
-	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt")} {
+	// A Dockerfile of a docker/ folder, or named for its image
+	// (Dockerfile.gpu): blind sample S35Q's landmark retrieval, whose
+	// docker/Dockerfile starts FROM pytorch/pytorch:1.3-cuda10.1.
+	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt"),
+		"Dockerfile*", filepath.Join("docker", "Dockerfile*")} {
 		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
 		sort.Strings(matches)
 		for _, m := range matches {
@@ -192,7 +196,8 @@ func pinText(dir string) (string, bool) {
 			text += "\n" + patterns.QuotedPins(text)
 		case "uv.lock", "poetry.lock":
 			text = patterns.LockedVersions(text)
-		case "Dockerfile":
+		}
+		if strings.HasPrefix(filepath.Base(name), "Dockerfile") {
 			pins := patterns.DockerfilePins(text)
 			if !torchRequirement.MatchString(reqs.String() + pins) {
 				pins += patterns.DockerfileImagePin(text) // the image is the only torch named
