@@ -346,7 +346,7 @@ var cnnArchitectures = []string{"resnet", "resnext", "wide_resnet", "efficientne
 // the file builds torchvision CNNs and no other network.
 func convolutionalTraining(p *Pass) bool {
 	return p.Memo("amp004.convolutionalTraining", func() any {
-		if !p.Model.ProjectSpells("Conv2d", "Conv3d", "Conv1d") && !p.Model.Imports("torchvision") {
+		if !p.Model.ProjectSpells("Conv2d", "Conv3d", "Conv1d", "torchvision", "timm", "efficientnet_pytorch") {
 			return false // no convolution anywhere: the cheap answer first
 		}
 		if convolutionsOnly(p) && p.Model.ProjectSpells("Conv2d", "Conv3d", "Conv1d") && !p.Model.ProjectSpells("LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer", "scaled_dot_product_attention") {
@@ -358,26 +358,107 @@ func convolutionalTraining(p *Pass) bool {
 		walk := &widthWalk{}
 		nets, ok := trainedNetworks(p, &widthFrame{m: p.Model, walk: walk})
 		if ok && len(nets) > 0 {
+			convs := 0
 			for _, net := range nets {
-				if !convolutional(net.m, net.def) || attentionIn(net) {
+				if parametersOnly(net.m, net.def) {
+					continue // learnable proxies or prototypes beside the network: no layer
+				}
+				if !convolutional(net.m, net.def) && !buildsLibraryCNN(net.m, net.def) || attentionIn(net) {
 					return false
 				}
+				convs++
 			}
-			return true
+			return convs > 0
 		}
-		cnn := false
-		for _, call := range p.File.OfType("call") {
-			name, ok := strings.CutPrefix(p.Model.CalleeName(call), "torchvision.models.")
-			if !ok || strings.Contains(name, ".") {
-				continue
-			}
-			if !slices.ContainsFunc(cnnArchitectures, func(a string) bool { return strings.HasPrefix(name, a) }) {
-				return false // a ViT, Swin or detection model
-			}
-			cnn = true
-		}
-		return cnn && !p.Model.Imports("timm") && !p.Model.Imports("transformers")
+		cnn, other := libraryCNNs(p)
+		return cnn && !other && !p.Model.Imports("transformers")
 	}).(bool)
+}
+
+// libraryCNNs reports whether the file builds library CNNs (cnn) and
+// whether it builds any other library network (other): torchvision's
+// architectures (cnnArchitectures, not a ViT, Swin or detection model),
+// timm models named for convolutional families (convTimmModel), and
+// efficientnet_pytorch's EfficientNet, called here or by a project
+// network class it builds (blind sample S35N's ECL, a ResNet-50 backbone
+// inside a class of models/ecl.py, and its EfficientNetV2 of timm).
+func libraryCNNs(p *Pass) (cnn, other bool) {
+	r := p.Memo("amp004.libraryCNNs", func() any {
+		var cnn, other bool
+		kind := func(q string, call *rewrite.Node) {
+			switch {
+			case strings.HasPrefix(q, "torchvision.models."):
+				name := strings.TrimPrefix(q, "torchvision.models.")
+				if strings.Contains(name, ".") || strings.HasSuffix(name, "_Weights") {
+					return
+				}
+				if slices.ContainsFunc(cnnArchitectures, func(a string) bool { return strings.HasPrefix(name, a) }) {
+					cnn = true
+				} else {
+					other = true
+				}
+			case q == "timm.create_model":
+				if call != nil && convTimmModel(rewrite.Arg(call, 0, "model_name")) {
+					cnn = true
+				} else {
+					other = true
+				}
+			case strings.HasPrefix(q, "efficientnet_pytorch."):
+				cnn = true
+			case strings.HasSuffix(q, ".from_pretrained") || strings.HasPrefix(q, "transformers."):
+				other = true
+			}
+		}
+		for _, call := range p.File.OfType("call") {
+			kind(p.Model.CalleeName(call), call)
+			if d := p.Model.ImportedDef(call.ChildByField("function")); d != nil && d.Class {
+				// (Summaries keep callee names, not arguments: a timm
+				// model built by a project class counts as other.)
+				p.Model.ClassCalls(d, func(q string) bool {
+					kind(q, nil)
+					return false
+				})
+			}
+		}
+		return [2]bool{cnn, other}
+	}).([2]bool)
+	return r[0], r[1]
+}
+
+// parametersOnly reports a module class that builds no layer: its torch.nn
+// calls are nn.Parameter and initialisers (ECL's balanced_proxies, blind
+// sample S35N), nothing autocast or cuDNN would run.
+func parametersOnly(m *rewrite.Model, def *rewrite.Node) bool {
+	for _, call := range m.File.OfTypeIn(def, "call") {
+		q := m.CalleeName(call)
+		if !strings.HasPrefix(q, "torch.nn.") || strings.HasPrefix(q, "torch.nn.init.") || strings.HasPrefix(q, "torch.nn.functional.") {
+			continue
+		}
+		switch q {
+		case "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Module.__init__", "torch.nn.ParameterList", "torch.nn.ParameterDict":
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// buildsLibraryCNN reports a network class whose body builds a
+// torchvision CNN architecture (`models.resnet50(weights=...)` as its
+// backbone: blind sample S35N's ECL) and no other torchvision model.
+func buildsLibraryCNN(m *rewrite.Model, def *rewrite.Node) bool {
+	cnn := false
+	for _, call := range m.File.OfTypeIn(def, "call") {
+		name, ok := strings.CutPrefix(m.CalleeName(call), "torchvision.models.")
+		if !ok || strings.Contains(name, ".") {
+			continue
+		}
+		if !slices.ContainsFunc(cnnArchitectures, func(a string) bool { return strings.HasPrefix(name, a) }) {
+			return false
+		}
+		cnn = true
+	}
+	return cnn
 }
 
 // attentionIn reports a network frame that calls attention or a

@@ -1,10 +1,13 @@
 package patterns
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gpuopt/gpuopt/rewrite"
+	"github.com/gpuopt/gpuopt/rewrite/workspace"
 )
 
 // TestAMP004EvaluationJoinsTheStep checks that an evaluation loop's
@@ -171,5 +174,90 @@ for epoch in range(10):
 	helper = strings.Replace(helper, "def evaluate(loader):", "def forward(x):\n    with torch.autocast(\"cuda\", dtype=torch.bfloat16):\n        return model(x)\n\n\ndef evaluate(loader):", 1)
 	if got := ruleFindings([]byte(helper), "AMP004", env); len(got) != 0 {
 		t.Errorf("a region in a loop-free helper covers the step: want no finding, got %+v", got)
+	}
+}
+
+// TestLibraryCNNsAreConvolutional: networks a library builds are
+// convolutional by their names (a timm efficientnet, efficientnet_pytorch,
+// a torchvision ResNet-50 backbone inside a project class, beside a
+// module of learnable proxies only): AMP004 quotes the CNN measurements,
+// not the Transformer's 5.0×, and AMP005 (TF32 matmuls, nothing for
+// convolutions) stays silent on the efficientnet_pytorch file (blind
+// sample S35N's dermatology classifiers). A timm ViT keeps both.
+func TestLibraryCNNsAreConvolutional(t *testing.T) {
+	step := `
+model = model.cuda()
+optimizer = torch.optim.Adam(model.parameters(), fused=True)
+for x, y in loader:
+    loss = nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+`
+	env := &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}
+	timmCNN := "import timm\nimport torch\nimport torch.nn as nn\n\nmodel = timm.create_model(\"tf_efficientnetv2_b0.in1k\", pretrained=True)\n" + step
+	if got := ruleFindings([]byte(timmCNN), "AMP004", env); len(got) != 1 || strings.Contains(got[0].Message, "5.0×") || !strings.Contains(got[0].Message, "channels_last") {
+		t.Errorf("timm efficientnet: want AMP004 with the CNN note, got %+v", got)
+	}
+	effnet := "import torch\nimport torch.nn as nn\nfrom efficientnet_pytorch import EfficientNet\n\nmodel = EfficientNet.from_pretrained(\"efficientnet-b7\")\n" + step
+	if got := ruleFindings([]byte(effnet), "AMP005", env); len(got) != 0 {
+		t.Errorf("efficientnet_pytorch: want no AMP005, got %+v", got)
+	}
+	timmViT := strings.Replace(timmCNN, "tf_efficientnetv2_b0.in1k", "vit_base_patch16_224", 1)
+	if got := ruleFindings([]byte(timmViT), "AMP004", env); len(got) != 1 || !strings.Contains(got[0].Message, "5.0×") {
+		t.Errorf("timm ViT: want AMP004 with the Transformer's 5.0×, got %+v", got)
+	}
+	if got := ruleFindings([]byte(timmViT), "AMP005", env); len(got) != 1 {
+		t.Errorf("timm ViT: want AMP005, got %+v", got)
+	}
+
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("nets.py", `import torch
+import torch.nn as nn
+import torchvision.models as models
+
+
+class Backbone(nn.Module):
+    def __init__(self, num_classes=8):
+        super().__init__()
+        cnn = models.resnet50(weights=models.ResNet50_Weights.IMAGENET1K_V1)
+        self.features = nn.Sequential(*list(cnn.children())[:-1])
+        self.fc = nn.Linear(2048, num_classes)
+
+    def forward(self, x):
+        return self.fc(self.features(x).flatten(1))
+
+
+class Proxies(nn.Module):
+    def __init__(self, dim=8, n=3):
+        super().__init__()
+        self.proxies = nn.init.xavier_uniform_(nn.Parameter(torch.empty(n, dim)))
+
+    def forward(self):
+        return nn.functional.normalize(self.proxies, dim=-1)
+`)
+	write("train.py", `import torch
+import torch.nn as nn
+
+from nets import Backbone, Proxies
+
+model = Backbone()
+proxies = Proxies().cuda()
+`+strings.Replace(step, "optimizer = torch.optim.Adam(model.parameters(), fused=True)", "optimizer = torch.optim.Adam(list(model.parameters()) + list(proxies.parameters()), fused=True)", 1))
+	path := filepath.Join(dir, "train.py")
+	src, _ := os.ReadFile(path)
+	f := rewrite.Parse(path, src)
+	defer f.Release()
+	var got []rewrite.Finding
+	for _, fd := range Run(f, Selection{Select: []string{"AMP004"}}, &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions, Project: workspace.NewProject(dir)}) {
+		got = append(got, fd)
+	}
+	if len(got) != 1 || strings.Contains(got[0].Message, "5.0×") || !strings.Contains(got[0].Message, "channels_last") {
+		t.Errorf("a project class around a torchvision ResNet-50: want AMP004 with the CNN note, got %+v", got)
 	}
 }
