@@ -215,7 +215,7 @@ func (m *Model) deviceOf(expr *Node, depth int) DeviceKind {
 // of the project count too, read in their module), DeviceUnknown when a
 // call site passes something unknown or none is found.
 func (m *Model) paramDevice(param *Node, depth int) DeviceKind {
-	k, n := DeviceUnknown, 0
+	var j deviceJoin
 	for _, o := range m.OriginsAcross(param) {
 		if o.Annotation {
 			continue // `gpu_id: int` says nothing of the device
@@ -231,14 +231,9 @@ func (m *Model) paramDevice(param *Node, depth int) DeviceKind {
 		if vk == DeviceUnknown {
 			return DeviceUnknown
 		}
-		if n == 0 {
-			k = vk
-		} else {
-			k = joinDevices(k, vk)
-		}
-		n++
+		j.add(vk)
 	}
-	return k
+	return j.k
 }
 
 // returnedDevice is the device kind every return of the function call
@@ -314,9 +309,8 @@ func (m *Model) builderDevice(call *Node, depth int) DeviceKind {
 	if def == nil {
 		return DeviceUnknown
 	}
-	rets := ReturnValues(def)
-	k := DeviceUnknown
-	for i, r := range rets {
+	var j deviceJoin
+	for _, r := range ReturnValues(def) {
 		rk := DeviceUnknown
 		switch r.Type {
 		case "call":
@@ -329,13 +323,9 @@ func (m *Model) builderDevice(call *Node, depth int) DeviceKind {
 		if rk == DeviceUnknown {
 			return DeviceUnknown
 		}
-		if i == 0 {
-			k = rk
-		} else {
-			k = joinDevices(k, rk)
-		}
+		j.add(rk)
 	}
-	return k
+	return j.k
 }
 
 // movedBefore is where the function def moves the module its returned
@@ -344,7 +334,7 @@ func (m *Model) builderDevice(call *Node, depth int) DeviceKind {
 // under a test of the GPU; DeviceUnknown when it moves none, or moves it
 // under any other condition.
 func (m *Model) movedBefore(ret, def *Node) DeviceKind {
-	k, n := DeviceUnknown, 0
+	var j deviceJoin
 	for _, id := range m.identsIn(ret.Text(), def) {
 		if id.Start >= ret.Start || m.ScopeOf(id) != m.ScopeOf(ret) {
 			continue
@@ -368,14 +358,9 @@ func (m *Model) movedBefore(ret, def *Node) DeviceKind {
 			}
 			mk = DeviceMaybeCUDA
 		}
-		if n == 0 {
-			k = mk
-		} else {
-			k = joinDevices(k, mk)
-		}
-		n++
+		j.add(mk)
 	}
-	return k
+	return j.k
 }
 
 // configNames are the names configuration objects go by.
@@ -439,7 +424,8 @@ func (m *Model) projectConfigDevice(name string) DeviceKind {
 		m.configDevices = map[string]DeviceKind{}
 	}
 	m.configDevices[name] = DeviceUnknown // (a cycle answers unknown)
-	k, n, known := DeviceUnknown, 0, true
+	var j deviceJoin
+	known := true
 	visit := func(fm *Model) {
 		if !bytes.Contains(fm.File.Src.Bytes, []byte("."+name)) {
 			return
@@ -457,12 +443,7 @@ func (m *Model) projectConfigDevice(name string) DeviceKind {
 				known = false
 				return
 			}
-			if n == 0 {
-				k = vk
-			} else {
-				k = joinDevices(k, vk)
-			}
-			n++
+			j.add(vk)
 		}
 	}
 	visit(m)
@@ -480,7 +461,8 @@ func (m *Model) projectConfigDevice(name string) DeviceKind {
 			known = false
 		}
 	}
-	if !known || n == 0 {
+	k := j.k
+	if !known || j.n == 0 {
 		k = DeviceUnknown
 	}
 	m.configDevices[name] = k
@@ -526,6 +508,22 @@ func formattedDevice(lit *Node) DeviceKind {
 		return DeviceCUDA
 	}
 	return DeviceUnknown
+}
+
+// deviceJoin accumulates the join of the device kinds of several values
+// (joinDevices), the first one as it is.
+type deviceJoin struct {
+	k DeviceKind
+	n int
+}
+
+func (j *deviceJoin) add(v DeviceKind) {
+	if j.n == 0 {
+		j.k = v
+	} else {
+		j.k = joinDevices(j.k, v)
+	}
+	j.n++
 }
 
 func joinDevices(a, b DeviceKind) DeviceKind {
