@@ -629,6 +629,18 @@ func handedOnlyUnderGuard(p *Pass, gl gpuLoader) bool {
 // the periodic one, blind sample S21E): it starts workers once, though it
 // is a whole evaluation pass that autocast would still speed up.
 func underRemainderGuard(p *Pass, n *rewrite.Node, depth int, skipOnce bool) bool {
+	return remainderGuarded(p, n, depth, skipOnce, false)
+}
+
+// underEpochGuard is underRemainderGuard for guards outside the batch
+// loops only (`if (epoch + 1) % val_freq == 0:`): an evaluation every
+// few hundred steps still runs often enough for its syncs to count
+// (corpus SYNC002/evaluate_once.py).
+func underEpochGuard(p *Pass, n *rewrite.Node) bool {
+	return remainderGuarded(p, n, 0, false, true)
+}
+
+func remainderGuarded(p *Pass, n *rewrite.Node, depth int, skipOnce, epochsOnly bool) bool {
 	for a := n.Parent; a != nil; a = a.Parent {
 		switch {
 		case rewrite.IsLoop(a), a.Type == "class_definition", a.Type == "lambda":
@@ -641,14 +653,20 @@ func underRemainderGuard(p *Pass, n *rewrite.Node, depth int, skipOnce bool) boo
 					// is often, not every few epochs; every 5,000 steps
 					// (MP-SENet's validation_interval) is not.
 					loops := p.Model.EnclosingLoops(a)
+					if epochsOnly && len(loops) > 0 && stepsHere(p, loops[0]) {
+						return false // every few training steps
+					}
 					if len(loops) == 0 || loops[0].Type != "for_statement" || !p.Model.IsDataLoader(loops[0].ChildByField("right")) {
 						return true
 					}
-					return !fewStepsApart(p, c)
+					return !epochsOnly && !fewStepsApart(p, c)
 				}
 			}
 		case a.Type == "function_definition":
 			calls := p.Model.CallSites(a)
+			if len(calls) == 0 {
+				calls = templateCalls(p, a)
+			}
 			if depth >= 2 || len(calls) == 0 {
 				return false
 			}
@@ -657,7 +675,7 @@ func underRemainderGuard(p *Pass, n *rewrite.Node, depth int, skipOnce bool) boo
 				if skipOnce && !a.Contains(c) && len(p.Model.EnclosingLoops(c)) == 0 && !calledInLoop(p, c) {
 					continue // a call that runs once (a final evaluation) restarts nothing per epoch
 				}
-				if a.Contains(c) || !underRemainderGuard(p, c, depth+1, skipOnce) {
+				if a.Contains(c) || !remainderGuarded(p, c, depth+1, skipOnce, epochsOnly) {
 					return false
 				}
 				guarded = true
@@ -666,6 +684,14 @@ func underRemainderGuard(p *Pass, n *rewrite.Node, depth int, skipOnce bool) boo
 		}
 	}
 	return false
+}
+
+// stepsHere reports a loop whose own body calls .backward(): the step
+// loop, not an epoch loop that calls a train_epoch() holding it.
+func stepsHere(p *Pass, loop *rewrite.Node) bool {
+	return slices.ContainsFunc(p.Model.LoopBodyNodes(loop), func(n *rewrite.Node) bool {
+		return n.Type == "call" && callAttr(n) == "backward"
+	})
 }
 
 // fewStepsApart reports a condition that takes a remainder by a known
@@ -806,6 +832,24 @@ func constantBound(p *Pass, n *rewrite.Node) (int, bool) {
 		return intLiteralText(def.Text())
 	}
 	return 0, false
+}
+
+// templateCalls returns, for a method with no call site of its own (an
+// override), the `self.name(...)` calls of the file outside it: a base
+// class's training loop calling `self.validate()` every few epochs, which
+// runs each subclass's validate (blind sample S35S's virtual-staining
+// trainers).
+func templateCalls(p *Pass, def *rewrite.Node) []*rewrite.Node {
+	if enclosingClass(def) == nil {
+		return nil
+	}
+	var out []*rewrite.Node
+	for _, c := range p.File.MethodCalls(def.ChildByField("name").Text()) {
+		if fn := c.ChildByField("function"); fn != nil && fn.ChildByField("object").Text() == "self" && !def.Contains(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // datasetHoldsClosure reports a dataset built with a function value among

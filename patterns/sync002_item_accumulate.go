@@ -49,6 +49,12 @@ func checkDeviceAccumulate(p *Pass) {
 		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) || onePassPerCall(p, loops) || breaksAfterFew(p, loops[0]) {
 			continue
 		}
+		if !m.Loop(loops[0]).Trains() && underEpochGuard(p, loops[len(loops)-1]) {
+			// An evaluation pass its callers run every few epochs (`if
+			// (epoch + 1) % val_freq == 0: self.validate()`, blind sample
+			// S35S's virtual-staining trainers): a small share of the run.
+			continue
+		}
 		if hostCopyNumpy(item) != nil && !m.Loop(loops[0]).Trains() {
 			continue // a NumPy total in an evaluation loop: as float() below
 		}
