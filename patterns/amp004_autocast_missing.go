@@ -385,37 +385,17 @@ func convolutionalTraining(p *Pass) bool {
 func libraryCNNs(p *Pass) (cnn, other bool) {
 	r := p.Memo("amp004.libraryCNNs", func() any {
 		var cnn, other bool
-		kind := func(q string, call *rewrite.Node) {
-			switch {
-			case strings.HasPrefix(q, "torchvision.models."):
-				name := strings.TrimPrefix(q, "torchvision.models.")
-				if strings.Contains(name, ".") || strings.HasSuffix(name, "_Weights") {
-					return
-				}
-				if slices.ContainsFunc(cnnArchitectures, func(a string) bool { return strings.HasPrefix(name, a) }) {
-					cnn = true
-				} else {
-					other = true
-				}
-			case q == "timm.create_model":
-				if call != nil && convTimmModel(rewrite.Arg(call, 0, "model_name")) {
-					cnn = true
-				} else {
-					other = true
-				}
-			case strings.HasPrefix(q, "efficientnet_pytorch."):
-				cnn = true
-			case strings.HasSuffix(q, ".from_pretrained") || strings.HasPrefix(q, "transformers."):
-				other = true
-			}
+		note := func(q string, call *rewrite.Node) {
+			c, o := libraryNetwork(q, call)
+			cnn, other = cnn || c, other || o
 		}
 		for _, call := range p.File.OfType("call") {
-			kind(p.Model.CalleeName(call), call)
+			note(p.Model.CalleeName(call), call)
 			if d := p.Model.ImportedDef(call.ChildByField("function")); d != nil && d.Class {
 				// (Summaries keep callee names, not arguments: a timm
 				// model built by a project class counts as other.)
 				p.Model.ClassCalls(d, func(q string) bool {
-					kind(q, nil)
+					note(q, nil)
 					return false
 				})
 			}
@@ -423,6 +403,32 @@ func libraryCNNs(p *Pass) (cnn, other bool) {
 		return [2]bool{cnn, other}
 	}).([2]bool)
 	return r[0], r[1]
+}
+
+// libraryNetwork says whether the callable q (called by call, nil when
+// only its name is known) builds a library CNN or another library
+// network: torchvision's architectures (cnnArchitectures, not a ViT,
+// Swin or detection model), timm models named for convolutional families
+// (convTimmModel), efficientnet_pytorch's EfficientNet; from_pretrained
+// and transformers' models are other networks.
+func libraryNetwork(q string, call *rewrite.Node) (cnn, other bool) {
+	switch {
+	case strings.HasPrefix(q, "torchvision.models."):
+		name := strings.TrimPrefix(q, "torchvision.models.")
+		if strings.Contains(name, ".") || strings.HasSuffix(name, "_Weights") {
+			return false, false
+		}
+		isCNN := slices.ContainsFunc(cnnArchitectures, func(a string) bool { return strings.HasPrefix(name, a) })
+		return isCNN, !isCNN
+	case q == "timm.create_model":
+		isCNN := call != nil && convTimmModel(rewrite.Arg(call, 0, "model_name"))
+		return isCNN, !isCNN
+	case strings.HasPrefix(q, "efficientnet_pytorch."):
+		return true, false
+	case strings.HasSuffix(q, ".from_pretrained") || strings.HasPrefix(q, "transformers."):
+		return false, true
+	}
+	return false, false
 }
 
 // parametersOnly reports a module class that builds no layer: its torch.nn
@@ -449,14 +455,15 @@ func parametersOnly(m *rewrite.Model, def *rewrite.Node) bool {
 func buildsLibraryCNN(m *rewrite.Model, def *rewrite.Node) bool {
 	cnn := false
 	for _, call := range m.File.OfTypeIn(def, "call") {
-		name, ok := strings.CutPrefix(m.CalleeName(call), "torchvision.models.")
-		if !ok || strings.Contains(name, ".") {
+		q := m.CalleeName(call)
+		if !strings.HasPrefix(q, "torchvision.models.") {
 			continue
 		}
-		if !slices.ContainsFunc(cnnArchitectures, func(a string) bool { return strings.HasPrefix(name, a) }) {
+		c, o := libraryNetwork(q, call)
+		if o {
 			return false
 		}
-		cnn = true
+		cnn = cnn || c
 	}
 	return cnn
 }

@@ -653,7 +653,7 @@ func remainderGuarded(p *Pass, n *rewrite.Node, depth int, skipOnce, epochsOnly 
 					// is often, not every few epochs; every 5,000 steps
 					// (MP-SENet's validation_interval) is not.
 					loops := p.Model.EnclosingLoops(a)
-					if epochsOnly && len(loops) > 0 && stepsHere(p, loops[0]) {
+					if epochsOnly && len(loops) > 0 && backwardLoop(p.Model, loops[0]) {
 						return false // every few training steps
 					}
 					if len(loops) == 0 || loops[0].Type != "for_statement" || !p.Model.IsDataLoader(loops[0].ChildByField("right")) {
@@ -684,14 +684,6 @@ func remainderGuarded(p *Pass, n *rewrite.Node, depth int, skipOnce, epochsOnly 
 		}
 	}
 	return false
-}
-
-// stepsHere reports a loop whose own body calls .backward(): the step
-// loop, not an epoch loop that calls a train_epoch() holding it.
-func stepsHere(p *Pass, loop *rewrite.Node) bool {
-	return slices.ContainsFunc(p.Model.LoopBodyNodes(loop), func(n *rewrite.Node) bool {
-		return n.Type == "call" && callAttr(n) == "backward"
-	})
 }
 
 // fewStepsApart reports a condition that takes a remainder by a known
