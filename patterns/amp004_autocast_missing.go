@@ -179,6 +179,8 @@ func checkMissingAutocast(p *Pass) {
 			msg = "this training step runs the forward pass in fp32: wrap the networks' forward passes (not the loss) in "
 		}
 		var fix *rewrite.Fix
+		var enabled string
+		dpBlocked := false
 		rnn := cudnnRecurrentLayer(p)
 		if bf16 && rnn == "" {
 			if conv {
@@ -186,8 +188,12 @@ func checkMissingAutocast(p *Pass) {
 			} else {
 				msg += `torch.autocast("cuda", dtype=torch.bfloat16) (5.0× measured on an H100)`
 			}
-			if edits, ok := autocastEdits(p, first, stmts, "torch.bfloat16"); ok {
+			enabled, dpBlocked = dataParallelGuard(p, first, stmts)
+			if edits, ok := autocastEditsEnabled(p, first, stmts, "torch.bfloat16", enabled); ok {
 				fix = Fix(rewrite.Unsafe, "Wrap the forward pass and the loss in bf16 autocast", edits...)
+				if enabled != "" {
+					msg += dataParallelGuardNote
+				}
 			}
 		} else {
 			why := p.Env.GPU.Describe() + " has no fast bf16"
@@ -259,7 +265,7 @@ func checkMissingAutocast(p *Pass) {
 			fix = nil
 			msg += apexOptionalNote
 		}
-		fix = ownKernelsGate(p, fix, &msg)
+		fix = ownKernelsGate(p, fix, &msg, dpBlocked)
 		fix = small.gate(fix, &msg)
 		fix, keep := sizeGated(p, stmts, fix, &msg)
 		if !keep {
@@ -1093,8 +1099,15 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps
 		base := "this evaluation loop runs the forward pass in fp32: wrap it in torch.autocast(\"cuda\", dtype=" + dtype + ")"
 		msg := base
 		var fix *rewrite.Fix
-		if edits, ok := autocastEdits(p, call, stmts, dtype); ok {
+		enabled, dpBlocked := "", false
+		if dtype == "torch.bfloat16" {
+			enabled, dpBlocked = dataParallelGuard(p, call, stmts)
+		}
+		if edits, ok := autocastEditsEnabled(p, call, stmts, dtype, enabled); ok {
 			fix = Fix(rewrite.Unsafe, "Run the evaluation forward pass under autocast", edits...)
+			if enabled != "" {
+				msg += dataParallelGuardNote
+			}
 		}
 		if note, ok := linalgNote(p); ok {
 			fix = nil
@@ -1122,7 +1135,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps
 		}
 		// (A cuDNN recurrent layer runs in fp16 under the bf16 wrap: no
 		// backward here, so no loss scaling is missed.)
-		fix = ownKernelsGate(p, fix, &msg)
+		fix = ownKernelsGate(p, fix, &msg, dpBlocked)
 		fix = small.gate(fix, &msg)
 		fix, keep := sizeGated(p, stmts, fix, &msg)
 		if !keep {
@@ -1933,7 +1946,7 @@ var cupyKernelSpellings = []string{"'cupy'", `"cupy"`, "RawKernel(", "Elementwis
 // another gate withheld the wrap already: whoever wraps by hand needs it
 // (blind sample EE: an evaluation loop's message, withheld for its
 // .numpy(), left out the sparse matmul that would fail).
-func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
+func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string, dataParallelBlocked bool) *rewrite.Fix {
 	switch {
 	case customKernels(p):
 		*msg += customKernelsNote
@@ -1941,7 +1954,7 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string) *rewrite.Fix {
 		*msg += sparseMatmulNote
 	case autogradFunctions(p):
 		*msg += autogradFunctionNote
-	case dataParallelThreads(p):
+	case dataParallelBlocked:
 		*msg += dataParallelNote
 	case forwardPreHooks(p):
 		*msg += forwardPreHookNote
@@ -2027,6 +2040,127 @@ func dataParallelThreads(p *Pass) bool {
 	return p.Memo("torch.dataParallelThreads", func() any {
 		return len(p.Model.CallsTo(dataParallelNames...)) > 0
 	}).(bool)
+}
+
+// dataParallelGuardNote is what AMP004 says where its wrap carries
+// dataParallelGuard's `enabled=` argument.
+const dataParallelGuardNote = "; the wrap stays off where the model is an nn.DataParallel over several GPUs, whose replica threads would autocast in fp16 without loss scaling (torch's parallel_apply passes enabled= only, not the dtype): move to DistributedDataParallel to train those in bf16 too"
+
+// dataParallelGuard returns the `enabled=` expression that keeps a bf16
+// wrap of the forward call off where its model is an nn.DataParallel
+// over more than one GPU (dataParallelThreads: its replica threads would
+// run fp16 without loss scaling), or "" where the wrap needs none (no
+// nn.DataParallel in the file, or networks in the wrapped statements
+// built from calls none of which is one); blocked where it needs a guard
+// it cannot build (dataParallelNote: no bf16 wrap). On one
+// GPU DataParallel runs the module in the calling thread, under the
+// wrap's bf16 (pytorch/examples' imagenet wraps only when no --gpu is
+// given). The guard asks every module of the called model, so it also
+// sees a wrapped part (imagenet's `model.features =
+// nn.DataParallel(model.features)` for AlexNet and VGG); it is built only
+// where every nn.DataParallel of the file is assigned to the name the
+// step calls or to an attribute of it (`model =
+// nn.DataParallel(model).cuda()` and `output = model(images)`). With a
+// wrap elsewhere (`netD = nn.DataParallel(netD)` beside `netG(z)`) the
+// guard could not see it, and ok is false: no fix, as before.
+func dataParallelGuard(p *Pass, forward *rewrite.Node, stmts []*rewrite.Node) (enabled string, blocked bool) {
+	if !dataParallelThreads(p) {
+		return "", false
+	}
+	clean := true
+	for _, st := range stmts {
+		st.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "call" && p.Model.IsModule(n.ChildByField("function")) && !builtWithoutDataParallel(p, n.ChildByField("function")) {
+				clean = false
+			}
+			return clean
+		})
+	}
+	if clean {
+		return "", false
+	}
+	callee := forward.ChildByField("function")
+	if callee == nil || !plainReference(callee) {
+		return "", true
+	}
+	dp, ok := p.Model.LocalName(forward, "torch.nn.DataParallel")
+	if !ok {
+		return "", true
+	}
+	for _, wrap := range p.Model.CallsTo(dataParallelNames...) {
+		target := wrappedTarget(wrap)
+		if target == nil || lastIdentifier(target) != lastIdentifier(callee) && !strings.HasPrefix(target.Text(), callee.Text()+".") {
+			return "", true
+		}
+	}
+	return "not any(isinstance(m, " + dp + ") and len(m.device_ids) > 1 for m in " + callee.Text() + ".modules())", false
+}
+
+// builtWithoutDataParallel reports a model name whose every value is
+// built in this file from calls, none of them an nn.DataParallel (narrow
+// networks in one function of a file that wraps another in a second).
+func builtWithoutDataParallel(p *Pass, callee *rewrite.Node) bool {
+	if callee.Type != "identifier" {
+		return false
+	}
+	origins := p.Model.Origins(callee)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		if o.Expr == nil || o.Param != nil || o.Model != nil || o.Expr.Type != "call" {
+			return false
+		}
+		wraps := false
+		o.Expr.Walk(func(n *rewrite.Node) bool {
+			if n.Type == "call" && slices.Contains(dataParallelNames, p.Model.CalleeName(n)) {
+				wraps = true
+			}
+			return !wraps
+		})
+		if wraps {
+			return false
+		}
+	}
+	return true
+}
+
+// plainReference reports a name or a chain of attributes of one
+// (`model`, `self.net`): an expression a guard may read again.
+func plainReference(n *rewrite.Node) bool {
+	switch n.Type {
+	case "identifier":
+		return true
+	case "attribute":
+		return plainReference(n.ChildByField("object"))
+	}
+	return false
+}
+
+// lastIdentifier is the name a plain reference ends in (`net` of
+// `self.net`).
+func lastIdentifier(n *rewrite.Node) string {
+	if n.Type == "attribute" {
+		return n.ChildByField("attribute").Text()
+	}
+	return n.Text()
+}
+
+// wrappedTarget returns the plain reference a wrapping call is assigned
+// to, through the moves chained onto it (`model =
+// nn.DataParallel(model).cuda()`), or nil.
+func wrappedTarget(call *rewrite.Node) *rewrite.Node {
+	n := call
+	for n.Parent != nil && (n.Parent.Type == "attribute" && n.Parent.ChildByField("object") == n || n.Parent.Type == "call" && n.Parent.ChildByField("function") == n) {
+		n = n.Parent
+	}
+	if n.Parent == nil || n.Parent.Type != "assignment" || n.Parent.ChildByField("right") != n {
+		return nil
+	}
+	if left := n.Parent.ChildByField("left"); left != nil && plainReference(left) {
+		return left
+	}
+	return nil
 }
 
 // forwardPreHookNote is why AMP004 offers no wrap in a project that
@@ -2342,6 +2476,12 @@ func bceValue(p *Pass, v *rewrite.Node, depth int) bool {
 // on an H100 went from loss 2.4 to 35): BCEWithLogitsLoss on the logits is
 // the fix, by hand.
 func autocastEdits(p *Pass, site *rewrite.Node, stmts []*rewrite.Node, dtype string) ([]rewrite.Edit, bool) {
+	return autocastEditsEnabled(p, site, stmts, dtype, "")
+}
+
+// autocastEditsEnabled is autocastEdits with an `enabled=` argument in
+// the with item where enabled is not empty (dataParallelGuard).
+func autocastEditsEnabled(p *Pass, site *rewrite.Node, stmts []*rewrite.Node, dtype, enabled string) ([]rewrite.Edit, bool) {
 	ac, ok := p.Model.LocalName(site, "torch.autocast")
 	if !ok {
 		return nil, false
@@ -2354,6 +2494,9 @@ func autocastEdits(p *Pass, site *rewrite.Node, stmts []*rewrite.Node, dtype str
 		if len(bceCalls(p, s)) > 0 {
 			return nil, false
 		}
+	}
+	if enabled != "" {
+		dt += ", enabled=" + enabled
 	}
 	e, ok := wrapStatements(p, stmts, "with "+ac+`("cuda", dtype=`+dt+"):")
 	if !ok {

@@ -2,7 +2,8 @@
 # An fp32 training step of a model wrapped in nn.DataParallel: a bf16
 # wrap in the main thread would not reach the replicas, whose threads
 # re-enter autocast with enabled= only and run fp16, without a scaler.
-# AMP004 reports the step and says so, with no fix.
+# AMP004's wrap asks the model's modules and stays off where one is a
+# DataParallel over several GPUs (on one GPU it runs in the main thread).
 import torch
 import torch.nn as nn
 
