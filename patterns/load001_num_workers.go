@@ -575,6 +575,33 @@ var inMemoryTensorCalls = map[string]bool{"torch.arange": true, "torch.tensor": 
 	"torch.from_numpy": true, "torch.LongTensor": true, "torch.FloatTensor": true, "torch.IntTensor": true,
 	"torch.randperm": true, "range": true, "numpy.arange": true, "numpy.array": true}
 
+// arrayMethods are the methods of a tensor or NumPy array that return
+// another one in memory.
+var arrayMethods = map[string]bool{"mean": true, "sum": true, "astype": true, "reshape": true, "squeeze": true, "unsqueeze": true,
+	"transpose": true, "copy": true, "float": true, "long": true, "flatten": true, "ravel": true, "view": true, "clone": true}
+
+// inMemoryArray reports a call that builds a tensor or a NumPy array in
+// memory (inMemoryTensorCalls, a NumPy function other than a memory map
+// or a load with mmap_mode),
+// also through the array methods chained onto one
+// (`np.array(embeddings).mean(axis=1)`: blind sample S36C's StackGAN
+// port, whose loader over it got workers).
+func inMemoryArray(p *Pass, call *rewrite.Node) bool {
+	q := p.Model.CalleeName(call)
+	if inMemoryTensorCalls[q] {
+		return true
+	}
+	if strings.HasPrefix(q, "numpy.") && q != "numpy.memmap" && rewrite.KeywordValue(call, "mmap_mode") == nil {
+		return true
+	}
+	if fn := call.ChildByField("function"); fn != nil && fn.Type == "attribute" && arrayMethods[fn.ChildByField("attribute").Text()] {
+		if obj := fn.ChildByField("object"); obj != nil && obj.Type == "call" {
+			return inMemoryArray(p, obj)
+		}
+	}
+	return false
+}
+
 // inMemoryDataset reports a dataset whose items are already in memory:
 // a list or tuple (pre-tokenized rows), a tensor or range, or a class of this file whose
 // __getitem__ only indexes what it holds (and wraps it in tensors). Workers
@@ -587,7 +614,7 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 	// `data = t.from_numpy(data)` just before the loader, in the same
 	// block: the value it serves, whatever data held before.
 	v := reboundCall(p, ds)
-	if v != nil && inMemoryTensorCalls[p.Model.CalleeName(v)] {
+	if v != nil && inMemoryArray(p, v) {
 		return true
 	}
 	origins := p.Model.Origins(ds)
@@ -610,7 +637,7 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 		}
 		switch {
 		case e != nil && e.Is("list", "list_comprehension", "tuple"):
-		case e != nil && e.Type == "call" && inMemoryTensorCalls[p.Model.CalleeName(e)]:
+		case e != nil && e.Type == "call" && inMemoryArray(p, e):
 			// A tensor as the dataset (`DataLoader(torch.arange(n))`): its
 			// items are numbers in memory, shuffled indices for the loop.
 		case o.Def != nil || e.Type == "call":

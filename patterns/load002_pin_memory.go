@@ -76,7 +76,8 @@ func tokenBatches(p *Pass) bool {
 // conversion makes a new tensor in pageable memory, so the pinned buffer
 // is never what is copied (blind sample S19C's VAE-Pytorch, a float64
 // MNIST batch). Copying first and converting on the device would reach
-// it, at the cost of a copy of the wider dtype.
+// it, at the cost of a copy of the wider dtype. A tensor the loop
+// assembles from the batch (hostAssembly) is new pageable memory too.
 func pinnedBufferNeverCopied(p *Pass, gl gpuLoader) bool {
 	return gl.everyLoop(p, func(loop *rewrite.Node) bool {
 		if loop.Type != "for_statement" {
@@ -93,6 +94,13 @@ func pinnedBufferNeverCopied(p *Pass, gl gpuLoader) bool {
 			if !ok || moved == nil {
 				return
 			}
+			if moved.Type == "call" && hostAssembly[p.Model.CalleeName(moved)] {
+				// `torch.stack(features).to(device)` of a batch padded on
+				// the host (blind sample S36A's EEND): a new tensor in
+				// pageable memory, whatever the loader pinned.
+				converted++
+				return
+			}
 			root := batchItemRoot(moved)
 			if root == nil || !targets[root.Text()] && aliases[root.Text()] == nil {
 				return
@@ -106,6 +114,11 @@ func pinnedBufferNeverCopied(p *Pass, gl gpuLoader) bool {
 		return converted > 0 && plain == 0
 	})
 }
+
+// hostAssembly are the calls that build a new tensor on the host from
+// others (a batch's samples stacked or padded in the loop).
+var hostAssembly = map[string]bool{"torch.stack": true, "torch.cat": true, "torch.concat": true, "torch.vstack": true, "torch.hstack": true,
+	"torch.nn.utils.rnn.pad_sequence": true, "torch.tensor": true, "torch.as_tensor": true, "torch.from_numpy": true}
 
 // workersLikely reports a loader with worker processes: a literal count
 // above 0, or a count from the command line or a config (`args.workers`,

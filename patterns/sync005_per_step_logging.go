@@ -31,6 +31,11 @@ func checkPerStepLogging(p *Pass) {
 	if !placedOnCUDA(p) {
 		return
 	}
+	// One finding per step: the first logging read of a loop names the
+	// step's other reads (otherStepSyncLines), and after it the others
+	// wait for nothing new (blind sample S36E's Pix2Vox, three findings
+	// for three log lines of one step).
+	reported := map[*rewrite.Node]bool{}
 	for _, call := range p.File.OfType("call") {
 		if !m.InLoop(call) {
 			continue // most calls: no step to repeat them (the cheapest test first)
@@ -40,7 +45,7 @@ func checkPerStepLogging(p *Pass) {
 			continue
 		}
 		stmt, loop := perStepCallStatement(p, call)
-		if stmt == nil || sync5HoldsStepLoop(m, loop) {
+		if stmt == nil || reported[loop] || sync5HoldsStepLoop(m, loop) {
 			continue
 		}
 		if !m.Loop(loop).Trains() && readsOutputsBack(m, loop) {
@@ -69,6 +74,7 @@ func checkPerStepLogging(p *Pass) {
 			// summed loss.item() and set a progress bar).
 			msg += "; the step also waits at line " + strings.Join(others, ", ") + ": move those reads off the per-step path too, or this change alone gains nothing"
 		}
+		reported[loop] = true
 		p.Report(call, msg, nil)
 	}
 }

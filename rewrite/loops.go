@@ -322,6 +322,9 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 			li.Backward = true
 		}
 	}
+	if m.callsStepMethod(fn) {
+		li.Backward = true
+	}
 	if def := m.CalledDef(n); def != nil && depth < 2 && !slices.Contains(*visited, def) {
 		*visited = append(*visited, def)
 		if b := def.ChildByField("body"); b != nil {
@@ -519,3 +522,24 @@ func (m *Model) TrainingLoops() []*Node {
 
 // IsTrainingScript reports whether the module has a training loop.
 func (m *Model) IsTrainingScript() bool { return len(m.TrainingLoops()) > 0 }
+
+// callsStepMethod reports a callee `obj.method` where obj is an instance
+// of a class of another project module and method one of its
+// StepMethods (`model.train_step(real_A, real_B)` in train.py, the
+// backward in model.py).
+func (m *Model) callsStepMethod(fn *Node) bool {
+	if m.project == nil || fn == nil || fn.Type != "attribute" {
+		return false
+	}
+	obj := fn.ChildByField("object")
+	if obj == nil || obj.Type != "identifier" {
+		return false
+	}
+	name := fn.ChildByField("attribute").Text()
+	for _, o := range m.Origins(obj) {
+		if o.Def != nil && o.Def.Class && o.Call != nil && slices.Contains(o.Def.StepMethods, name) {
+			return true
+		}
+	}
+	return false
+}

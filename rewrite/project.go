@@ -59,6 +59,11 @@ type ProjectDef struct {
 	// are summarised.
 	Var    bool
 	Device DeviceKind
+	// StepMethods are, for a class, the methods that run one training
+	// step: their body calls .backward() outside any loop of theirs, or
+	// calls such a method of the class (`self.backward_G()`) outside one
+	// (a Pix2PixModel's train_step, which train.py calls on every batch).
+	StepMethods []string
 	// MethodReturns are, for a class, its methods' Returns by method name
 	// (`ModelSelector.get_model` returning timm.create_model(...)).
 	MethodReturns map[string][]string
@@ -324,7 +329,7 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 			}
 		case ClassBinding:
 			d := &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt), SpatialConv: m.spatialConv(b.Stmt),
-				MethodReturns: m.methodReturns(b.Stmt)}
+				MethodReturns: m.methodReturns(b.Stmt), StepMethods: stepMethods(b.Stmt)}
 			d.Params, d.Iterated, d.EpochIterated = m.classIterated(b.Stmt)
 			out[name] = d
 		case AssignBinding:
@@ -599,6 +604,72 @@ func trains(def *Node) bool {
 	return false
 }
 
+// stepMethods returns a class's StepMethods, sorted.
+func stepMethods(cls *Node) []string {
+	body := cls.ChildByField("body")
+	if body == nil {
+		return nil
+	}
+	methods := map[string]*Node{}
+	for _, st := range body.Children {
+		if st.Type == "decorated_definition" {
+			st = st.ChildByField("definition")
+		}
+		if st != nil && st.Type == "function_definition" {
+			methods[st.ChildByField("name").Text()] = st
+		}
+	}
+	steps := map[string]bool{}
+	for name, d := range methods {
+		steps[name] = callsOutsideLoops(d, func(call *Node) bool { return callAttrName(call) == "backward" })
+	}
+	for round := 0; round < 3; round++ {
+		for name, d := range methods {
+			steps[name] = steps[name] || callsOutsideLoops(d, func(call *Node) bool {
+				fn := call.ChildByField("function")
+				return fn.Type == "attribute" && fn.ChildByField("object").Text() == "self" && steps[fn.ChildByField("attribute").Text()]
+			})
+		}
+	}
+	var out []string
+	for name, step := range steps {
+		if step {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// callAttrName is the method name of a call `x.name(...)`, or "".
+func callAttrName(call *Node) string {
+	if fn := call.ChildByField("function"); fn != nil && fn.Type == "attribute" {
+		return fn.ChildByField("attribute").Text()
+	}
+	return ""
+}
+
+// callsOutsideLoops reports a call of def's own body (not of a nested
+// function) that matches and runs outside every loop of def.
+func callsOutsideLoops(def *Node, match func(call *Node) bool) bool {
+	for _, call := range def.File().OfTypeIn(def, "call") {
+		if call.ChildByField("function") == nil || !match(call) {
+			continue
+		}
+		inside := false
+		for n := call.Parent; n != nil && n != def; n = n.Parent {
+			if IsLoop(n) || IsDefOrLambda(n) {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return true
+		}
+	}
+	return false
+}
+
 // iteratedParams returns a function's parameter names and those a for
 // loop of its body iterates.
 func (m *Model) iteratedParams(def *Node) (params, iterated []string) {
@@ -746,6 +817,21 @@ func (m *Model) callees(n *Node) []string {
 		q := m.QualifiedName(v)
 		if last := q[strings.LastIndex(q, ".")+1:]; strings.HasPrefix(q, "torch.nn.") && last != "" && last[0] >= 'A' && last[0] <= 'Z' && !slicesContains(out, q) {
 			out = append(out, q)
+		}
+		// A module-level instance kept on self (`self.text = netNLP`,
+		// `netNLP = Qmodel(...)` at the top of the module: blind sample
+		// S36B's GQA model, whose question LSTM was not seen): the class
+		// builds what that instance's class builds.
+		if v.Type == "identifier" {
+			if b := m.Binding(v); b != nil && b.Kind == AssignBinding && b.Scope == m.Module && b.Value != nil && b.Value.Type == "call" {
+				bq := m.CalleeName(b.Value)
+				if fn := b.Value.ChildByField("function"); bq == "" && fn != nil {
+					bq = m.summaryName(fn)
+				}
+				if bq != "" && !slicesContains(out, bq) {
+					out = append(out, bq)
+				}
+			}
 		}
 	}
 	return out

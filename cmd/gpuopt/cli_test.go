@@ -501,12 +501,17 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 	write(t, filepath.Join(dir, "docked", "docker", "Dockerfile"), "FROM pytorch/pytorch:1.3-cuda10.1-cudnn7-runtime\nRUN pip install albumentations==0.4.6\n")
 	write(t, filepath.Join(dir, "docked", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "docked", "train.py"), src)
+	// A requirements file named without the extension (blind sample
+	// S36F's CDGNet, torch 1.9 in `Requirements`).
+	write(t, filepath.Join(dir, "bare", "Requirements"), "opencv-python\ntorch==1.9.0\n")
+	write(t, filepath.Join(dir, "bare", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "bare", "train.py"), src)
 	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
 	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
 	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
-	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py")} {
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py")} {
 		if strings.Contains(out, pinned+":") {
 			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
 		}

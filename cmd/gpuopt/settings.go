@@ -182,6 +182,20 @@ func pinText(dir string) (string, bool) {
 			}
 		}
 	}
+	// Requirements files spelled otherwise: `Requirements` without an
+	// extension, `Requirements.txt`, `requirement.txt` (blind sample
+	// S36F's CDGNet pins torch 1.9 in a file named Requirements).
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			lower := strings.ToLower(e.Name())
+			if e.IsDir() || slices.Contains(names, e.Name()) {
+				continue
+			}
+			if lower == "requirements" || lower == "requirement" || strings.HasPrefix(lower, "requirement") && strings.HasSuffix(lower, ".txt") {
+				names = append(names, e.Name())
+			}
+		}
+	}
 	for _, name := range names {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {

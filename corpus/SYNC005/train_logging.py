@@ -18,24 +18,72 @@ writer = SummaryWriter()
 run = wandb.init(project="demo")
 
 
+# One loop per logging form: a step that logs several times is reported
+# once, at its first log (the others wait for nothing new).
 def train():
     for step, (x, y) in enumerate(loader):
-        out = model(x.to(device))
-        loss = criterion(out, y.to(device))
+        loss = criterion(model(x.to(device)), y.to(device))
         loss.backward()
         optimizer.step()
         optimizer.zero_grad()
         print(f"step {step}: loss {loss.item():.4f}")  # want: SYNC005
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
         print("loss", loss)  # want: SYNC005
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
         logging.info("loss %.4f", loss.item())  # want: SYNC005
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
         logger.info("loss=%s" % loss)  # want: SYNC005
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
         log.info(f"{loss:.3f}")  # want: SYNC005
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
         writer.add_scalar("train/loss", loss, step)  # want: SYNC005
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
         wandb.log({"loss": loss.item(), "step": step})  # want: SYNC005
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
         run.log({"loss": loss})  # want: SYNC005
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
         print(  # want: SYNC005
             "lr {} loss {}".format(optimizer.param_groups[0]["lr"], float(loss))
         )
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        print(f"step {step}: loss {loss.item():.4f}")  # want: SYNC005
+        wandb.log({"loss": loss.item(), "step": step})
 
 
 def evaluate():

@@ -216,3 +216,36 @@ func TestModulesSpellingAndRepositoryTop(t *testing.T) {
 		t.Error("a folder in no repository: its project cannot tell what lies outside it")
 	}
 }
+
+// A class's step methods: those that run the backward outside a loop of
+// their own, directly or through another method of the class; a method
+// that loops over batches itself (fit) or runs no backward (sample) is
+// not one.
+func TestStepMethods(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"model.py": `class Trainer:
+    def update(self, x, y):
+        self.opt.zero_grad()
+        self.loss(self.net(x), y).backward()
+        self.opt.step()
+
+    def train_step(self, x, y):
+        return self.update(x.cuda(), y.cuda())
+
+    def fit(self, loader):
+        for x, y in loader:
+            self.update(x, y)
+
+    def sample(self, loader):
+        for x, _ in loader:
+            self.net(x)
+`,
+		"train.py": "from model import Trainer\n",
+	})
+	p := NewProject(dir)
+	d := p.Def(filepath.Join(dir, "train.py"), "model", "Trainer")
+	if d == nil || !slices.Equal(d.StepMethods, []string{"train_step", "update"}) {
+		t.Fatalf("model.Trainer = %+v, want step methods train_step and update", d)
+	}
+}
