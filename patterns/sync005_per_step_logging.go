@@ -32,10 +32,16 @@ func checkPerStepLogging(p *Pass) {
 		return
 	}
 	// One finding per step: the first logging read of a loop names the
-	// step's other reads (otherStepSyncLines), and after it the others
-	// wait for nothing new (blind sample S36E's Pix2Vox, three findings
-	// for three log lines of one step).
-	reported := map[*rewrite.Node]bool{}
+	// step's other reads (otherStepSyncLines) and its other logs, which
+	// after it wait for nothing new (blind sample S36E's Pix2Vox, three
+	// findings for three log lines of one step).
+	type logRead struct {
+		call *rewrite.Node
+		msg  string
+		more []string // the lines of the step's later logs
+	}
+	var found []*logRead
+	byLoop := map[*rewrite.Node]*logRead{}
 	for _, call := range p.File.OfType("call") {
 		if !m.InLoop(call) {
 			continue // most calls: no step to repeat them (the cheapest test first)
@@ -45,7 +51,7 @@ func checkPerStepLogging(p *Pass) {
 			continue
 		}
 		stmt, loop := perStepCallStatement(p, call)
-		if stmt == nil || reported[loop] || sync5HoldsStepLoop(m, loop) {
+		if stmt == nil || sync5HoldsStepLoop(m, loop) {
 			continue
 		}
 		if !m.Loop(loop).Trains() && readsOutputsBack(m, loop) {
@@ -58,6 +64,12 @@ func checkPerStepLogging(p *Pass) {
 		}
 		read := sync5TensorRead(p, call.ChildByField("arguments"))
 		if read == nil {
+			continue
+		}
+		if first := byLoop[loop]; first != nil {
+			if l := p.LineOf(call); !slices.Contains(first.more, l) {
+				first.more = append(first.more, l)
+			}
 			continue
 		}
 		msg := what + " reads " + sync5Shorten(read.Text()) + " on every step, which waits for the GPU to finish the step: log every N steps (" + sync5Guard(loop) + ")"
@@ -74,8 +86,14 @@ func checkPerStepLogging(p *Pass) {
 			// summed loss.item() and set a progress bar).
 			msg += "; the step also waits at line " + strings.Join(others, ", ") + ": move those reads off the per-step path too, or this change alone gains nothing"
 		}
-		reported[loop] = true
-		p.Report(call, msg, nil)
+		byLoop[loop] = &logRead{call: call, msg: msg}
+		found = append(found, byLoop[loop])
+	}
+	for _, f := range found {
+		if len(f.more) > 0 {
+			f.msg += "; the step logs tensors at line " + strings.Join(f.more, ", ") + " too: guard them together"
+		}
+		p.Report(f.call, f.msg, nil)
 	}
 }
 
