@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -236,7 +237,7 @@ func (fx *Facts) what(expr *rewrite.Node) Fact {
 		// `optim.AdamW(model.parameters())`: how the name is used.
 		for _, b := range fx.m.Bindings(expr) {
 			if b.Kind != rewrite.AssignBinding {
-				return Fact{}
+				return fx.argumentUsage(expr)
 			}
 		}
 		if bs := fx.m.Bindings(expr); len(bs) > 0 {
@@ -247,6 +248,34 @@ func (fx *Facts) what(expr *rewrite.Node) Fact {
 		}
 	}
 	return best
+}
+
+// argumentUsage says what a parameter is by the names this file's call
+// sites pass for it, where the usage of such a name says it is a model:
+// `train_or_eval(net, ...)` in main(), whose `net` is built by a module
+// gpuopt cannot read and handed to an optimizer as `net.parameters()`
+// (blind sample S36D's DBC, whose training loop went unseen).
+func (fx *Facts) argumentUsage(expr *rewrite.Node) Fact {
+	bs := fx.m.Bindings(expr)
+	if len(bs) != 1 || bs[0].Kind != rewrite.ParamBinding || bs[0].Ident == nil {
+		return Fact{}
+	}
+	def := enclosingFunction(bs[0].Ident)
+	if def == nil {
+		return Fact{}
+	}
+	for _, site := range fx.m.CallSites(def) {
+		arg := rewrite.ArgumentFor(def, site, bs[0].Ident)
+		if arg == nil || arg.Type != "identifier" {
+			continue
+		}
+		if f := fx.What(arg); f.Kind == KindModule {
+			f.Confidence = min(f.Confidence, rewrite.Likely)
+			f.Evidence += " (argument of " + def.ChildByField("name").Text() + "() at line " + strconv.Itoa(fx.m.File.Src.LineOf(site.Start)+1) + ")"
+			return f
+		}
+	}
+	return Fact{}
 }
 
 // moduleMethods return the module they are called on.

@@ -232,3 +232,18 @@ func TestTorchFromTorchvision(t *testing.T) {
 		}
 	}
 }
+
+func TestTorchFromToolchain(t *testing.T) {
+	for reqs, want := range map[string]Version{
+		"- python=3.6\n- pytorch\n- cudatoolkit=9.2\n": {1, 7},
+		"- python=3.6\n- pytorch\n":                    {1, 10},
+		"- python=3.7\n- cudatoolkit=10.1\n":           {1, 8},
+		"- python=3.10\n- pytorch\n":                   DefaultVersions.Torch,
+		"- cudatoolkit=11.3\n":                         DefaultVersions.Torch,
+		"python==3.6\n":                                DefaultVersions.Torch, // a pip line, not conda's
+	} {
+		if got := PinnedVersions(reqs + "\n" + TorchFromToolchain(reqs)).Torch; got != want {
+			t.Errorf("torch from %q = %v, want %v", reqs, got, want)
+		}
+	}
+}

@@ -310,6 +310,44 @@ func TorchFromTorchvision(requirements string) string {
 	return fmt.Sprintf("torch==2.%d\n", minor-15)
 }
 
+// condaToolchain matches a conda environment's python or cudatoolkit pin
+// (`- python=3.6`, `- cudatoolkit=9.2`).
+var condaToolchain = regexp.MustCompile(`(?mi)^\s*-\s*(python|cudatoolkit)\s*=+\s*([0-9]+)\.([0-9]+)`)
+
+// newestTorchFor are the last torch releases built for a Python or a
+// CUDA toolkit: torch 1.11 dropped Python 3.6, 2.0 dropped 3.7; the
+// conda builds for cudatoolkit 9.2 end at 1.7.1, 10.0 at 1.2, 10.1 at
+// 1.8.1, 10.2 at 1.12.1.
+var newestTorchFor = map[string]string{
+	"python 3.5": "1.5.1", "python 3.6": "1.10.2", "python 3.7": "1.13.1",
+	"cudatoolkit 9.0": "1.1.0", "cudatoolkit 9.2": "1.7.1", "cudatoolkit 10.0": "1.2.0", "cudatoolkit 10.1": "1.8.1", "cudatoolkit 10.2": "1.12.1",
+}
+
+// TorchFromToolchain returns `torch<=X` for the newest torch a conda
+// environment's python or cudatoolkit pin allows (the older of the two),
+// "" when it pins neither to a version that bounds torch: an environment
+// that lists `- pytorch` unversioned beside `- python=3.6` and
+// `- cudatoolkit=9.2` runs torch 1.7 at the newest (blind sample S36G's
+// SAC-AE got fused=True, which torch 1.7 does not have). The caller uses
+// it only where nothing pins a torch version.
+func TorchFromToolchain(requirements string) string {
+	newest := ""
+	var bound Version
+	for _, m := range condaToolchain.FindAllStringSubmatch(requirements, -1) {
+		v, ok := newestTorchFor[strings.ToLower(m[1])+" "+m[2]+"."+m[3]]
+		if !ok {
+			continue
+		}
+		if pv, ok := ParseVersion(v); ok && (newest == "" || !pv.AtLeast(bound.Major, bound.Minor)) {
+			newest, bound = v, pv
+		}
+	}
+	if newest == "" {
+		return ""
+	}
+	return "torch<=" + newest + "\n"
+}
+
 // directWheelPin returns `torch==X` for a requirement line that refers to
 // a torch or xgboost wheel by URL or path (wheelPin), "" otherwise.
 func directWheelPin(line string) string {

@@ -506,12 +506,18 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 	write(t, filepath.Join(dir, "bare", "Requirements"), "opencv-python\ntorch==1.9.0\n")
 	write(t, filepath.Join(dir, "bare", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "bare", "train.py"), src)
+	// A conda environment naming pytorch without a version beside
+	// python=3.6 and cudatoolkit=9.2 (blind sample S36G's SAC-AE): torch
+	// 1.7 at the newest.
+	write(t, filepath.Join(dir, "conda", "conda_env.yml"), "name: sac\ndependencies:\n  - python=3.6\n  - pytorch\n  - cudatoolkit=9.2\n")
+	write(t, filepath.Join(dir, "conda", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "conda", "train.py"), src)
 	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
 	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
 	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
-	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py")} {
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py")} {
 		if strings.Contains(out, pinned+":") {
 			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
 		}

@@ -239,6 +239,11 @@ func pinText(dir string) (string, bool) {
 	if !torchRequirement.MatchString(reqs.String()) {
 		reqs.WriteString(patterns.TorchFromTorchvision(reqs.String()))
 	}
+	if patterns.PinnedVersions(reqs.String()).Torch == patterns.DefaultVersions.Torch {
+		// No torch version (perhaps `- pytorch` unversioned): a conda
+		// environment's python or cudatoolkit bounds it.
+		reqs.WriteString(patterns.TorchFromToolchain(reqs.String()))
+	}
 	return reqs.String(), found
 }
 

@@ -2,8 +2,9 @@
 # The model comes from a module gpuopt does not see (`import model` of a
 # project module, then `net = model.NCF(...)`), the losses are nn modules:
 # the forward to wrap is the call that produces the loss's input, not the
-# loss, and an evaluation loop whose only recognised module is a loss
-# (passed in, moved with .cuda()) has no forward gpuopt can wrap.
+# loss. The evaluation loop's `net` is a parameter, known as a model by
+# the name its call site passes (`net.parameters()` go to the optimizer):
+# its forward, not the loss passed beside it, is what the hint wraps.
 import torch
 import torch.nn as nn
 

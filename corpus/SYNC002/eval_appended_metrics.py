@@ -4,7 +4,9 @@ from torch.utils.data import DataLoader, TensorDataset
 
 model = nn.Linear(4096, 4096).cuda()
 criterion = nn.MSELoss()
-loader = DataLoader(TensorDataset(torch.randn(64, 4096), torch.randn(64, 4096)), batch_size=8)
+# (The datasets live on the GPU: evaluation passes over a loader of host
+# samples are left alone, see evaluation_over_loader.py.)
+loader = DataLoader(TensorDataset(torch.randn(64, 4096, device="cuda"), torch.randn(64, 4096, device="cuda")), batch_size=8)
 
 
 def check_accuracy(model, loader):

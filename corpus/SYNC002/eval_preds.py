@@ -5,7 +5,9 @@ from torch.utils.data import DataLoader, TensorDataset
 
 model = nn.Linear(4096, 4096).cuda()
 criterion = nn.CrossEntropyLoss()
-loader = DataLoader(TensorDataset(torch.randn(64, 16), torch.randint(0, 4, (64,))), batch_size=8)
+# (The datasets live on the GPU: evaluation passes over a loader of host
+# samples are left alone, see evaluation_over_loader.py.)
+loader = DataLoader(TensorDataset(torch.randn(64, 16, device="cuda"), torch.randint(0, 4, (64,), device="cuda")), batch_size=8)
 
 # Hugging Face's evaluation loop: the predictions are copied to NumPy on
 # every step (in either branch), so the loss's .item() costs no extra sync.
