@@ -962,10 +962,22 @@ func cudnnRecurrentLayer(p *Pass) string {
 				continue
 			}
 			if d := p.Model.ImportedDef(fn); d != nil && d.Class {
-				for _, c := range d.Calls {
-					if recurrentLayer(c) {
-						return "nn." + c[len("torch.nn."):]
+				// Also through the project classes it builds (a
+				// hierarchical attention network whose word and sentence
+				// encoders, each in a module of its own, hold the GRUs:
+				// blind sample S36P).
+				layer := ""
+				p.Model.ClassAny(d, func(c *rewrite.ProjectDef) bool {
+					for _, q := range c.Calls {
+						if recurrentLayer(q) {
+							layer = q
+							return true
+						}
 					}
+					return false
+				})
+				if layer != "" {
+					return "nn." + layer[len("torch.nn."):]
 				}
 			}
 		}

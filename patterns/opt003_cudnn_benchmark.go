@@ -37,6 +37,13 @@ func checkCudnnBenchmark(p *Pass) {
 	if branch == nil && (determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark")) {
 		return
 	}
+	if opacusPrivate(p) {
+		// Opacus samples each batch by Poisson sampling (make_private's
+		// default): the batch size changes nearly every step, where
+		// benchmark mode times the algorithms again for each new shape
+		// (blind sample S36N).
+		return
+	}
 	if cudnnSwitchedOff(p) {
 		// `torch.backends.cudnn.enabled = False`: convolutions run
 		// without cuDNN, and benchmark mode has nothing to choose

@@ -25,6 +25,12 @@ func checkCompileModel(p *Pass) {
 	if !p.Env.Versions.Torch.AtLeast(2, 0) || p.File.Spells("compile") || doubleBackward(p) {
 		return
 	}
+	if opacusPrivate(p) {
+		// Opacus's GradSampleModule computes per-sample gradients with
+		// hooks on every layer, which torch.compile does not support
+		// (blind sample S36N: three DP-SGD trainers).
+		return
+	}
 	if apexMixedPrecision(p) {
 		// apex.amp patches torch's functions (O1) or casts the model (O2)
 		// in place: compile is no drop-in until the script moves to
@@ -100,7 +106,7 @@ func checkCompileModel(p *Pass) {
 		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || graphNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) {
 			continue
 		}
-		if built := unchainModuleMethods(value); built.Type == "call" && p.Facts.What(built).Kind == KindUnknown {
+		if built := unchainModuleMethods(value); built.Type == "call" && missingProjectClass(p, built) {
 			// A network of a class gpuopt cannot read (a module missing
 			// from the repository), known as a model only by its use:
 			// nothing says what compile could fuse in it (blind sample
@@ -1439,4 +1445,41 @@ func unfrozenPart(p *Pass, name string) bool {
 		}
 	}
 	return false
+}
+
+// opacusPrivate reports a file that trains with Opacus's differential
+// privacy: it builds a PrivacyEngine, or calls make_private or
+// make_private_with_epsilon on one.
+func opacusPrivate(p *Pass) bool {
+	return p.Memo("torch.opacusPrivate", func() any {
+		return p.File.Spells("opacus") && (p.File.SpellsAny([]string{"PrivacyEngine", "make_private"}))
+	}).(bool)
+}
+
+// projectPackageNames are the first parts of module paths that name a
+// project's own package (`from models.network import Network`), not an
+// installed library.
+var projectPackageNames = map[string]bool{"models": true, "model": true, "networks": true, "network": true, "nets": true, "net": true,
+	"src": true, "lib": true, "modules": true, "arch": true, "archs": true, "architectures": true}
+
+// missingProjectClass reports a call of a name imported from a project
+// package that the repository does not hold (DBC imports
+// `models.network`, and has no models folder): its class is unread, and
+// the value is a model only by its use. A class gpuopt reads, a library's
+// or a dynamic import's is not such a call.
+func missingProjectClass(p *Pass, call *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	root := fn
+	for root != nil && root.Type == "attribute" {
+		root = root.ChildByField("object")
+	}
+	if root == nil || root.Type != "identifier" || p.Model.ImportedDef(fn) != nil || p.Facts.What(call).Kind != KindUnknown {
+		return false
+	}
+	b := p.Model.Binding(root)
+	if b == nil || b.Kind != rewrite.ImportBinding || b.Relative != "" {
+		return false
+	}
+	first, _, _ := strings.Cut(b.Qualified, ".")
+	return projectPackageNames[first]
 }

@@ -52,7 +52,16 @@ func (m *Model) classAny(d *ProjectDef, pred func(*ProjectDef) bool, depth int) 
 	}
 	for _, q := range d.Calls {
 		if strings.Contains(q, ".") {
-			continue // qualified: a library callable, or resolved below by its module
+			// Qualified: a library callable, or a class of a sibling
+			// module the class's module imports (`from
+			// src.word_att_model import WordAttNet`).
+			if strings.HasPrefix(q, "torch.") {
+				continue
+			}
+			if inner := m.ProjectDefOf(d.Path, q); inner != nil && inner != d && m.classAny(inner, pred, depth+1) {
+				return true
+			}
+			continue
 		}
 		if inner := ld.Local(d.Path, q); inner != nil && inner != d && m.classAny(inner, pred, depth+1) {
 			return true
