@@ -2159,17 +2159,9 @@ func lastIdentifier(n *rewrite.Node) string {
 }
 
 // wrappedTarget returns the plain reference a wrapping call is assigned
-// to, through the moves chained onto it (`model =
-// nn.DataParallel(model).cuda()`), or nil.
+// to (assignedThroughMoves), or nil.
 func wrappedTarget(call *rewrite.Node) *rewrite.Node {
-	n := call
-	for n.Parent != nil && (n.Parent.Type == "attribute" && n.Parent.ChildByField("object") == n || n.Parent.Type == "call" && n.Parent.ChildByField("function") == n) {
-		n = n.Parent
-	}
-	if n.Parent == nil || n.Parent.Type != "assignment" || n.Parent.ChildByField("right") != n {
-		return nil
-	}
-	if left := n.Parent.ChildByField("left"); left != nil && plainReference(left) {
+	if left := assignedThroughMoves(call); left != nil && plainReference(left) {
 		return left
 	}
 	return nil

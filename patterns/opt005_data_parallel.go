@@ -734,19 +734,11 @@ func oneVisibleDevice(p *Pass, flagDefaults bool) bool {
 // called, so it replicates nothing (blind samples S25I and S31G's
 // capsule networks, which unwrap at the top of train() and test()).
 func unwrappedForForward(p *Pass, wrap *rewrite.Node) bool {
-	value := wrap
-	for value.Parent != nil && value.Parent.Type == "attribute" && value.Parent.Parent != nil && value.Parent.Parent.Type == "call" &&
-		(callAttr(value.Parent.Parent) == "cuda" || callAttr(value.Parent.Parent) == "to") {
-		value = value.Parent.Parent // `nn.DataParallel(net).cuda()`
-	}
-	asg := value.Parent
-	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != value {
-		return false
-	}
-	target := asg.ChildByField("left")
+	target := assignedThroughMoves(wrap) // (`net = nn.DataParallel(net).cuda()`)
 	if target == nil || target.Type != "identifier" {
 		return false
 	}
+	asg := target.Parent
 	name := target.Text()
 	// The names it goes by: its own, and the parameters of the same-file
 	// functions it is handed to (`train(net, ...)` with `def train(model,

@@ -29,14 +29,7 @@ const sync002Pays = " Pays when the loop does CPU work per step (1.04–1.15× m
 // CUDA tensors, workerHostileDataset): its batches cost the host no
 // loading, as slices of a GPU tensor do.
 func gpuResidentLoader(p *Pass, loop *rewrite.Node) bool {
-	it := loop.ChildByField("right")
-	for it != nil && it.Type == "call" && rewrite.WrapsIteration(p.Model.CalleeName(it), it) {
-		args := rewrite.PositionalArgs(it)
-		if len(args) == 0 {
-			return false
-		}
-		it = args[0]
-	}
+	it := loopIterable(p.Model, loop)
 	if it == nil {
 		return false
 	}

@@ -14,14 +14,8 @@ import (
 // torchCalls returns every call node of the file.
 func torchCalls(p *Pass) []*rewrite.Node { return p.File.OfType("call") }
 
-// attrName returns the attribute name of a call `x.attr(...)`, "" otherwise.
-func callAttr(call *rewrite.Node) string {
-	fn := call.ChildByField("function")
-	if fn == nil || fn.Type != "attribute" {
-		return ""
-	}
-	return fn.ChildByField("attribute").Text()
-}
+// callAttr returns the attribute name of a call `x.attr(...)`, "" otherwise.
+func callAttr(call *rewrite.Node) string { return rewrite.CallAttr(call) }
 
 // ampDeprecation describes a deprecated torch.cuda.amp callable and its
 // replacement, which takes the device type as a new first argument.
@@ -1137,4 +1131,20 @@ func plainTensorParams(p *Pass, built *rewrite.Node) (names []string, ok bool) {
 		names = append(names, t.Text())
 	}
 	return names, true
+}
+
+// assignedThroughMoves returns the target of the assignment that stores
+// call, through the moves chained onto it (`model =
+// nn.DataParallel(model).cuda()`, `.to(device)`), or nil.
+func assignedThroughMoves(call *rewrite.Node) *rewrite.Node {
+	value := call
+	for value.Parent != nil && value.Parent.Type == "attribute" && value.Parent.Parent != nil && value.Parent.Parent.Type == "call" &&
+		(callAttr(value.Parent.Parent) == "cuda" || callAttr(value.Parent.Parent) == "to") {
+		value = value.Parent.Parent
+	}
+	asg := value.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != value {
+		return nil
+	}
+	return asg.ChildByField("left")
 }

@@ -621,7 +621,7 @@ func stepMethods(cls *Node) []string {
 	}
 	steps := map[string]bool{}
 	for name, d := range methods {
-		steps[name] = callsOutsideLoops(d, func(call *Node) bool { return callAttrName(call) == "backward" })
+		steps[name] = callsOutsideLoops(d, func(call *Node) bool { return CallAttr(call) == "backward" })
 	}
 	for round := 0; round < 3; round++ {
 		for name, d := range methods {
@@ -641,8 +641,8 @@ func stepMethods(cls *Node) []string {
 	return out
 }
 
-// callAttrName is the method name of a call `x.name(...)`, or "".
-func callAttrName(call *Node) string {
+// CallAttr is the method name of a call `x.name(...)`, or "".
+func CallAttr(call *Node) string {
 	if fn := call.ChildByField("function"); fn != nil && fn.Type == "attribute" {
 		return fn.ChildByField("attribute").Text()
 	}
