@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"os"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -458,6 +460,10 @@ func runIsolated(p *Pass) {
 	before := len(*p.out)
 	defer func() {
 		if r := recover(); r != nil {
+			if os.Getenv("GPUOPT_TRACE") != "" {
+				// For a bug report: where the rule crashed.
+				fmt.Fprintf(os.Stderr, "gpuopt: rule %s panicked on %s: %v\n%s", p.Rule.Code, p.File.Src.Path, r, debug.Stack())
+			}
 			*p.out = append((*p.out)[:before], rewrite.Finding{
 				Code:     InternalErrorCode,
 				Message:  fmt.Sprintf("internal error in rule %s: %v (its findings on this file are skipped; please report it with the file)", p.Rule.Code, r),

@@ -51,6 +51,7 @@ func checkDeviceAccumulate(p *Pass) {
 	checkAppendedItems(p)
 	checkMeterItems(p)
 	checkPeriodicAssignedItem(p)
+	checkReturnedItems(p)
 	for _, aug := range p.File.OfType("augmented_assignment") {
 		total := aug.ChildByField("left")
 		op := aug.ChildByField("operator")
@@ -912,10 +913,8 @@ func deferrableItem(m *rewrite.Model, loop, n *rewrite.Node) bool {
 // function that copies inside (sync2SyncsInside), or a function handed in
 // as a parameter (`score(labels, outputs)`, a metric), which may copy.
 func stepSyncsExcept(m *rewrite.Model, loop *rewrite.Node, skip func(call *rewrite.Node) bool) bool {
-	return stepSyncs(m, loop, func(n *rewrite.Node, method string) bool {
+	return stepSyncsSkipping(m, loop, skip, func(n *rewrite.Node, method string) bool {
 		switch {
-		case skip(n):
-			return false
 		case method == "item", method == "tolist", copiesToHost(n):
 			return true
 		}
@@ -934,9 +933,15 @@ func stepSyncsExcept(m *rewrite.Model, loop *rewrite.Node, skip func(call *rewri
 // calls, "" otherwise), or a function of the file or the project that
 // copies to the host inside (sync2SyncsInside).
 func stepSyncs(m *rewrite.Model, loop *rewrite.Node, syncs func(call *rewrite.Node, method string) bool) bool {
+	return stepSyncsSkipping(m, loop, nil, syncs)
+}
+
+// stepSyncsSkipping is stepSyncs passing over the calls skip excuses
+// (nil: none), whatever their functions do inside.
+func stepSyncsSkipping(m *rewrite.Model, loop *rewrite.Node, skip func(call *rewrite.Node) bool, syncs func(call *rewrite.Node, method string) bool) bool {
 	found := false
 	walkLoopBodyUntil(m, loop, func(n *rewrite.Node) bool {
-		if n.Type != "call" || everyFewSteps(m, loop, n) {
+		if n.Type != "call" || everyFewSteps(m, loop, n) || skip != nil && skip(n) {
 			return true
 		}
 		method := ""

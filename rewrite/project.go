@@ -193,7 +193,7 @@ func (m *Model) importedDef(ident *Node) *ProjectDef {
 // `from pkg import module`.
 func (m *Model) moduleAttrDef(attr *Node) *ProjectDef {
 	root := RootIdent(attr)
-	if root == nil || root == attr {
+	if m.project == nil || root == nil || root == attr {
 		return nil
 	}
 	// `import pcl.loader` and `import pcl.builder` both bind `pcl`: every
@@ -228,6 +228,9 @@ func (m *Model) moduleAttrDef(attr *Node) *ProjectDef {
 // one of its star imports of a project module (`from config import *`)
 // defines: the last such import that defines it wins, as in Python.
 func (m *Model) starDef(name string) *ProjectDef {
+	if m.project == nil {
+		return nil
+	}
 	for i := len(m.starFrom) - 1; i >= 0; i-- {
 		if d := m.project.Def(m.File.Src.Path, m.starFrom[i], name); d != nil {
 			if d.External != "" && d.From == "" || d.Name != name {
@@ -897,6 +900,9 @@ func (m *Model) relativeImports() []string {
 // importedModules resolves imports spelled in the module at path (a
 // module, or a module and a name) to the project modules' own entries.
 func (m *Model) importedModules(path string, imports []string) []*ProjectDef {
+	if m.project == nil {
+		return nil
+	}
 	var out []*ProjectDef
 	for _, q := range imports {
 		for _, mod := range []string{q, q[:max(strings.LastIndexByte(q, '.'), 0)]} {

@@ -102,3 +102,17 @@ class Model(Base):
 		t.Errorf("calls not found: %v", want)
 	}
 }
+
+// TestSummarizeRelativeModuleDevice summarises (with no project index, as
+// the per-project index does) a module that moves tensors to an attribute
+// of a package sibling (`from . import config` then `config.DEVICE`):
+// the lookup of that sibling must not dereference the missing index
+// (blind sample S37F's Swin_Tiny dataset.py crashed LOAD001 there).
+func TestSummarizeRelativeModuleDevice(t *testing.T) {
+	src := "import torch\nfrom . import config\n\n\ndef load(x):\n    return x.to(config.DEVICE)\n"
+	f := Parse("pkg/dataset.py", []byte(src))
+	defs := Summarize(f, "pkg/dataset.py")
+	if defs["load"] == nil {
+		t.Fatalf("no summary of load: %v", defs)
+	}
+}
