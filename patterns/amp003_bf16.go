@@ -109,6 +109,15 @@ func checkBF16Autocast(p *Pass) {
 		msg += "; but this project calls torch.fft, which has no bf16 kernels (RuntimeError: Unsupported dtype BFloat16): a model that takes FFTs of autocast activations (Fourier or auto-correlation attention) needs .float() before each FFT first, or keeps fp16"
 		fix = nil
 	}
+	if half := explicitHalf(p, fp16); half != nil {
+		// A tensor the script makes fp16 itself meets the autocast's
+		// outputs: bf16 against fp16 outside autocast raises (blind
+		// sample S37C's CLIP-LoRA, `textual_features.t().half()` times the
+		// image features).
+		msg += "; but this file makes fp16 tensors itself (" + half.Text() + " at line " + p.LineOf(half) +
+			"), which would meet bf16 autocast outputs outside autocast (RuntimeError: expected both operands to have the same dtype): make them bf16 too, then switch"
+		fix = nil
+	}
 	if spikingjellyCupy(p) {
 		// fp16 with a scaler is the only mixed precision spikingjelly's
 		// cupy neurons run: their kernels exist for float32 and float16
@@ -230,4 +239,28 @@ func checkLightningFP16(p *Pass, v Verdict) {
 		}
 		p.Report(prec, msg, v.Downgrade(fix))
 	}
+}
+
+// explicitHalf returns a conversion to fp16 the file writes outside its
+// fp16 autocast calls: a `.half()` call, or torch.float16 / torch.half
+// (`.to(torch.float16)`, `dtype=torch.half`). Nil when there is none.
+func explicitHalf(p *Pass, fp16 []autocastCall) *rewrite.Node {
+	for _, call := range p.File.MethodCalls("half") {
+		if len(rewrite.PositionalArgs(call)) == 0 {
+			return call
+		}
+	}
+	for _, attr := range p.File.OfType("attribute") {
+		if q := p.Model.QualifiedName(attr); q != "torch.float16" && q != "torch.half" {
+			continue
+		}
+		inAutocast := false
+		for _, ac := range fp16 {
+			inAutocast = inAutocast || ac.Call.Contains(attr)
+		}
+		if !inAutocast {
+			return attr
+		}
+	}
+	return nil
 }
