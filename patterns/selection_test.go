@@ -204,6 +204,8 @@ func TestReadmePins(t *testing.T) {
 		{"conda install pytorch=1.7 -c pytorch", Version{1, 7}},
 		{"## Requirements\n- Python 3.8\n- PyTorch == 1.11.0\n", Version{1, 11}},
 		{"## Dependencies\nPython 3.7\nPyTorch 1.7.0\n* torch 1.3.1\n", DefaultVersions.Torch},
+		{"Requirements:\n* Python 3.6.9\n* torch 1.3.1\n* torchvision 0.4.2\n", Version{1, 3}},
+		{"```\nclick 7.1.2\ndgl 0.6.0\nnumpy 1.19.5\ntorch 1.7.0\ntqdm 4.56.0\n```\n", Version{1, 7}},
 		{"## PyTorch 2.0 support\nWe now run on PyTorch 2.0 and later.\n", DefaultVersions.Torch},
 		{"Requires torch>=1.7 and PyTorch 1.11.0 or later.", DefaultVersions.Torch},
 		{"pip install torchmetrics==0.11 torch-geometric", DefaultVersions.Torch},

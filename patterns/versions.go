@@ -231,10 +231,13 @@ var readmePin = regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(])(pytorch|torch|t
 
 // readmePinLine matches a README line that is one pin and nothing else
 // (a requirements list in the README: `torch==1.8.0`, `- PyTorch ==
-// 1.11.0`). A bare `PyTorch 1.7.0` is not one: READMEs list the versions
-// their authors happened to run that way, and the recall benchmark's
-// labels (EPFL_ML_Project_2's "torch 1.3.1") expect today's advice there.
-var readmePinLine = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?` + "`?" + `(pytorch|torch|torchvision)\s*==?\s*([0-9]+\.[0-9]+(?:\.[0-9]+)?)` + "`?" + `\s*$`)
+// 1.11.0`, `* torch 1.3.1`, or a `pip list` pasted in a code block:
+// `torch 1.7.0`). The version a README lists is the one the code was run
+// on: blind sample S37D's DimeNet-dgl got fused=True, torch.compile and
+// set_float32_matmul_precision advice under a listed torch 1.7.0 (none
+// exists there). The recall labels lost nothing to this (182/202 both
+// ways, session 37).
+var readmePinLine = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?` + "`?" + `(pytorch|torch|torchvision)(?:\s*==?\s*|\s+v?)([0-9]+\.[0-9]+(?:\.[0-9]+)?)` + "`?" + `\s*$`)
 
 // installCommands are the commands whose arguments are pins.
 var installCommands = []string{"pip install", "pip3 install", "conda install", "conda create", "mamba install", "mamba create", "conda env create"}
