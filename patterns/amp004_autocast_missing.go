@@ -47,7 +47,7 @@ func checkMissingAutocast(p *Pass) {
 		}
 		return
 	}
-	if !p.Model.UsesCUDA() {
+	if !p.Model.UsesCUDA() || forceField(p) {
 		return
 	}
 	if p.Model.ImportsProjectModule(func(d *rewrite.ProjectDef) bool { return d.Autocast }) {
@@ -2995,5 +2995,19 @@ func periodicForward(p *Pass) bool {
 			}
 		}
 		return false
+	}).(bool)
+}
+
+// forceField reports a file, or a project module it imports (two modules
+// away at most), that differentiates an energy by atom positions
+// (rewrite.DifferentiatesCoordinates): an interatomic potential trained on
+// energies and forces, whose targets (absolute energies of about -11,000
+// eV judged to meV, forces through a double backward) bf16's 8-bit
+// mantissa and TF32's 10-bit one cannot resolve; atomistic codes keep fp32
+// there (blind sample S37D: nine AMP004 and two AMP005 findings on SchNet
+// and DimeNet trainers judged false).
+func forceField(p *Pass) bool {
+	return p.Memo("amp.forceField", func() any {
+		return rewrite.DifferentiatesCoordinates(p.Model) || p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.ForceMatching }, 2)
 	}).(bool)
 }

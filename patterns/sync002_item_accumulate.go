@@ -679,7 +679,92 @@ func sync2SyncsInside(m *rewrite.Model, call *rewrite.Node) bool {
 			}
 		}
 	}
-	return defSyncs(m, def, 0)
+	return defSyncs(m, def, 0) || formatsTensorArgument(m, call, def)
+}
+
+// formatsTensorArgument reports a call that hands a tensor to a function
+// of this file which formats that parameter into a string (`f"{loss:.4E}"`
+// in a progress-bar helper): formatting a CUDA tensor reads it to the host
+// (Tensor.__format__ takes .item() of a 0-d tensor), so the step waits
+// there whatever the loop defers (blind sample S37D's PML-SchNet,
+// `update_pbar_desc(loss, progress_bar, steps)` after
+// `losses.append(loss.item())`). The argument counts as a tensor when the
+// loop around the call differentiates it or calls .item() on it, or when
+// it is built by torch.
+func formatsTensorArgument(m *rewrite.Model, call, def *rewrite.Node) bool {
+	if def == nil || def.Type != "function_definition" || def.ChildByField("parameters") == nil {
+		return false
+	}
+	var params []string
+	for _, p := range def.ChildByField("parameters").NamedChildren() {
+		if id := rewrite.ParamName(p); id != nil {
+			params = append(params, id.Text())
+		}
+	}
+	if len(params) > 0 && params[0] == "self" && call.ChildByField("function").Type == "attribute" {
+		params = params[1:]
+	}
+	formatted := map[string]bool{}
+	def.ChildByField("body").Walk(func(n *rewrite.Node) bool {
+		if rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if n.Type == "interpolation" {
+			if kids := n.NamedChildren(); len(kids) > 0 && kids[0].Type == "identifier" {
+				formatted[kids[0].Text()] = true
+			}
+		}
+		return true
+	})
+	loops := m.EnclosingLoops(call)
+	for i, name := range params {
+		if !formatted[name] {
+			continue
+		}
+		arg := rewrite.Arg(call, i, name)
+		if arg == nil || arg.Type != "identifier" {
+			continue
+		}
+		if m.IsTensorExpr(arg) || len(loops) > 0 && tensorMethodCalled(m, loops[0], arg.Text()) {
+			return true
+		}
+	}
+	return false
+}
+
+// formatsTensorEachStep reports a loop that formats a tensor into a string
+// on every step (`bar.set_postfix(loss=f"{loss:.4E}")`, not under logging
+// every few steps): Tensor.__format__ reads the value to the host, so
+// the step waits there (blind sample S37D's SchNet trainers).
+func formatsTensorEachStep(m *rewrite.Model, loop *rewrite.Node) bool {
+	found := false
+	walkLoopBodyUntil(m, loop, func(n *rewrite.Node) bool {
+		if n.Type != "interpolation" || everyFewSteps(m, loop, n) {
+			return true
+		}
+		if kids := n.NamedChildren(); len(kids) > 0 && kids[0].Type == "identifier" {
+			found = m.IsTensorExpr(kids[0]) || tensorMethodCalled(m, loop, kids[0].Text())
+		}
+		return !found
+	})
+	return found
+}
+
+// tensorMethodCalled reports `name.backward()`, `name.item()` or
+// `name.detach()` in the loop's body: name holds a tensor there.
+func tensorMethodCalled(m *rewrite.Model, loop *rewrite.Node, name string) bool {
+	for _, n := range m.LoopBodyNodes(loop) {
+		if n.Type != "call" {
+			continue
+		}
+		switch callAttr(n) {
+		case "backward", "item", "detach":
+			if obj := n.ChildByField("function").ChildByField("object"); obj.Type == "identifier" && obj.Text() == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // defSyncs reports a function whose body copies to the host (sync2SyncsInside),
@@ -913,7 +998,7 @@ func deferrableItem(m *rewrite.Model, loop, n *rewrite.Node) bool {
 // function that copies inside (sync2SyncsInside), or a function handed in
 // as a parameter (`score(labels, outputs)`, a metric), which may copy.
 func stepSyncsExcept(m *rewrite.Model, loop *rewrite.Node, skip func(call *rewrite.Node) bool) bool {
-	return stepSyncsSkipping(m, loop, skip, func(n *rewrite.Node, method string) bool {
+	return formatsTensorEachStep(m, loop) || stepSyncsSkipping(m, loop, skip, func(n *rewrite.Node, method string) bool {
 		switch {
 		case method == "item", method == "tolist", copiesToHost(n):
 			return true

@@ -102,6 +102,9 @@ type ProjectDef struct {
 	// gradients with create_graph (a gradient penalty differentiates
 	// through a backward pass).
 	DoubleBackward bool
+	// ForceMatching: on the module's own entry, the module differentiates
+	// an energy by atom positions (DifferentiatesCoordinates).
+	ForceMatching bool
 	// SparseMatmul: on the module's own entry, the module multiplies by a
 	// sparse matrix (torch.spmm, torch.sparse.mm): a GCN layer, whose
 	// sparse kernels have no bf16.
@@ -308,7 +311,7 @@ func (m *Model) ImportedDef(ident *Node) *ProjectDef { return m.importedDef(iden
 func Summarize(f *File, path string) map[string]*ProjectDef {
 	m := f.Model()
 	out := map[string]*ProjectDef{ModuleKey: {Path: path, Name: ModuleKey, UsesCUDA: m.UsesCUDA(), Star: m.starFrom, Externals: slices.Clip(m.imported), Deterministic: m.RequestsDeterminism(),
-		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), Warps: Warps(m), DoubleBackward: CreatesGraph(f), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), UncastWriteForward: m.UncastWriteInForward() != nil, LinalgForward: linalgName(m), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
+		Autocast: callsAutocast(f), HalfWeights: HalfWeights(m), Warps: Warps(m), DoubleBackward: CreatesGraph(f), ForceMatching: DifferentiatesCoordinates(m), SparseMatmul: SparseMatmul(m), AutogradFunction: m.DefinesAutogradFunction(), Upsamples: m.Upsamples(), UncastWriteForward: m.UncastWriteInForward() != nil, LinalgForward: linalgName(m), CustomKernels: slices.ContainsFunc(m.imported, func(q string) bool {
 			return strings.HasPrefix(q, "torch.utils.cpp_extension")
 		}), Relatives: m.relativeImports()}}
 	defs := map[string]*Node{} // the module's functions, by name
@@ -1101,6 +1104,45 @@ func CreatesGraph(f *File) bool {
 		name := kw.ChildByField("name")
 		if name != nil && name.Text() == "create_graph" {
 			if v := kw.ChildByField("value"); v == nil || v.Type != "false" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// coordinateNames are the names atomistic models give the positions they
+// differentiate an energy by (forces are -dE/dR).
+var coordinateNames = map[string]bool{"r": true, "pos": true, "position": true, "positions": true, "coord": true, "coords": true, "coordinates": true, "xyz": true}
+
+// DifferentiatesCoordinates reports a file that takes torch.autograd.grad
+// of an energy, or with respect to atom positions
+// (`torch.autograd.grad(E_pred, R, create_graph=True)`,
+// `grad(energy, data.pos)`): an interatomic potential trained on forces,
+// whose regression of absolute energies (about -11,000 eV on QM9, judged
+// to meV) and forces through a double backward wants full fp32.
+func DifferentiatesCoordinates(m *Model) bool {
+	if !m.File.Spells("grad") {
+		return false
+	}
+	for _, call := range m.CallsTo("torch.autograd.grad") {
+		if out := Arg(call, 0, "outputs"); out != nil && strings.Contains(strings.ToLower(out.Text()), "energ") {
+			return true
+		}
+		inputs := Arg(call, 1, "inputs")
+		if inputs == nil {
+			continue
+		}
+		items := []*Node{inputs}
+		if inputs.Is("list", "tuple") {
+			items = inputs.NamedChildren()
+		}
+		for _, in := range items {
+			name := in
+			if in.Type == "attribute" {
+				name = in.ChildByField("attribute")
+			}
+			if name.Type == "identifier" && coordinateNames[strings.ToLower(name.Text())] {
 				return true
 			}
 		}
