@@ -249,3 +249,29 @@ func TestStepMethods(t *testing.T) {
 		t.Fatalf("model.Trainer = %+v, want step methods train_step and update", d)
 	}
 }
+
+// A module that imports a name built at run time may reach any module:
+// the project then cannot say that it covers every caller. A config
+// loader that imports a temporary copy of a config file (mmcv's
+// Config.fromfile, blind sample S37F's query2label SLConfig) reaches
+// none of the project's modules and leaves the coverage alone.
+func TestDynamicImportsAndConfigLoaders(t *testing.T) {
+	for _, c := range []struct {
+		name, loader string
+		covers       bool
+	}{
+		{"registry", "import importlib\n\ndef build(name):\n    return importlib.import_module('models.' + name).Model()\n", false},
+		{"config", "import tempfile\nfrom importlib import import_module\n\ndef fromfile(path):\n    with tempfile.TemporaryDirectory() as d:\n        mod = import_module(load_copy(path, d))\n    return mod\n", true},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			".git/HEAD":    "ref: refs/heads/main\n",
+			"utils/cfg.py": c.loader,
+			"train.py":     "from utils.cfg import fromfile\n",
+			"helpers.py":   "def unused():\n    return 1\n",
+		})
+		if got := NewProject(dir).CoversRepository(filepath.Join(dir, "helpers.py")); got != c.covers {
+			t.Errorf("%s: CoversRepository = %v, want %v", c.name, got, c.covers)
+		}
+	}
+}
