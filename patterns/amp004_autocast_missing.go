@@ -429,7 +429,10 @@ func libraryNetwork(q string, call *rewrite.Node) (cnn, other bool) {
 	case q == "timm.create_model":
 		isCNN := call != nil && convTimmModel(rewrite.Arg(call, 0, "model_name"))
 		return isCNN, !isCNN
-	case strings.HasPrefix(q, "efficientnet_pytorch."):
+	case strings.HasPrefix(q, "efficientnet_pytorch."), strings.HasSuffix(q, "EfficientNet.from_pretrained"), strings.HasSuffix(q, "EfficientNet.from_name"):
+		// (efficientnet_pytorch's classmethods, also on the copies of its
+		// model.py that projects keep: blind sample S37E's
+		// FaceForensics_Detection, `model_efficientnet.model`.)
 		return true, false
 	case strings.HasSuffix(q, ".from_pretrained") || strings.HasPrefix(q, "transformers."):
 		return false, true
