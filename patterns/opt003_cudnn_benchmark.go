@@ -77,7 +77,7 @@ func checkCudnnBenchmark(p *Pass) {
 			// (Its convolutions all of kernel size 1, written positionally
 			// as `nn.Conv1d(12, 64, 1)`: a point-cloud encoder's shared
 			// MLP, blind sample S20B.)
-			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassAny(d, spatialConvClass) && !patchConvOnly(p.Model, d) && !transformerBackbone(p.Model, d) {
+			if d := p.Model.ImportedDef(fn); d != nil && p.Model.ClassAny(d, spatialConvClass) && !patchConvOnly(p.Model, d) && !transformerBackbone(p.Model, d) && !derivesDataset(d) && !frozenAside(p, call) {
 				conv = true
 				break
 			}
@@ -525,4 +525,49 @@ func importedModuleDisablesCudnn(p *Pass) bool {
 		}
 	}
 	return false
+}
+
+// frozenAside reports a network built by call and kept under a name that
+// no optimizer of the file steps, that the file never calls (no forward
+// here) and that is put in eval mode: a frozen encoder handed to a
+// dataset or another module (blind sample S37E's deepfake classifier,
+// whose convolutional autoencoder encodes faces inside the Dataset, its
+// outputs cached to disk, while the loop trains a transformer). Its
+// convolutions are not the training step's.
+func frozenAside(p *Pass, call *rewrite.Node) bool {
+	name := assignedThroughMoves(call)
+	if name == nil || name.Type != "identifier" {
+		return false
+	}
+	optimized, known := optimizedModels(p)
+	if !known || optimized[name.Text()] || feedsOptimized(p, name, optimized) {
+		return false
+	}
+	evaluated := false
+	for _, id := range p.File.Identifiers(name.Text()) {
+		if id == name {
+			continue
+		}
+		parent := id.Parent
+		if parent != nil && parent.Type == "call" && parent.ChildByField("function") == id {
+			return false // its forward runs in this file
+		}
+		if parent != nil && parent.Type == "attribute" && parent.ChildByField("object") == id && parent.Parent != nil && parent.Parent.Type == "call" {
+			switch parent.ChildByField("attribute").Text() {
+			case "eval":
+				evaluated = true
+			case "train", "forward":
+				return false
+			}
+		}
+	}
+	return evaluated
+}
+
+// derivesDataset reports a project class derived from a Dataset: the
+// convolutions it builds (a face detector cropping each video's frames,
+// blind sample S37E's MTCNN) run while loading samples, not in the
+// training step.
+func derivesDataset(d *rewrite.ProjectDef) bool {
+	return slices.ContainsFunc(d.Bases, func(b string) bool { return strings.HasSuffix(b, "Dataset") })
 }
