@@ -18,7 +18,7 @@ var FactoryDevice = &Rule{
 	Fix:       rewrite.Safe,
 	Severity:  rewrite.Warning,
 	Libraries: []string{"torch"},
-	Names:     []string{"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "rand", "randn", "randint", "normal", "randperm", "zero_", "fill_"}, // the torch factories it moves (safeFactories, randomFactories), and legacy constructors' zero_() and fill_() (legacyFactory)
+	Names:     []string{"zeros", "ones", "full", "empty", "arange", "eye", "linspace", "rand", "randn", "randint", "normal", "randperm", "zero_", "fill_", "uniform_", "normal_"}, // the torch factories it moves (safeFactories, randomFactories), and legacy constructors' zero_(), fill_(), uniform_() and normal_() (legacyFactory)
 	Check:     checkFactoryDevice,
 }
 

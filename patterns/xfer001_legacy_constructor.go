@@ -36,6 +36,8 @@ func legacyFactory(p *Pass, call *rewrite.Node, dev string) (ctor *rewrite.Node,
 		name = "zeros"
 	case init == "fill_" && len(args) == 1 && len(call.ChildByField("arguments").NamedChildren()) == 1 && plainNumber(args[0]):
 		name = "full"
+	case (init == "uniform_" || init == "normal_") && !rewrite.HasSplat(call) && rewrite.KeywordArg(call, "generator") == nil:
+		name = init // random numbers drawn in place: built empty on the device, drawn there
 	default:
 		return nil, "", "", false
 	}
@@ -63,6 +65,9 @@ func legacyFactory(p *Pass, call *rewrite.Node, dev string) (ctor *rewrite.Node,
 	size = size[1 : len(size)-1]
 	if name == "zeros" {
 		return ctor, name, module + ".zeros(" + size + ", dtype=" + dtype + ", device=" + dev + ")", true
+	}
+	if name == "uniform_" || name == "normal_" {
+		return ctor, name, module + ".empty(" + size + ", dtype=" + dtype + ", device=" + dev + ")." + name + call.ChildByField("arguments").Text(), true
 	}
 	if len(sizes) == 1 && sizes[0].Type == "integer" {
 		size += "," // (n,)
@@ -103,10 +108,17 @@ func checkLegacyFactory(p *Pass, move, dev, obj, tail *rewrite.Node) {
 	if !ok || oneTimeFactory(p, "zeros", ctor) || hostTensorDevice(p, dev) || strings.Contains(p.File.Src.Text(obj.Start, move.End), "#") {
 		return
 	}
-	fix := Fix(rewrite.Safe, "Create it with torch."+name+"(..., device="+devText+")",
-		rewrite.Edit{Start: obj.Start, End: obj.End, New: text},
-		rewrite.Edit{Start: tail.End, End: move.End})
+	edits := []rewrite.Edit{{Start: obj.Start, End: obj.End, New: text}, {Start: tail.End, End: move.End}}
 	ctorName := ctor.ChildByField("function").Text()
+	if name == "uniform_" || name == "normal_" {
+		// `torch.FloatTensor(n, d).uniform_(-1, 1).to(device)` every step
+		// (blind sample S37A's CQL-SAC random actions): drawn on the host,
+		// then copied.
+		fix := Fix(rewrite.Unsafe, "Create it with torch.empty(..., device="+devText+")."+name+"(...)", edits...)
+		p.Report(move, ctorName+"(...)."+name+"(...) is drawn on the CPU and then copied to the device: draw it there with torch.empty(..., device="+devText+")."+name+"(...) (the numbers then come from the CUDA generator, not the CPU one)", fix)
+		return
+	}
+	fix := Fix(rewrite.Safe, "Create it with torch."+name+"(..., device="+devText+")", edits...)
 	init := ".zero_()"
 	if name == "full" {
 		init = ".fill_(...)"
