@@ -2561,10 +2561,70 @@ func bceCallsIn(p *Pass, stmt *rewrite.Node, depth int) []*rewrite.Node {
 		}
 		if slices.ContainsFunc(values, func(v *rewrite.Node) bool { return bceValue(p, v, 0) || depth == 0 && bceLossClass(p, v) }) {
 			out = append(out, n)
+			return true
+		}
+		if depth == 0 && projectLossBCE(p, n) {
+			out = append(out, n)
 		}
 		return true
 	})
 	return out
+}
+
+// projectLossBCE reports a call of a loss that comes from a project
+// module which computes binary cross-entropy on probabilities: a function
+// of that module called directly, one a factory of it returns
+// (`loss_func = get_loss_func(loss_type)`, blind sample S37I's DCASE 2017
+// clip_bce), or a name looked up in it at run time (`loss_fn =
+// getattr(losses, config['loss'])()`). The module is read whole: the
+// loss picked by name is one of its losses.
+func projectLossBCE(p *Pass, call *rewrite.Node) bool {
+	if fm, def := calledFunction(p.Model, call); fm != nil && fm != p.Model && def != nil {
+		return foreignBCE(fm, def)
+	}
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "identifier" {
+		return false
+	}
+	for _, o := range p.Model.Origins(fn) {
+		if o.Def != nil && !o.Def.Class && o.Model == nil {
+			// What a function of a project module returns (a factory of
+			// losses): the module computes binary cross-entropy.
+			if fm := p.Model.ModuleOf(o.Def); fm != nil && foreignBCE(fm, fm.File.Root) {
+				return true
+			}
+			continue
+		}
+		v := unchainModuleMethods(o.Expr)
+		for v != nil && v.Type == "call" && v.ChildByField("function").Type == "call" {
+			v = v.ChildByField("function") // getattr(losses, name)()
+		}
+		if v == nil || v.Type != "call" {
+			continue
+		}
+		if p.Model.CalleeName(v) == "getattr" {
+			if args := rewrite.PositionalArgs(v); len(args) >= 2 && args[0].Type == "identifier" && projectModuleBCE(p, args[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// projectModuleBCE reports a name bound by `import losses` (or `from pkg
+// import losses`) of a project module that computes binary cross-entropy
+// on probabilities.
+func projectModuleBCE(p *Pass, name *rewrite.Node) bool {
+	b := p.Model.Binding(name)
+	if b == nil || b.Kind != rewrite.ImportBinding {
+		return false
+	}
+	d := p.Model.ProjectDefOf(p.File.Src.Path, b.Qualified+"."+rewrite.ModuleKey)
+	if d == nil {
+		return false
+	}
+	fm := p.Model.ModuleOf(d)
+	return fm != nil && foreignBCE(fm, fm.File.Root)
 }
 
 // instanceBCELoss reports `model.loss(...)` where model is built from a
