@@ -70,6 +70,9 @@ func checkBatchedCPU(p *Pass) {
 		if everyFewSteps(m, loop, call) {
 			continue // `if i % 20 == 0: frames.append(x.cpu())`: a copy every few steps (blind sample S16O's diffusion sampler)
 		}
+		if underOneStepGuard(loop, call) {
+			continue // `if epoch == 119: images.append(x.cpu())`: one step, or one pass of the run (blind sample S37H's TensorBoard embeddings)
+		}
 		if !m.Loop(loop).Trains() && !chunkLoop(loop) && !hostWorkPerStep(p, loop) {
 			// An evaluation or prediction pass whose step is the model's
 			// forward and the copies: no host work to overlap, so one
