@@ -1082,6 +1082,35 @@ func layersOf(fr *widthFrame) (width, layers int, known bool) {
 			}
 			return false // its arguments are sizes, read above
 		}
+		if graphConvolution(q) {
+			// A message-passing layer of PyG or DGL: a linear map of
+			// every node's features, then a scatter over the edges. Narrow
+			// when both sides are narrowWidth or less, or one is read at
+			// run time (the dataset's feature or class count) beside a
+			// narrow other (blind samples S37L's 32-wide GCN, S34's 64-wide
+			// MatDeepLearn and DeeperGCN).
+			in, inOK := intBound(fr, firstArg(n, 0, "in_channels", "in_feats"), 0)
+			out, outOK := intBound(fr, firstArg(n, 1, "out_channels", "out_feats"), 0)
+			if h := firstArg(n, -1, "heads", "num_heads"); h != nil {
+				heads, ok := intBound(fr, h, 0)
+				if !ok {
+					known = false
+					return false
+				}
+				out *= heads
+			}
+			switch {
+			case inOK && outOK && max(in, out) <= narrowWidth:
+			case inOK && !outOK && in <= narrowWidth, outOK && !inOK && out <= narrowWidth:
+				fr.walk.openSide = true
+			default:
+				known = false
+				return false
+			}
+			layers++
+			width = max(width, in, out)
+			return false
+		}
 		if a, ok := layerWidthArg[q]; ok {
 			w, ok := intBound(fr, rewrite.Arg(n, a.pos, a.keyword), 0)
 			if !ok && fr.walk.gan && strings.HasPrefix(q, "torch.nn.ConvTranspose") {
@@ -2112,4 +2141,37 @@ func searchSpaceBound(fr *widthFrame, call *rewrite.Node, depth int) (v int, ok,
 		return v, ok, true
 	}
 	return 0, false, false
+}
+
+// graphConvolutions are the message-passing layers of PyG and DGL whose
+// first two arguments are the input and output feature sizes.
+var graphConvolutions = map[string]bool{
+	"GCNConv": true, "SAGEConv": true, "GraphConv": true, "GATConv": true, "GATv2Conv": true, "ChebConv": true,
+	"TransformerConv": true, "RGCNConv": true, "TAGConv": true, "SGConv": true, "ResGatedGraphConv": true,
+	"GeneralConv": true, "RelGraphConv": true,
+}
+
+// graphConvolution reports a graphConvolutions layer of torch_geometric.nn
+// or dgl.nn (under any of their module paths).
+func graphConvolution(q string) bool {
+	if !strings.HasPrefix(q, "torch_geometric.nn.") && !strings.HasPrefix(q, "dgl.nn.") {
+		return false
+	}
+	return graphConvolutions[q[strings.LastIndexByte(q, '.')+1:]]
+}
+
+// firstArg is rewrite.Arg trying each keyword (PyG's and DGL's names of
+// one parameter); pos < 0 reads keywords only.
+func firstArg(call *rewrite.Node, pos int, keywords ...string) *rewrite.Node {
+	if pos >= 0 {
+		if args := rewrite.PositionalArgs(call); pos < len(args) {
+			return args[pos]
+		}
+	}
+	for _, k := range keywords {
+		if v := rewrite.KeywordValue(call, k); v != nil {
+			return v
+		}
+	}
+	return nil
 }
