@@ -566,7 +566,14 @@ func coveredByAutocast(p *Pass, regions []*rewrite.Node, step, first *rewrite.No
 			// SimCSE, where fixing the evaluation hid the step's).
 			continue
 		}
-		if trainingLoop == nil || trainingLoop.Contains(step) {
+		if trainingLoop == nil {
+			return true
+		}
+		if trainingLoop.Contains(step) && !(step != trainingLoop && rewrite.IsLoop(step) && p.Model.Loop(step).Trains()) {
+			// (A training loop nested in the region's, such as a WGAN's
+			// critic steps beside a generator step the region wraps, is a
+			// step of its own: blind sample S37K, where wrapping the
+			// generator's step hid the critic's finding.)
 			return true
 		}
 	}
