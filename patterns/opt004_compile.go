@@ -405,6 +405,14 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 		if d == nil || !cuda && !d.UsesCUDA {
 			continue
 		}
+		if handsRecurrentNetwork(p, call) {
+			// The trainer's step runs a recurrent network among the ones
+			// handed to it: cuDNN's recurrent kernels take its time, which
+			// compiling the MLP heads beside them leaves (blind sample
+			// S37J's Dancing2Music: seven findings on its small heads
+			// judged false).
+			continue
+		}
 		for _, a := range callArguments(call) {
 			if a.Type != "identifier" || !p.Model.IsModule(a) {
 				continue
@@ -1321,6 +1329,20 @@ func optimizedModels(p *Pass) (map[string]bool, bool) {
 		return res
 	}).(result)
 	return r.names, r.any && !r.unknowable
+}
+
+// handsRecurrentNetwork reports a call that hands a trainer a model built
+// around a recurrent layer (recurrentNetwork), among its arguments.
+func handsRecurrentNetwork(p *Pass, call *rewrite.Node) bool {
+	for _, a := range callArguments(call) {
+		if a.Type != "identifier" || !p.Model.IsModule(a) {
+			continue
+		}
+		if value, _ := builtModel(p, a, noTrainingStart); value != nil && recurrentNetwork(p, value) {
+			return true
+		}
+	}
+	return false
 }
 
 // feedsOptimized reports a model name that the value of an optimized
