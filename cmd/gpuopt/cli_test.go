@@ -512,12 +512,21 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 	write(t, filepath.Join(dir, "conda", "conda_env.yml"), "name: sac\ndependencies:\n  - python=3.6\n  - pytorch\n  - cudatoolkit=9.2\n")
 	write(t, filepath.Join(dir, "conda", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "conda", "train.py"), src)
+	// A requirements file in UTF-16 with a byte order mark, as
+	// PowerShell's `pip freeze >` writes it, and one in a configs/
+	// folder (blind sample S37O's fyp and VI-SVS).
+	write(t, filepath.Join(dir, "utf16", "requirements.txt"), string([]byte{0xFF, 0xFE, 't', 0, 'o', 0, 'r', 0, 'c', 0, 'h', 0, '=', 0, '=', 0, '1', 0, '.', 0, '8', 0, '.', 0, '0', 0, '\r', 0, '\n', 0}))
+	write(t, filepath.Join(dir, "utf16", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "utf16", "train.py"), src)
+	write(t, filepath.Join(dir, "configs", "configs", "requirements.txt"), "librosa\ntorch==1.6.0\n")
+	write(t, filepath.Join(dir, "configs", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "configs", "train.py"), src)
 	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
 	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
 	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
-	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py")} {
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py")} {
 		if strings.Contains(out, pinned+":") {
 			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
 		}

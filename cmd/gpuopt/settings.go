@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"github.com/spf13/cobra"
 
@@ -172,7 +175,10 @@ func pinText(dir string) (string, bool) {
 	// A Dockerfile of a docker/ folder, or named for its image
 	// (Dockerfile.gpu): blind sample S35Q's landmark retrieval, whose
 	// docker/Dockerfile starts FROM pytorch/pytorch:1.3-cuda10.1.
+	// A configs/ or config/ folder's requirements (blind sample S37O's
+	// VI-SVS pins torch 1.6.0 in configs/requirements.txt).
 	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt"),
+		filepath.Join("configs", "requirements*.txt"), filepath.Join("config", "requirements*.txt"),
 		"Dockerfile*", filepath.Join("docker", "Dockerfile*")} {
 		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
 		sort.Strings(matches)
@@ -202,7 +208,7 @@ func pinText(dir string) (string, bool) {
 			continue
 		}
 		found = true
-		text := string(b)
+		text := decodePinFile(b)
 		switch name {
 		case "setup.py":
 			text = patterns.QuotedRequirements(text)
@@ -245,6 +251,27 @@ func pinText(dir string) (string, bool) {
 		reqs.WriteString(patterns.TorchFromToolchain(reqs.String()))
 	}
 	return reqs.String(), found
+}
+
+// decodePinFile returns a pin file's text: UTF-8, or UTF-16 with its byte
+// order mark (what PowerShell's `pip freeze > requirements.txt` writes:
+// blind sample S37O's fyp pinned torch 1.8.0 so, unread).
+func decodePinFile(b []byte) string {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		order = binary.BigEndian
+	default:
+		return string(b)
+	}
+	b = b[2:]
+	units := make([]uint16, len(b)/2)
+	for i := range units {
+		units[i] = order.Uint16(b[2*i:])
+	}
+	return string(utf16.Decode(units))
 }
 
 // applyTargetVersions lets [tool.gpuopt] target-versions override pins.
