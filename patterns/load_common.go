@@ -53,7 +53,27 @@ func (gl gpuLoader) everyLoop(p *Pass, pred func(loop *rewrite.Node) bool) bool 
 // its **kwargs (on any path).
 func (gl gpuLoader) has(p *Pass, name string) bool {
 	v, _, found := callKeyword(p, gl.Call, name)
-	return found || v != nil
+	return found || v != nil || setAfter(gl, name)
+}
+
+// setAfter reports a loader whose setting name is assigned after it is
+// built (`train_loader.pin_memory = True`, blind sample S37Q's ML-GCN):
+// the DataLoader reads pin_memory and num_workers when it starts each
+// pass, so the assignment takes effect.
+func setAfter(gl gpuLoader, name string) bool {
+	if gl.Binding == nil {
+		return false
+	}
+	for _, u := range gl.Binding.Uses {
+		attr := u.Parent
+		if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != u || attr.ChildByField("attribute").Text() != name {
+			continue
+		}
+		if asg := attr.Parent; asg != nil && asg.Type == "assignment" && asg.ChildByField("left") == attr {
+			return true
+		}
+	}
+	return false
 }
 
 // gpuLoaders returns the file's DataLoaders that feed a training or model
