@@ -562,10 +562,13 @@ func (m *Model) neverCalled(def *Node, visiting map[*Node]bool) bool {
 		return false // model classes imported by a name built at run time (SELFRec's exec of "from model.graph.MF import MF")
 	}
 	src := m.File.Src.Bytes
-	for _, s := range []string{`"` + name + `"`, `'` + name + `'`, "__all__", "globals()", "Fire("} {
+	for _, s := range []string{"__all__", "globals()", "Fire("} {
 		if bytes.Contains(src, []byte(s)) {
 			return false
 		}
+	}
+	if namedByString(m, name) {
+		return false
 	}
 	for _, id := range m.File.Identifiers(name) {
 		if def.Contains(id) || id.Field == "attribute" || id.Field == "name" && id.Parent != nil && id.Parent.Type == "keyword_argument" {
@@ -589,6 +592,32 @@ func (m *Model) neverCalled(def *Node, visiting map[*Node]bool) bool {
 		}
 	}
 	return true
+}
+
+// namedByString reports a string literal spelling name that may reach it
+// at run time: an argument of getattr, hasattr or setattr (`getattr(self,
+// "train")`). The same word as a dictionary key, a comparison or a list of
+// phases (`for phase in ["train", "val"]`) names nothing (blind sample
+// S37N's defect classifier, whose uncalled train() hid behind its phases).
+func namedByString(m *Model, name string) bool {
+	quoted := []byte(name)
+	if !bytes.Contains(m.File.Src.Bytes, quoted) {
+		return false
+	}
+	for _, s := range m.File.OfType("string") {
+		if !strings.Contains(s.Text(), name) || s.Parent == nil || s.Parent.Type != "argument_list" || s.Parent.Parent == nil {
+			continue
+		}
+		t := strings.Trim(s.Text(), `"'`)
+		if t != name {
+			continue
+		}
+		switch m.CalleeName(s.Parent.Parent) {
+		case "getattr", "hasattr", "setattr", "delattr":
+			return true
+		}
+	}
+	return false
 }
 
 // NeverCalledMethod reports a method of a module-level class that nothing

@@ -590,3 +590,58 @@ if __name__ == "__main__":
 		t.Errorf("inference() is called by serve.py: want its XFER001:\n%s", out)
 	}
 }
+
+// A module-level train() that nothing calls, in a script whose live loop
+// names its phases "train" and "val" (blind sample S37N's defect
+// classifier): the phase strings do not make train() reachable, so its
+// findings are dropped, and the file's cudnn.benchmark finding moves to
+// the live loop. A getattr of the name keeps it reachable.
+func TestUncalledFunctionBesidePhaseNames(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+	src := `import torch
+import torch.nn as nn
+import torchvision
+
+model = torchvision.models.resnet18(num_classes=5).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01, fused=True)
+
+
+def train(loader, epochs):
+    for epoch in range(epochs):
+        for x, y in loader:
+            x, y = x.cuda(non_blocking=True), y.cuda(non_blocking=True)
+            loss = nn.functional.cross_entropy(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+def fit(loaders, epochs):
+    for epoch in range(epochs):
+        for phase in ["train", "val"]:
+            model.train(phase == "train")
+            for x, y in loaders[phase]:
+                x, y = x.cuda(non_blocking=True), y.cuda(non_blocking=True)
+                with torch.set_grad_enabled(phase == "train"):
+                    loss = nn.functional.cross_entropy(model(x), y)
+                if phase == "train":
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+
+
+if __name__ == "__main__":
+    fit({"train": [], "val": []}, 10)
+`
+	write(t, filepath.Join(dir, "main.py"), src)
+	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT003,AMP004", "--output-format", "concise", ".")
+	if strings.Contains(out, "main.py:10:") || strings.Contains(out, "main.py:13:") || !strings.Contains(out, "main.py:20:5: OPT003") {
+		t.Errorf("want no finding in the uncalled train() (lines 10-16) and OPT003 at fit()'s loop (line 20):\n%s", out)
+	}
+	write(t, filepath.Join(dir, "main.py"), src+"\ngetattr(__import__(\"main\"), \"train\")\n")
+	out, _, _ = run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT003,AMP004", "--output-format", "concise", ".")
+	if !strings.Contains(out, "main.py:10:5: OPT003") {
+		t.Errorf("train is named by getattr: want OPT003 at its loop (line 10):\n%s", out)
+	}
+}
