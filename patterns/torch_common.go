@@ -2,7 +2,6 @@ package patterns
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -118,13 +117,15 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 	// (the old one is its subclass): with such a use in the file, renaming
 	// the constructor calls would change behaviour.
 	renameable := !d.usedAsValue(p)
-	msg, supported := d.msg, true
-	if floor := p.Env.Versions.TorchFloor; floor.Below(d.since.Major, d.since.Minor) {
+	msg := d.msg
+	if p.Env.Versions.TorchFloor.Below(d.since.Major, d.since.Minor) {
 		// The project declares support for a torch without the
-		// replacement (blind sample S21F's JoeyNMT: `torch>=1.12.0`,
-		// documented on 2.1.2, where torch.amp.GradScaler raised).
-		supported = false
-		msg += fmt.Sprintf(" once the project requires torch %s or later (%s arrived there; its requirements admit %s)", d.since, d.newQ, floor)
+		// replacement (`torch>=1.12.0`: blind sample S21F's JoeyNMT, where
+		// torch.amp.GradScaler raised on the documented 2.1.2): the old
+		// spelling is the one every release it supports runs, and a
+		// deprecation with no speed in it is no finding until the floor
+		// rises (blind sample S37Q's ASL judged two such findings false).
+		return
 	}
 	for _, call := range m.CallsTo(d.olds...) {
 		fn := call.ChildByField("function")
@@ -132,7 +133,7 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 			continue
 		}
 		var fix *rewrite.Fix
-		if name, ok := m.LocalName(call, d.newQ); ok && renameable && supported {
+		if name, ok := m.LocalName(call, d.newQ); ok && renameable {
 			if edits, ok := d.callArgsEdits(m, call); ok {
 				edits = append([]rewrite.Edit{{Start: fn.Start, End: fn.End, New: name}}, edits...)
 				fix = Fix(rewrite.Safe, "Use "+d.newQ+`("cuda", ...)`, edits...)
@@ -172,11 +173,7 @@ func checkAmpDeprecated(p *Pass, d ampDeprecation) {
 				// beside autocast and builds none).
 				continue
 			}
-			var fix *rewrite.Fix
-			if supported {
-				fix = d.importFix(p, imp, mn, names, i, b)
-			}
-			p.Report(item, msg, fix)
+			p.Report(item, msg, d.importFix(p, imp, mn, names, i, b))
 		}
 	}
 }
