@@ -103,7 +103,7 @@ func checkCompileModel(p *Pass) {
 		// Where the model is built: assigned here, or passed in (the
 		// argument of a call site of this function, or a helper's return).
 		value, target := builtModel(p, model, trainedBy(p, loops[0]))
-		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || graphNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) {
+		if value == nil || slices.Contains(seen, value) || recurrentNetwork(p, value) || graphNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || builderCompiles(p, value) || bareContainer(p, value) {
 			continue
 		}
 		if built := unchainModuleMethods(value); built.Type == "call" && missingProjectClass(p, built) {
@@ -382,7 +382,7 @@ func frozenInStep(p *Pass, value *rewrite.Node, target string) bool {
 // `training(network, ...)` in run.py).
 func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 	report := func(value *rewrite.Node, target, assumption string) {
-		if slices.Contains(seen, value) || recurrentNetwork(p, value) || graphNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) {
+		if slices.Contains(seen, value) || recurrentNetwork(p, value) || graphNetwork(p, value) || hostBoundNetwork(p, unchainModuleMethods(value)) || bareContainer(p, value) {
 			return
 		}
 		seen = append(seen, value)
@@ -1329,6 +1329,68 @@ func optimizedModels(p *Pass) (map[string]bool, bool) {
 		return res
 	}).(result)
 	return r.names, r.any && !r.unknowable
+}
+
+// bareContainer reports a model built as a bare `nn.Module()` that
+// children are added to (`model.add_module('encoder', encoder)`), here or
+// in the project function that returns it: it has no forward, the loop
+// calls its children, and torch.compile of it compiles nothing while
+// prefixing its checkpoint keys (blind sample S37V's NetVLAD trainers).
+func bareContainer(p *Pass, value *rewrite.Node) bool {
+	isBare := func(m *rewrite.Model, e *rewrite.Node) bool {
+		e = unchainModuleMethods(e)
+		if e == nil || e.Type != "call" {
+			return false
+		}
+		q := m.CalleeName(e)
+		return q == "torch.nn.Module" || q == "torch.nn.modules.module.Module"
+	}
+	if isBare(p.Model, value) {
+		return true
+	}
+	returnsBare := func(fm *rewrite.Model, def *rewrite.Node) bool {
+		if def == nil || def.Type != "function_definition" {
+			return false
+		}
+		for _, r := range rewrite.ReturnValues(def) {
+			if r.Type == "identifier" {
+				if v := fm.ValueOf(r); v != nil && isBare(fm, v) {
+					return true
+				}
+			}
+			if isBare(fm, r) {
+				return true
+			}
+		}
+		return false
+	}
+	built := unchainModuleMethods(value)
+	if built != nil && built.Type == "identifier" {
+		// `model = model.to(device)` after `model = construct_model(...)`.
+		for _, o := range p.Model.Origins(built) {
+			switch {
+			case o.Def != nil && !o.Def.Class && o.Model == nil:
+				if fm, def := p.Model.DefinitionOf(o.Def); returnsBare(fm, def) {
+					return true
+				}
+			case o.Expr != nil && o.Model == nil:
+				if isBare(p.Model, o.Expr) {
+					return true
+				}
+				if e := unchainModuleMethods(o.Expr); e != nil && e.Type == "call" {
+					if fm, def := calledFunction(p.Model, e); returnsBare(fm, def) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	if built == nil || built.Type != "call" {
+		return false
+	}
+	fm, def := calledFunction(p.Model, built)
+	return returnsBare(fm, def)
 }
 
 // handsRecurrentNetwork reports a call that hands a trainer a model built
