@@ -405,6 +405,13 @@ func reportHandedModels(p *Pass, seen []*rewrite.Node) {
 		if d == nil || !cuda && !d.UsesCUDA {
 			continue
 		}
+		if d.Class && onlyUntrainingMethods(p, call, d) {
+			// `trainer = Trainer(model, ema, optimizer, device)` then only
+			// `trainer.test(...)`: an evaluation that needs the trainer's
+			// constructor, not its training (blind sample S37P's
+			// mean-teacher check()).
+			continue
+		}
 		if handsRecurrentNetwork(p, call) {
 			// The trainer's step runs a recurrent network among the ones
 			// handed to it: cuDNN's recurrent kernels take its time, which
@@ -1391,6 +1398,40 @@ func bareContainer(p *Pass, value *rewrite.Node) bool {
 	}
 	fm, def := calledFunction(p.Model, built)
 	return returnsBare(fm, def)
+}
+
+// onlyUntrainingMethods reports a project class built by call whose
+// instance is only used to call methods that train nothing (none of
+// d.TrainingMethods): `Trainer(...).test(...)`, or the instance bound to
+// a name every use of which calls such a method.
+func onlyUntrainingMethods(p *Pass, call *rewrite.Node, d *rewrite.ProjectDef) bool {
+	if len(d.TrainingMethods) == 0 {
+		return false // (a summary without them: no conclusion)
+	}
+	untraining := func(method string) bool { return method != "" && !slices.Contains(d.TrainingMethods, method) }
+	if attr := call.Parent; attr != nil && attr.Type == "attribute" && attr.ChildByField("object") == call {
+		return attr.Parent != nil && attr.Parent.Type == "call" && untraining(attr.ChildByField("attribute").Text())
+	}
+	asg := call.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != call || asg.ChildByField("left").Type != "identifier" {
+		return false
+	}
+	name := asg.ChildByField("left")
+	uses := 0
+	for _, b := range p.Model.Bindings(name) {
+		if b.Ident != name {
+			continue
+		}
+		for _, u := range b.Uses {
+			attr := u.Parent
+			if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != u || attr.Parent == nil || attr.Parent.Type != "call" ||
+				!untraining(attr.ChildByField("attribute").Text()) {
+				return false
+			}
+			uses++
+		}
+	}
+	return uses > 0
 }
 
 // handsRecurrentNetwork reports a call that hands a trainer a model built

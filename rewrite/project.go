@@ -64,6 +64,10 @@ type ProjectDef struct {
 	// calls such a method of the class (`self.backward_G()`) outside one
 	// (a Pix2PixModel's train_step, which train.py calls on every batch).
 	StepMethods []string
+	// TrainingMethods are, for a class, the methods that train at all:
+	// their body calls .backward() (in a loop or not), or calls such a
+	// method of the class (`self.loop_train(...)`).
+	TrainingMethods []string
 	// MethodReturns are, for a class, its methods' Returns by method name
 	// (`ModelSelector.get_model` returning timm.create_model(...)).
 	MethodReturns map[string][]string
@@ -335,7 +339,7 @@ func Summarize(f *File, path string) map[string]*ProjectDef {
 			}
 		case ClassBinding:
 			d := &ProjectDef{Path: path, Name: name, Class: true, Bases: m.classBases(b.Stmt, 0), Trains: trains(b.Stmt), Calls: m.callees(b.Stmt), SpatialConv: m.spatialConv(b.Stmt),
-				MethodReturns: m.methodReturns(b.Stmt), StepMethods: stepMethods(b.Stmt)}
+				MethodReturns: m.methodReturns(b.Stmt), StepMethods: classMethodsBackward(b.Stmt, true), TrainingMethods: classMethodsBackward(b.Stmt, false)}
 			d.Params, d.Iterated, d.EpochIterated = m.classIterated(b.Stmt)
 			out[name] = d
 		case AssignBinding:
@@ -610,8 +614,13 @@ func trains(def *Node) bool {
 	return false
 }
 
-// stepMethods returns a class's StepMethods, sorted.
-func stepMethods(cls *Node) []string {
+// classMethodsBackward returns a class's StepMethods (stepOnly: the
+// backward outside the method's loops) or TrainingMethods, sorted.
+func classMethodsBackward(cls *Node, stepOnly bool) []string {
+	calls := callsOutsideLoops
+	if !stepOnly {
+		calls = callsInBody
+	}
 	body := cls.ChildByField("body")
 	if body == nil {
 		return nil
@@ -627,11 +636,11 @@ func stepMethods(cls *Node) []string {
 	}
 	steps := map[string]bool{}
 	for name, d := range methods {
-		steps[name] = callsOutsideLoops(d, func(call *Node) bool { return CallAttr(call) == "backward" })
+		steps[name] = calls(d, func(call *Node) bool { return CallAttr(call) == "backward" })
 	}
 	for round := 0; round < 3; round++ {
 		for name, d := range methods {
-			steps[name] = steps[name] || callsOutsideLoops(d, func(call *Node) bool {
+			steps[name] = steps[name] || calls(d, func(call *Node) bool {
 				fn := call.ChildByField("function")
 				return fn.Type == "attribute" && fn.ChildByField("object").Text() == "self" && steps[fn.ChildByField("attribute").Text()]
 			})
@@ -653,6 +662,27 @@ func CallAttr(call *Node) string {
 		return fn.ChildByField("attribute").Text()
 	}
 	return ""
+}
+
+// callsInBody reports a call of def's own body (not of a nested
+// function) that matches.
+func callsInBody(def *Node, match func(call *Node) bool) bool {
+	for _, call := range def.File().OfTypeIn(def, "call") {
+		if call.ChildByField("function") == nil || !match(call) {
+			continue
+		}
+		nested := false
+		for n := call.Parent; n != nil && n != def; n = n.Parent {
+			if IsDefOrLambda(n) {
+				nested = true
+				break
+			}
+		}
+		if !nested {
+			return true
+		}
+	}
+	return false
 }
 
 // callsOutsideLoops reports a call of def's own body (not of a nested

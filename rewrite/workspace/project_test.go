@@ -248,6 +248,11 @@ func TestStepMethods(t *testing.T) {
 	if d == nil || !slices.Equal(d.StepMethods, []string{"train_step", "update"}) {
 		t.Fatalf("model.Trainer = %+v, want step methods train_step and update", d)
 	}
+	// fit loops over update() itself: it trains, as the step methods do;
+	// sample() trains nothing.
+	if !slices.Equal(d.TrainingMethods, []string{"fit", "train_step", "update"}) {
+		t.Errorf("model.Trainer's training methods = %v, want fit, train_step and update", d.TrainingMethods)
+	}
 }
 
 // A module that imports a name built at run time may reach any module:
