@@ -3,8 +3,9 @@
 # ("32-true"). The finding sits at the Trainer and offers
 # precision="bf16-mixed" as a hint (the LightningModule's size decides
 # the gain). A CPU Trainer, one given a precision, one whose accelerator
-# comes from a flag, and a Lightning 1 style `gpus=` flag defaulting to 0
-# (the CPU unless asked) say nothing.
+# comes from a flag, a Lightning 1 style `gpus=` flag defaulting to 0
+# (the CPU unless asked), and a Trainer only used to test a checkpoint
+# (blind sample S37Y's Light_CVGL) say nothing.
 import argparse
 
 import pytorch_lightning as pl
@@ -33,6 +34,7 @@ def main():
     parser.add_argument("--accelerator", default="gpu")
     parser.add_argument("--precision", default="32")
     parser.add_argument("--gpus", type=int, default=0)
+    parser.add_argument("--test", action="store_true")
     args = parser.parse_args()
     data = DataLoader(TensorDataset(torch.randn(10000, 1024), torch.randint(0, 10, (10000,))), batch_size=256)
 
@@ -50,6 +52,13 @@ def main():
 
     counted = pl.Trainer(gpus=args.gpus, max_epochs=10)
     counted.fit(LitClassifier(), data)
+
+    if args.test:
+        runner = pl.Trainer(accelerator="gpu", devices=1, max_epochs=10)
+        runner.test(LitClassifier.load_from_checkpoint("best.ckpt"), data)
+    else:
+        runner = pl.Trainer(accelerator="gpu", devices=1, max_epochs=10)  # want: AMP004
+        runner.fit(LitClassifier(), data)
 
 
 if __name__ == "__main__":
