@@ -521,12 +521,15 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 	write(t, filepath.Join(dir, "configs", "configs", "requirements.txt"), "librosa\ntorch==1.6.0\n")
 	write(t, filepath.Join(dir, "configs", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "configs", "train.py"), src)
+	write(t, filepath.Join(dir, "extras", "extras", "environment.yml"), "name: flaw\ndependencies:\n  - pytorch=1.10.1\n")
+	write(t, filepath.Join(dir, "extras", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "extras", "train.py"), src)
 	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
 	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
 	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
-	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py")} {
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py"), filepath.Join("extras", "train.py")} {
 		if strings.Contains(out, pinned+":") {
 			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
 		}

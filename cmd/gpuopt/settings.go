@@ -175,11 +175,17 @@ func pinText(dir string) (string, bool) {
 	// A Dockerfile of a docker/ folder, or named for its image
 	// (Dockerfile.gpu): blind sample S35Q's landmark retrieval, whose
 	// docker/Dockerfile starts FROM pytorch/pytorch:1.3-cuda10.1.
-	// A configs/ or config/ folder's requirements (blind sample S37O's
-	// VI-SVS pins torch 1.6.0 in configs/requirements.txt).
-	for _, pattern := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt"),
-		filepath.Join("configs", "requirements*.txt"), filepath.Join("config", "requirements*.txt"),
-		"Dockerfile*", filepath.Join("docker", "Dockerfile*")} {
+	// The requirements and conda files of a folder for them (blind samples
+	// S37O's VI-SVS, torch 1.6.0 in configs/requirements.txt, and S37AB's
+	// HyperFLAW, torch 1.10.1 in extras/environment.yml).
+	globs := []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt"),
+		"Dockerfile*", filepath.Join("docker", "Dockerfile*")}
+	for _, folder := range []string{"configs", "config", "extras"} {
+		for _, file := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml"} {
+			globs = append(globs, filepath.Join(folder, file))
+		}
+	}
+	for _, pattern := range globs {
 		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
 		sort.Strings(matches)
 		for _, m := range matches {
