@@ -620,6 +620,20 @@ func namedByString(m *Model, name string) bool {
 	return false
 }
 
+// moduleCalls are the nn.Module methods a subclass may override that
+// torch itself, or code written against any module, calls: a subclass's
+// method of such a name is not dead for want of callers in the project.
+var moduleCalls = func() map[string]bool {
+	out := map[string]bool{}
+	for _, n := range strings.Fields(`forward extra_repr reset_parameters train eval state_dict load_state_dict
+		_load_from_state_dict _save_to_state_dict parameters named_parameters buffers named_buffers children
+		named_children modules named_modules apply to cuda cpu half float double type zero_grad requires_grad_
+		register_buffer register_parameter add_module get_submodule _apply _get_name`) {
+		out[n] = true
+	}
+	return out
+}()
+
 // NeverCalledMethod reports a method of a module-level class that nothing
 // in the project calls: its name is spelled nowhere in its file outside
 // its own definition (no `self.name(...)`, no string) and in no other
@@ -638,16 +652,22 @@ func (m *Model) NeverCalledMethod(def *Node) bool {
 	if cls == nil || cls.Type != "class_definition" || cls.Parent == nil || cls.Parent.Type != "module" {
 		return false
 	}
-	if sc := cls.ChildByField("superclasses"); sc != nil {
-		for _, base := range sc.NamedChildren() {
-			if base.Text() != "object" {
-				return false
-			}
-		}
-	}
 	name := def.ChildByField("name").Text()
 	if strings.HasPrefix(name, "__") {
 		return false
+	}
+	if sc := cls.ChildByField("superclasses"); sc != nil {
+		for _, base := range sc.NamedChildren() {
+			switch q := m.QualifiedName(base); {
+			case base.Text() == "object":
+			case (q == "torch.nn.Module" || q == "torch.nn.modules.module.Module") && !moduleCalls[name]:
+				// nn.Module calls forward and its hooks, nothing else a
+				// subclass defines (blind sample S37AD's LSTM with an
+				// init_hidden nothing calls).
+			default:
+				return false
+			}
+		}
 	}
 	wi, ok := m.project.(WordIndex)
 	if !ok {

@@ -648,3 +648,54 @@ if __name__ == "__main__":
 		t.Errorf("train is named by getattr: want OPT003 at its loop (line 10):\n%s", out)
 	}
 }
+
+// A method of an nn.Module subclass that nothing in the repository calls
+// (an LSTM's init_hidden, blind sample S37AD) is dead code: nn.Module
+// calls forward and its hooks, not it. Once the training script calls
+// it, its host-built tensors are reported.
+func TestUncalledModuleMethodIsSilent(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "model.py"), `import torch
+import torch.nn as nn
+
+
+class LyricsLSTM(nn.Module):
+    def __init__(self, vocab, hidden=512):
+        super().__init__()
+        self.hidden = hidden
+        self.embed = nn.Embedding(vocab, hidden)
+        self.lstm = nn.LSTM(hidden, hidden, batch_first=True)
+        self.head = nn.Linear(hidden, vocab)
+
+    def forward(self, x, state=None):
+        out, state = self.lstm(self.embed(x), state)
+        return self.head(out), state
+
+    def init_hidden(self, batch):
+        return (torch.zeros(1, batch, self.hidden).cuda(), torch.zeros(1, batch, self.hidden).cuda())
+`)
+	train := `import torch
+from model import LyricsLSTM
+
+model = LyricsLSTM(5000).cuda()
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)
+for x, y in []:
+    x, y = x.cuda(), y.cuda()
+    logits, _ = model(x)
+    loss = torch.nn.functional.cross_entropy(logits.flatten(0, 1), y.flatten())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+`
+	write(t, filepath.Join(dir, "train.py"), train)
+	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "XFER001", "--output-format", "concise", ".")
+	if strings.Contains(out, "model.py:18:") {
+		t.Errorf("init_hidden() is called by nothing: want no XFER001 there:\n%s", out)
+	}
+	write(t, filepath.Join(dir, "train.py"), strings.Replace(train, "logits, _ = model(x)", "logits, _ = model(x, model.init_hidden(x.shape[0]))", 1))
+	out, _, _ = run(t, dir, "", "check", "--target-gpu", "h100", "--select", "XFER001", "--output-format", "concise", ".")
+	if !strings.Contains(out, "model.py:18:") {
+		t.Errorf("init_hidden() is called every step: want its XFER001:\n%s", out)
+	}
+}
