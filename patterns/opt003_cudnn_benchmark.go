@@ -168,6 +168,12 @@ func optionalDeterminism(p *Pass) *rewrite.Node {
 	if !turnsOff {
 		return nil
 	}
+	if cond := branch.ChildByField("condition"); cond != nil && cond.Type == "call" && p.Model.CalleeName(cond) == "torch.cuda.is_available" {
+		// `if torch.cuda.is_available(): ... deterministic = True`: on a
+		// GPU the branch always runs, so determinism is chosen, not
+		// optional (blind sample S37AI's PMAES seed_all).
+		return nil
+	}
 	return branch
 }
 
