@@ -478,10 +478,14 @@ func mentions(n *rewrite.Node, name string) bool {
 	return found
 }
 
-// hostReads are the builtins and tensor methods that read a tensor's
-// values to the host.
-var hostReads = map[string]bool{"max": true, "min": true, "sum": true, "list": true, "bool": true, "float": true, "int": true,
-	"any": true, "all": true, "item": true, "tolist": true, "cpu": true, "numpy": true}
+// hostReads are the builtins that read a tensor's values to the host
+// (`max(y)`, `float(x)`), and hostReadMethods the tensor methods that do:
+// `x.float()` or `x.sum()` stays on the device (blind sample S37AJ's
+// SFCNN, whose `grids = grids.float()` after the copy hid its finding).
+var (
+	hostReads       = map[string]bool{"max": true, "min": true, "sum": true, "list": true, "bool": true, "float": true, "int": true, "any": true, "all": true}
+	hostReadMethods = map[string]bool{"item": true, "tolist": true, "cpu": true, "numpy": true}
+)
 
 // hostReadOf reports a statement whose first use of name reads its values
 // on the host (see waitedForNext).
@@ -513,7 +517,7 @@ func hostReadOf(stmt *rewrite.Node, name string) bool {
 			for _, a := range n.ChildByField("arguments").NamedChildren() {
 				read = read || a.Type == "identifier" && a.Text() == name
 			}
-		case fn.Type == "attribute" && hostReads[fn.ChildByField("attribute").Text()]:
+		case fn.Type == "attribute" && hostReadMethods[fn.ChildByField("attribute").Text()]:
 			obj := fn.ChildByField("object")
 			read = read || obj.Type == "identifier" && obj.Text() == name
 		}
