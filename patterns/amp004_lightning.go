@@ -155,49 +155,8 @@ func trainerOnGPU(p *Pass, call *rewrite.Node, lv Version) bool {
 	return false
 }
 
-// evaluatesOnly reports a Trainer whose every use calls test, validate or
-// predict: `Trainer(...).test(model)`, or a name bound to it whose uses
-// are such calls. A Trainer passed on, or one that fits, trains.
+// evaluatesOnly reports a Trainer only used to test, validate or
+// predict (onlyCallsMethods).
 func evaluatesOnly(p *Pass, call *rewrite.Node) bool {
-	evaluating := func(method string) bool { return method == "test" || method == "validate" || method == "predict" }
-	if attr := call.Parent; attr != nil && attr.Type == "attribute" && attr.ChildByField("object") == call {
-		return attr.Parent != nil && attr.Parent.Type == "call" && evaluating(attr.ChildByField("attribute").Text())
-	}
-	asg := call.Parent
-	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != call || asg.ChildByField("left").Type != "identifier" {
-		return false
-	}
-	name := asg.ChildByField("left")
-	var own *rewrite.Binding
-	targets := map[*rewrite.Node]bool{} // (the name's other bindings are no reads)
-	for _, b := range p.Model.Bindings(name) {
-		targets[b.Ident] = true
-		if b.Ident == name {
-			own = b
-		}
-	}
-	if own == nil {
-		return false
-	}
-	// The reads this binding reaches (`trainer` bound in both branches of
-	// `if opt.test:`, tested in one and fitted in the other).
-	uses := 0
-	for _, id := range p.File.Identifiers(name.Text()) {
-		if targets[id] || id.Start < asg.End || p.Model.ScopeOf(id) != p.Model.ScopeOf(name) {
-			continue
-		}
-		switch rb := p.Model.ReachingBinding(id, id); {
-		case rb == nil:
-			return false // (which binding it reads is not clear)
-		case rb != own:
-			continue
-		}
-		attr := id.Parent
-		if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != id || attr.Parent == nil || attr.Parent.Type != "call" ||
-			!evaluating(attr.ChildByField("attribute").Text()) {
-			return false
-		}
-		uses++
-	}
-	return uses > 0
+	return onlyCallsMethods(p, call, func(method string) bool { return method == "test" || method == "validate" || method == "predict" })
 }

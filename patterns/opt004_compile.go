@@ -1401,37 +1401,13 @@ func bareContainer(p *Pass, value *rewrite.Node) bool {
 }
 
 // onlyUntrainingMethods reports a project class built by call whose
-// instance is only used to call methods that train nothing (none of
-// d.TrainingMethods): `Trainer(...).test(...)`, or the instance bound to
-// a name every use of which calls such a method.
+// instance only calls methods that train nothing (none of
+// d.TrainingMethods): `trainer.test(...)` alone (onlyCallsMethods).
 func onlyUntrainingMethods(p *Pass, call *rewrite.Node, d *rewrite.ProjectDef) bool {
 	if len(d.TrainingMethods) == 0 {
 		return false // (a summary without them: no conclusion)
 	}
-	untraining := func(method string) bool { return method != "" && !slices.Contains(d.TrainingMethods, method) }
-	if attr := call.Parent; attr != nil && attr.Type == "attribute" && attr.ChildByField("object") == call {
-		return attr.Parent != nil && attr.Parent.Type == "call" && untraining(attr.ChildByField("attribute").Text())
-	}
-	asg := call.Parent
-	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != call || asg.ChildByField("left").Type != "identifier" {
-		return false
-	}
-	name := asg.ChildByField("left")
-	uses := 0
-	for _, b := range p.Model.Bindings(name) {
-		if b.Ident != name {
-			continue
-		}
-		for _, u := range b.Uses {
-			attr := u.Parent
-			if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != u || attr.Parent == nil || attr.Parent.Type != "call" ||
-				!untraining(attr.ChildByField("attribute").Text()) {
-				return false
-			}
-			uses++
-		}
-	}
-	return uses > 0
+	return onlyCallsMethods(p, call, func(method string) bool { return !slices.Contains(d.TrainingMethods, method) })
 }
 
 // handsRecurrentNetwork reports a call that hands a trainer a model built

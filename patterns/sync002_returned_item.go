@@ -20,12 +20,17 @@ import (
 func checkReturnedItems(p *Pass) {
 	m := p.Model
 	reported := map[*rewrite.Node]bool{}
+	items := map[*rewrite.Node]*rewrite.Node{} // returnedItem per def, read once
 	for _, call := range p.File.OfType("call") {
 		def := m.CalledDef(call)
 		if def == nil || def.Type != "function_definition" || reported[def] {
 			continue
 		}
-		item := returnedItem(m, def)
+		item, seen := items[def]
+		if !seen {
+			item = returnedItem(m, def)
+			items[def] = item
+		}
 		if item == nil {
 			continue
 		}

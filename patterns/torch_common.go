@@ -1148,3 +1148,50 @@ func assignedThroughMoves(call *rewrite.Node) *rewrite.Node {
 	}
 	return asg.ChildByField("left")
 }
+
+// onlyCallsMethods reports an object built by call (a trainer) whose every
+// use calls a method accept takes: `Trainer(...).test(model)`, or the name
+// the call is bound to, every read of which that binding reaches calls
+// such a method (`trainer` bound in both branches of `if opt.test:`,
+// tested in one and fitted in the other, is read by each branch's own).
+// An object passed on, returned or read any other way may do anything.
+func onlyCallsMethods(p *Pass, call *rewrite.Node, accept func(method string) bool) bool {
+	if attr := call.Parent; attr != nil && attr.Type == "attribute" && attr.ChildByField("object") == call {
+		return attr.Parent != nil && attr.Parent.Type == "call" && accept(attr.ChildByField("attribute").Text())
+	}
+	asg := call.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != call || asg.ChildByField("left").Type != "identifier" {
+		return false
+	}
+	name := asg.ChildByField("left")
+	var own *rewrite.Binding
+	targets := map[*rewrite.Node]bool{} // (the name's other bindings are no reads)
+	for _, b := range p.Model.Bindings(name) {
+		targets[b.Ident] = true
+		if b.Ident == name {
+			own = b
+		}
+	}
+	if own == nil {
+		return false
+	}
+	uses := 0
+	for _, id := range p.File.Identifiers(name.Text()) {
+		if targets[id] || id.Start < asg.End || p.Model.ScopeOf(id) != p.Model.ScopeOf(name) {
+			continue
+		}
+		switch rb := p.Model.ReachingBinding(id, id); {
+		case rb == nil:
+			return false // (which binding it reads is not clear)
+		case rb != own:
+			continue
+		}
+		attr := id.Parent
+		if attr == nil || attr.Type != "attribute" || attr.ChildByField("object") != id || attr.Parent == nil || attr.Parent.Type != "call" ||
+			!accept(attr.ChildByField("attribute").Text()) {
+			return false
+		}
+		uses++
+	}
+	return uses > 0
+}

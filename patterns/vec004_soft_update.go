@@ -128,7 +128,7 @@ func lerpBody(stmts []*rewrite.Node, a, b string) (string, bool) {
 				return lerpExpression(args[0], a, b)
 			}
 		case "lerp_":
-			if len(args) == 2 && paramRef(receiver, a) && paramRef(args[0], b) && !mentionsName(args[1], a) && !mentionsName(args[1], b) {
+			if len(args) == 2 && paramRef(receiver, a) && paramRef(args[0], b) && !mentions(args[1], a) && !mentions(args[1], b) {
 				return args[1].Text(), true
 			}
 		case "add_":
@@ -153,7 +153,7 @@ func lerpBody(stmts []*rewrite.Node, a, b string) (string, bool) {
 			return "", false
 		}
 		w, ok := scaled(aargs[0], b)
-		if ok && !mentionsName(w, a) && (complement(margs[0], w) || complement(w, margs[0])) {
+		if ok && !mentions(w, a) && (complement(margs[0], w) || complement(w, margs[0])) {
 			return w.Text(), true
 		}
 	}
@@ -172,7 +172,7 @@ func lerpExpression(e *rewrite.Node, a, b string) (string, bool) {
 	for i := range 2 {
 		wb, okb := scaled(terms[i], b)
 		wa, oka := scaled(terms[1-i], a)
-		if okb && oka && !mentionsName(wb, a) && !mentionsName(wa, b) && (complement(wa, wb) || complement(wb, wa)) {
+		if okb && oka && !mentions(wb, a) && !mentions(wa, b) && (complement(wa, wb) || complement(wb, wa)) {
 			return wb.Text(), true
 		}
 	}
@@ -188,9 +188,9 @@ func scaled(e *rewrite.Node, name string) (w *rewrite.Node, ok bool) {
 	}
 	l, r := unparen(e.ChildByField("left")), unparen(e.ChildByField("right"))
 	switch {
-	case paramRef(r, name) && !mentionsName(l, name):
+	case paramRef(r, name) && !mentions(l, name):
 		return l, true
-	case paramRef(l, name) && !mentionsName(r, name):
+	case paramRef(l, name) && !mentions(r, name):
 		return r, true
 	}
 	return nil, false
@@ -228,16 +228,6 @@ func paramRef(e *rewrite.Node, name string) bool {
 		e = e.ChildByField("object")
 	}
 	return e.Type == "identifier" && e.Text() == name
-}
-
-// mentionsName reports an identifier name in e.
-func mentionsName(e *rewrite.Node, name string) bool {
-	found := false
-	e.Walk(func(n *rewrite.Node) bool {
-		found = found || n.Type == "identifier" && n.Text() == name
-		return !found
-	})
-	return found
 }
 
 // softUpdateEdit replaces the loop by `with torch.no_grad():` around one
