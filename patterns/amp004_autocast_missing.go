@@ -185,6 +185,8 @@ func checkMissingAutocast(p *Pass) {
 		if bf16 && rnn == "" {
 			if conv {
 				msg += `torch.autocast("cuda", dtype=torch.bfloat16)` + convolutionalNoteFor(p)
+			} else if p.Model.ProjectSpells("Conv2d", "Conv3d", "torchvision", "timm") && !attentionProject(p) {
+				msg += `torch.autocast("cuda", dtype=torch.bfloat16)` + unreadNetworkNote
 			} else {
 				msg += `torch.autocast("cuda", dtype=torch.bfloat16) (5.0× measured on an H100)`
 			}
@@ -307,6 +309,18 @@ func checkMissingAutocast(p *Pass) {
 // .notes/amp004-small-cnn-h200.txt; blind samples S26C and S26E measured
 // 0.75-1.0× for bf16 alone on their CNNs and judged the 5.0× misleading).
 const convolutionalNote = ` together with channels_last (MEM006): convolutional networks gain from bf16 only in that layout and at larger batches (torchvision's EfficientNet-B0, MobileNetV3, ResNet-18 and ResNet-50 ran 1.63-2.03× with both at batch 128 on an H200, 0.87-1.09× with bf16 alone, 0.70-1.04× at batch 32 at 224×224: measure it)`
+
+// unreadNetworkNote is what AMP004 says of the gain where the trained
+// network could not be read and the project builds convolutions: the
+// Transformer's 5.0× is no promise for a CNN (blind sample S38F: a
+// siamese ResNet-50 change detector and a 64-channel GAN given the 5.0×).
+const unreadNetworkNote = ` (measured: a Transformer's step 5.0× on an H100; convolutional networks 0.87-1.09× with bf16 alone and 1.63-2.03× with channels_last (MEM006) too, at batch 128 on an H200; gpuopt could not read which this network is: measure it)`
+
+// attentionProject reports a project that builds attention or
+// Transformer layers.
+func attentionProject(p *Pass) bool {
+	return p.Model.ProjectSpells("MultiheadAttention", "TransformerEncoderLayer", "scaled_dot_product_attention", "transformers", "VisionTransformer", "vit_")
+}
 
 // smallConvBatch is the largest batch at which convolutionalNote's
 // measurement found no gain: torchvision CNNs ran 0.70-1.04× with bf16
@@ -1975,7 +1989,14 @@ func ownKernelsGate(p *Pass, fix *rewrite.Fix, msg *string, dataParallelBlocked 
 	case sparseMatmul(p):
 		*msg += sparseMatmulNote
 	case autogradFunctions(p):
-		*msg += autogradFunctionNote
+		note := autogradFunctionNote
+		if !p.Env.Versions.Torch.AtLeast(2, 4) {
+			// torch.amp.custom_fwd(device_type=) arrived in 2.4; the
+			// CUDA spelling before it (blind sample S38F's WS-Net_Plus,
+			// pinned to 1.11).
+			note = strings.Replace(note, `torch.amp.custom_fwd(device_type="cuda", cast_inputs=torch.float32)`, `torch.cuda.amp.custom_fwd(cast_inputs=torch.float32)`, 1)
+		}
+		*msg += note
 	case dataParallelBlocked:
 		*msg += dataParallelNote
 	case forwardPreHooks(p):

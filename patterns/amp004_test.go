@@ -127,6 +127,54 @@ for x, y in loader:
 	}
 }
 
+// TestAMP004UnreadNetworkQuotesBothMeasurements checks that a network
+// gpuopt cannot read, in a project that builds convolutions, is not
+// promised the Transformer's 5.0× (blind sample S38F: a siamese ResNet-50
+// change detector built by a missing module), and that the autograd
+// Function caveat spells custom_fwd as the declared torch has it.
+func TestAMP004UnreadNetworkQuotesBothMeasurements(t *testing.T) {
+	src := `import torch
+import torch.nn as nn
+from models.main_model import ChangeDetection
+from torchvision import transforms
+
+
+class Clip(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clamp(-1, 1)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+model = ChangeDetection().cuda()
+optimizer = torch.optim.Adam(model.parameters(), fused=True)
+for xa, xb, y in loader:
+    loss = nn.functional.cross_entropy(model(xa.cuda(), xb.cuda()), y.cuda())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+`
+	for _, c := range []struct {
+		torch     Version
+		customFwd string
+	}{{Version{2, 4}, `torch.amp.custom_fwd(device_type="cuda", cast_inputs=torch.float32)`}, {Version{1, 11}, `torch.cuda.amp.custom_fwd(cast_inputs=torch.float32)`}} {
+		env := &Env{GPU: targetGPU(t, "h100"), Versions: Versions{Torch: c.torch, XGBoost: DefaultVersions.XGBoost}}
+		got := ruleFindings([]byte(src), "AMP004", env)
+		if len(got) != 1 {
+			t.Fatalf("torch %v: want one AMP004 finding, got %d: %+v", c.torch, len(got), got)
+		}
+		if !strings.Contains(got[0].Message, "gpuopt could not read which this network is: measure it") || strings.Contains(got[0].Message, "(5.0× measured on an H100)") {
+			t.Errorf("torch %v: an unread network beside convolutions should quote both measurements: %q", c.torch, got[0].Message)
+		}
+		if !strings.Contains(got[0].Message, c.customFwd) {
+			t.Errorf("torch %v: want %s in the autograd Function caveat: %q", c.torch, c.customFwd, got[0].Message)
+		}
+	}
+}
+
 // TestAMP004EvaluationRegionCoversItsLoopOnly checks that an autocast
 // region around an evaluation loop (what gpuopt's fix of an evaluation
 // finding writes) does not hide the training step's finding (blind

@@ -567,7 +567,9 @@ func flagDest(call *rewrite.Node) string {
 // out data already in memory.
 var cheapItemCalls = map[string]bool{"torch.tensor": true, "torch.as_tensor": true, "torch.from_numpy": true,
 	"torch.LongTensor": true, "torch.FloatTensor": true, "int": true, "float": true, "len": true, "tuple": true,
-	"list": true, "dict": true, "min": true, "max": true, "numpy.arange": true, "range": true}
+	"list": true, "dict": true, "min": true, "max": true, "numpy.arange": true, "range": true, "enumerate": true, "zip": true,
+	"numpy.zeros": true, "numpy.ones": true, "numpy.array": true, "numpy.asarray": true, "numpy.where": true,
+	"torch.zeros": true, "torch.ones": true, "torch.cat": true}
 
 // inMemoryTensorCalls build a tensor (or a range) a DataLoader can serve
 // as its dataset, items indexed out of memory.
@@ -975,12 +977,23 @@ func cheapBody(m *rewrite.Model, def *rewrite.Node) bool {
 // self.partition == "train":` augmenting, of `ModelNet40(partition="test")`:
 // the test set's items are slices of arrays in memory, blind samples
 // S15F, S16B).
+//
+// A call of another method of cls whose body is cheap in turn is cheap
+// (`self.caption_mask(self.caption_code[index])`, blind sample S37X's
+// LGUR text dataset).
 func cheapItems(m *rewrite.Model, cls, get, built *rewrite.Node) bool {
+	return cheapItemsDepth(m, cls, get, built, 0)
+}
+
+func cheapItemsDepth(m *rewrite.Model, cls, get, built *rewrite.Node, depth int) bool {
 	for _, c := range m.File.OfTypeIn(get, "call") {
-		if cheapItemCalls[m.CalleeName(c)] || arrayMethods[callAttr(c)] || built != nil && inOtherPartition(m, cls, get, c, built) {
+		if cheapItemCalls[m.CalleeName(c)] || arrayMethods[callAttr(c)] || built != nil && inOtherPartition(cls, get, c, built) {
 			// (An array method reshapes or converts what was indexed:
 			// `torch.from_numpy(self.X[index]).reshape(-1, 1)`, blind
 			// sample S36I's ECG autoencoder.)
+			continue
+		}
+		if own := ownMethodCalled(cls, c); own != nil && own != get && depth < 2 && cheapItemsDepth(m, cls, own, nil, depth+1) {
 			continue
 		}
 		return false
@@ -988,69 +1001,14 @@ func cheapItems(m *rewrite.Model, cls, get, built *rewrite.Node) bool {
 	return true
 }
 
-// inOtherPartition reports a node of get in the body of an `if self.attr
-// == "literal":` whose attribute __init__ sets from a parameter that the
-// construction built passes (or defaults) as another string.
-func inOtherPartition(m *rewrite.Model, cls, get, n, built *rewrite.Node) bool {
-	for a := n.Parent; a != nil && a != get; a = a.Parent {
-		if a.Type != "if_statement" || !a.ChildByField("consequence").Contains(n) {
-			continue
-		}
-		cond := a.ChildByField("condition")
-		if cond == nil || cond.Type != "comparison_operator" || len(cond.NamedChildren()) != 2 || !strings.Contains(cond.Text(), "==") {
-			continue
-		}
-		attr, lit := cond.NamedChildren()[0], cond.NamedChildren()[1]
-		want, ok := rewrite.StringValue(lit)
-		if !ok || !selfAttribute(attr) {
-			continue
-		}
-		if got, ok := constructorString(cls, attr.ChildByField("attribute").Text(), built); ok && got != want {
-			return true
-		}
+// ownMethodCalled returns the method of cls that call c calls as
+// `self.name(...)`; nil for any other call.
+func ownMethodCalled(cls, c *rewrite.Node) *rewrite.Node {
+	fn := c.ChildByField("function")
+	if cls == nil || !selfAttribute(fn) {
+		return nil
 	}
-	return false
-}
-
-// constructorString returns the string a construction of cls gives
-// self.<name>: __init__ assigns it a parameter, which built passes as a
-// string literal (by keyword or position) or leaves at a string default.
-func constructorString(cls *rewrite.Node, name string, built *rewrite.Node) (string, bool) {
-	init := rewrite.MethodOf(cls, "__init__")
-	if init == nil || built == nil || built.Type != "call" {
-		return "", false
-	}
-	param := ""
-	init.Walk(func(n *rewrite.Node) bool {
-		if n.Type == "assignment" && selfAttribute(n.ChildByField("left")) && n.ChildByField("left").ChildByField("attribute").Text() == name {
-			if r := n.ChildByField("right"); r != nil && r.Type == "identifier" {
-				param = r.Text()
-			}
-		}
-		return param == ""
-	})
-	if param == "" {
-		return "", false
-	}
-	pos := -1 // the parameter's position among the call's arguments (self excluded)
-	var def *rewrite.Node
-	for i, prm := range init.ChildByField("parameters").NamedChildren() {
-		if id := rewrite.ParamName(prm); id != nil && id.Text() == param {
-			pos = i - 1
-			def = prm.ChildByField("value")
-		}
-	}
-	if pos < 0 {
-		return "", false
-	}
-	v := rewrite.Arg(built, pos, param)
-	if v == nil {
-		v = def
-	}
-	if v == nil {
-		return "", false
-	}
-	return rewrite.StringValue(v)
+	return rewrite.MethodOf(cls, fn.ChildByField("attribute").Text())
 }
 
 // tensorOnCUDA reports a tensor expression that every assignment it comes

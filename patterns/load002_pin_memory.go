@@ -25,7 +25,7 @@ func checkLoaderPinMemory(p *Pass) {
 		return // batches may be built on the GPU
 	}
 	for _, gl := range gpuLoaders(p) {
-		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || rebuiltForEvaluation(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || nestedTensorBatches(p, gl) || singleSmallImages(p, gl) || numpyCollate(p, gl) || graphCollate(p, gl) {
+		if !workersLikely(gl) || gl.has(p, "pin_memory") || feedsOneEvaluationPass(p, gl) || rebuiltForEvaluation(p, gl) || readEveryFewEpochs(p, gl) || workerHostileDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || pinnedBufferNeverCopied(p, gl) || tokenBatches(p) || tokenItemsDataset(p, rewrite.Arg(gl.Call, 0, "dataset")) || nestedTensorBatches(p, gl) || singleSmallImages(p, gl) || numpyCollate(p, gl) || graphCollate(p, gl) {
 			continue
 		}
 		// Beside a **splat that may pass it, AppendItem refuses: the
@@ -86,6 +86,99 @@ func tokenBatches(p *Pass) bool {
 		}
 	}
 	return !p.File.SpellsAny([]string{"pixel_values", "image", "Image", "audio", "waveform"})
+}
+
+// tokenItemsDataset reports a dataset of a project class whose
+// __getitem__, in the branch its construction takes (`if self.query_or_db
+// == "query":` of `CUHK_PEDES(conf, valid_set, query_or_db="query")`),
+// indexes what it holds in memory and wraps it in integer tensors only
+// (`torch.LongTensor(caption)`, `.long()`): token ids and labels, a few
+// kilobytes a batch, whose copy from pageable memory is microseconds
+// (blind sample S37X's text-based person search: four caption-only query
+// loaders beside their image loaders).
+func tokenItemsDataset(p *Pass, ds *rewrite.Node) bool {
+	if ds == nil {
+		return false
+	}
+	origins := datasetOrigins(p, ds, 0)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		m, cls := datasetClass(p, o)
+		if cls == nil {
+			return false
+		}
+		built := o.Expr
+		if built == nil {
+			built = o.Call
+		}
+		get := rewrite.MethodOf(cls, "__getitem__")
+		if get == nil || !cheapItems(m, cls, get, built) || !integerTensorsOnly(m, cls, get, built) {
+			return false
+		}
+	}
+	return true
+}
+
+// integerTensorsOnly reports a __getitem__ that builds at least one tensor
+// and only integer ones, in the branches the construction built takes.
+func integerTensorsOnly(m *rewrite.Model, cls, get, built *rewrite.Node) bool {
+	integer := 0
+	for _, c := range m.File.OfTypeIn(get, "call") {
+		if inOtherPartition(cls, get, c, built) {
+			continue
+		}
+		switch q := m.CalleeName(c); {
+		case q == "torch.LongTensor" || q == "torch.IntTensor":
+			integer++
+		case q == "torch.tensor" || q == "torch.as_tensor" || q == "torch.from_numpy":
+			if d := rewrite.KeywordValue(c, "dtype"); d == nil || !integerDtype(m.QualifiedName(d)) {
+				if !integerConversion(c) {
+					return false
+				}
+			}
+			integer++
+		case q == "torch.FloatTensor" || q == "torch.Tensor" || strings.HasPrefix(q, "torch.") && tensorFactoryName(q):
+			return false
+		}
+		switch callAttr(c) {
+		case "float", "double", "half", "bfloat16":
+			return false
+		}
+	}
+	return integer > 0
+}
+
+// integerConversion reports a tensor construction converted to an
+// integer type in the same expression (`torch.from_numpy(a).long()`).
+func integerConversion(c *rewrite.Node) bool {
+	for n := c; n.Parent != nil && n.Parent.Type == "attribute" && n.Parent.Parent != nil && n.Parent.Parent.Type == "call"; n = n.Parent.Parent {
+		switch n.Parent.ChildByField("attribute").Text() {
+		case "long", "int":
+			return true
+		}
+	}
+	return false
+}
+
+// integerDtype names an integer torch dtype.
+func integerDtype(q string) bool {
+	switch q {
+	case "torch.long", "torch.int64", "torch.int", "torch.int32", "torch.int16", "torch.int8", "torch.uint8":
+		return true
+	}
+	return false
+}
+
+// tensorFactoryName names a torch function that builds a floating
+// tensor by default.
+func tensorFactoryName(q string) bool {
+	switch q {
+	case "torch.zeros", "torch.ones", "torch.rand", "torch.randn", "torch.empty", "torch.full", "torch.stack", "torch.cat":
+		return true
+	}
+	return false
 }
 
 // pinnedBufferNeverCopied reports a loader every loop of which converts

@@ -187,34 +187,57 @@ func hostWorkScan(p *Pass, loop *rewrite.Node) bool {
 		return true
 	}
 	for _, n := range p.Model.LoopBodyNodes(loop) {
-		if n.Type != "call" {
-			continue
-		}
-		fn := n.ChildByField("function")
-		switch {
-		case fn == nil:
-		case fn.Type == "identifier":
-			if pythonBuiltins[fn.Text()] || p.Model.IsModule(fn) {
-				continue
-			}
-			if q := p.Model.CalleeName(n); q == "" || strings.HasPrefix(q, "torch.") {
-				continue
-			}
+		if n.Type == "call" && hostCall(p, n, 0) {
 			return true
-		case fn.Type == "attribute":
-			if logCall(fn) || p.Model.IsModule(fn) {
-				continue
+		}
+	}
+	return false
+}
+
+// hostCall reports a call of host code (hostWorkPerStep's reading). A
+// method of self counts unless its body, read one level down, only runs
+// torch, tensor methods and layers (`self.model_forward(model, batch)`,
+// `self.postprocess_quantiles(pred)`: blind sample S38A's forecasting
+// pipeline) or only raises (an abstract method).
+func hostCall(p *Pass, n *rewrite.Node, depth int) bool {
+	fn := n.ChildByField("function")
+	switch {
+	case fn == nil:
+	case fn.Type == "identifier":
+		if pythonBuiltins[fn.Text()] || p.Model.IsModule(fn) {
+			return false
+		}
+		if q := p.Model.CalleeName(n); q == "" || strings.HasPrefix(q, "torch.") {
+			return false
+		}
+		return true
+	case fn.Type == "attribute":
+		if logCall(fn) || p.Model.IsModule(fn) {
+			return false
+		}
+		q := p.Model.CalleeName(n)
+		obj := fn.ChildByField("object")
+		switch {
+		case strings.HasPrefix(q, "tqdm") || fn.ChildByField("attribute").Text() == "set_postfix" || fn.ChildByField("attribute").Text() == "set_description":
+			return true // a progress bar redrawn every step
+		case q != "" && !strings.HasPrefix(q, "torch.") && !strings.HasPrefix(q, "builtins."):
+			return true // np.argmax(...), metrics.f1_score(...), cv2.imwrite(...)
+		case obj != nil && obj.Type == "identifier" && obj.Text() == "self":
+			def := p.Model.CalledDef(n)
+			if def == nil || def.Type != "function_definition" {
+				return false
 			}
-			q := p.Model.CalleeName(n)
-			obj := fn.ChildByField("object")
-			switch {
-			case strings.HasPrefix(q, "tqdm") || fn.ChildByField("attribute").Text() == "set_postfix" || fn.ChildByField("attribute").Text() == "set_description":
-				return true // a progress bar redrawn every step
-			case q != "" && !strings.HasPrefix(q, "torch.") && !strings.HasPrefix(q, "builtins."):
-				return true // np.argmax(...), metrics.f1_score(...), cv2.imwrite(...)
-			case obj != nil && obj.Type == "identifier" && obj.Text() == "self" && p.Model.CalledDef(n) != nil:
-				return true // self.decode(...): a method of the class, not a layer
+			// self.decode(...): a method of the class, not a layer; host
+			// work unless its own calls are all device work.
+			if depth > 0 {
+				return true
 			}
+			for _, c := range p.File.OfTypeIn(def.ChildByField("body"), "call") {
+				if hostCall(p, c, depth+1) {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	return false

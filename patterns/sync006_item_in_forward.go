@@ -85,6 +85,9 @@ func checkItemInForward(p *Pass) {
 		if lazyInitBranch(call, fn) {
 			continue // sets a buffer on the first call only
 		}
+		if reportOnlyBranch(call, fn) {
+			continue // prints what went wrong, when it does
+		}
 		where := "the forward of " + cls
 		if fn.ChildByField("name").Text() != "forward" {
 			where = cls + "." + fn.ChildByField("name").Text() + ", which its forward calls,"
@@ -143,6 +146,62 @@ func lazyInitBranch(n, fn *rewrite.Node) bool {
 		})
 		if setsSelf {
 			return true
+		}
+	}
+	return false
+}
+
+// reportOnlyBranch reports n in the body of an `if` of fn whose body
+// only reports (print, logging, warnings, raise): a debug or error branch
+// entered when NaNs or a degenerate value appear (`if
+// torch.isnan(log_probs).any(): print(f"... {x.min().item()}")`, blind
+// sample S38C's sign-language CTC head), not on every call. (Its
+// condition may sync; the .item() does not run.)
+func reportOnlyBranch(n, fn *rewrite.Node) bool {
+	for a := n.Parent; a != nil && a != fn; a = a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		body := a.ChildByField("consequence")
+		if body == nil || !body.Contains(n) {
+			continue
+		}
+		only := true
+		for _, st := range rewrite.Statements(body) {
+			only = only && reportStatement(st)
+		}
+		if only {
+			return true
+		}
+	}
+	return false
+}
+
+// reportStatement reports a statement that only reports: a raise, or a
+// call of print, a logging or warnings function, or a logger's method.
+func reportStatement(st *rewrite.Node) bool {
+	switch st.Type {
+	case "raise_statement":
+		return true
+	case "expression_statement":
+		kids := st.NamedChildren()
+		if len(kids) != 1 || kids[0].Type != "call" {
+			return false
+		}
+		fn := kids[0].ChildByField("function")
+		switch {
+		case fn.Type == "identifier":
+			return fn.Text() == "print"
+		case fn.Type == "attribute":
+			root := rewrite.RootName(fn)
+			attr := fn.ChildByField("attribute").Text()
+			if root != nil && (root.Text() == "logging" || root.Text() == "warnings" || strings.Contains(strings.ToLower(root.Text()), "log")) {
+				return true
+			}
+			switch attr {
+			case "warning", "warn", "error", "info", "debug", "critical", "exception":
+				return true
+			}
 		}
 	}
 	return false

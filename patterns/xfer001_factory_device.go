@@ -765,8 +765,37 @@ func lazyInit(m *rewrite.Model, factory *rewrite.Node) bool {
 // (no call site found). Module-level code, a module's __init__, the
 // code of a function outside the loop it runs itself, and functions
 // called only outside such loops (set-up, once per epoch) do not.
+// overDevices reports a for loop over the GPUs themselves (`for g in
+// gpus:`, `for i in range(torch.cuda.device_count()):`): set-up that
+// runs once a device, such as touching each GPU so the process shows in
+// nvidia-smi (blind sample S38C's VAC_CSLR, `torch.zeros(1).cuda(g)`).
+func overDevices(m *rewrite.Model, loop *rewrite.Node) bool {
+	it := loop.ChildByField("right")
+	if it == nil || loop.Type != "for_statement" {
+		return false
+	}
+	if it.Type == "call" && m.CalleeName(it) == "range" {
+		if a := rewrite.Arg(it, 0, ""); a != nil && len(rewrite.PositionalArgs(it)) == 1 && a.Type == "call" && m.CalleeName(a) == "torch.cuda.device_count" {
+			return true
+		}
+		return false
+	}
+	name := it.Text()
+	if it.Type == "attribute" {
+		name = it.ChildByField("attribute").Text()
+	}
+	switch strings.ToLower(name) {
+	case "gpus", "gpu_ids", "gpu_list", "device_ids", "devices", "gpu_devices":
+		return true
+	}
+	return false
+}
+
 func perStep(m *rewrite.Model, n *rewrite.Node, depth int) bool {
 	if loops := m.EnclosingLoops(n); len(loops) > 0 {
+		if len(loops) == 1 && overDevices(m, loops[0]) {
+			return false
+		}
 		return innermostLoop(m, loops[0]) || overLoader(m, loops[0]) || backwardLoop(m, loops[0])
 	}
 	fn := enclosingFunction(n)

@@ -34,11 +34,38 @@ func checkNonBlocking(p *Pass) {
 			// false).
 			continue
 		}
+		if ok && predictionPassAfterTraining(p, loop) {
+			continue
+		}
 		if ok {
 			checkBatchCopies(p, loop, across)
 		}
 	}
 	checkComprehensionCopies(p)
+}
+
+// predictionPassAfterTraining reports a loop that trains nothing and runs
+// once (in no other loop, its function called once, outside any loop) in
+// a file that trains (a training loop, or an optimizer built here): the
+// prediction pass over the test set after the epochs, a small share of
+// the run, as LOAD002 judges it (blind sample S38E's
+// Food_Calories_Estimation, whose predict helpers were reported while the
+// epochs train in another module). An inference script's pass, its whole
+// job, keeps the finding.
+func predictionPassAfterTraining(p *Pass, loop *rewrite.Node) bool {
+	m := p.Model
+	if m.Loop(loop).Trains() || len(m.EnclosingLoops(loop)) > 0 || !runsOnce(m, loop, 0) {
+		return false
+	}
+	if m.IsTrainingScript() {
+		return true
+	}
+	for _, c := range m.File.OfType("call") {
+		if q := m.CalleeName(c); strings.HasPrefix(q, "torch.optim.") && !strings.HasPrefix(q, "torch.optim.lr_scheduler.") {
+			return true
+		}
+	}
+	return false
 }
 
 // readsOutputsBack reports an evaluation loop that copies tensors back to
@@ -418,7 +445,12 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 			p.Report(call, "this batch comes from a pinned DataLoader, but ."+conversion+"() before the copy makes a new tensor in pageable memory unless the batch already has that dtype, and non_blocking=True does nothing there: copy first, then convert ("+src+"."+callAttr(call)+"("+inner+"non_blocking=True)."+conversion+"())", nil)
 			return
 		}
-		msg := "this batch comes from a pinned DataLoader: copy it with non_blocking=True so the host does not wait for each transfer"
+		msg := "this batch comes from a pinned DataLoader: copy it with non_blocking=True so the host does not wait for each transfer; a blocking copy, however small, waits for every kernel already queued, so each copy of the step needs it"
+		if stepSyncsExcept(p.Model, loop, func(*rewrite.Node) bool { return false }) {
+			// Measured: a loop that reads .item() every step keeps
+			// little of the gain (corpus/gpu/xfer002_small_copies.py).
+			msg += " (this loop also reads a result on the host every step, which waits for the GPU anyway: the copies overlap in full once that read goes)"
+		}
 		safety := rewrite.Safe
 		if across != nil {
 			// The loader was found in another module: say so, and let the
@@ -683,13 +715,37 @@ func batchItemRoot(n *rewrite.Node) *rewrite.Node {
 // spelt the same, after the copy call in the loop body.
 func readAfter(p *Pass, moved, call, loop *rewrite.Node) bool {
 	text := moved.Text()
+	// The entry replaced after the copy (`batch["rgb"] = rgb / 255.0`, in
+	// the copy's block): from there on the name holds the new value, not
+	// the pinned tensor (blind sample S38E's Food_Calories_Estimation,
+	// whose image copies were passed over while the label's was reported).
+	replaced := -1
+	if st := rewrite.Statement(call); st != nil && st.Parent != nil {
+		for _, next := range st.Parent.Children {
+			if next.Start > call.End && replaced < 0 && next.Type == "expression_statement" && len(next.NamedChildren()) == 1 {
+				if asg := next.NamedChildren()[0]; asg.Type == "assignment" && asg.ChildByField("left").Text() == text && !mentionsText(asg.ChildByField("right"), text) {
+					replaced = asg.ChildByField("left").Start
+				}
+			}
+		}
+	}
 	later := false
 	walkLoopBody(p.Model, loop, func(n *rewrite.Node) {
-		if n.Start > call.End && n.Type == moved.Type && n.Text() == text {
+		if n.Start > call.End && n.Type == moved.Type && n.Text() == text && (replaced < 0 || n.Start < replaced) {
 			later = true
 		}
 	})
 	return later
+}
+
+// mentionsText reports a node of n spelt text.
+func mentionsText(n *rewrite.Node, text string) bool {
+	found := false
+	n.Walk(func(c *rewrite.Node) bool {
+		found = found || c.Text() == text
+		return !found
+	})
+	return found
 }
 
 // loopWrapper names the callables a loop wraps its iterable in.

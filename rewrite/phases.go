@@ -19,6 +19,12 @@ func WithContexts(with *Node) []*Node {
 				if v.Type == "as_pattern" && len(v.NamedChildren()) > 0 {
 					v = v.NamedChildren()[0]
 				}
+				// `with net.eval() and torch.no_grad():` enters the last
+				// operand (the first is a truthy module): blind sample
+				// S38F's change-detection trainer.
+				for v.Type == "boolean_operator" && v.ChildByField("operator") != nil && v.ChildByField("operator").Type == "and" && v.ChildByField("right") != nil {
+					v = v.ChildByField("right")
+				}
 				out = append(out, v)
 			}
 		}
