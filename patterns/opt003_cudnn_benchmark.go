@@ -481,10 +481,28 @@ func padsToLongest(m *rewrite.Model, def *rewrite.Node) bool {
 					t = v.Text() // `x_lens = [len(x[0]) for x in batch]`
 				}
 			}
-			if strings.Contains(t, "len(") || strings.Contains(t, ".shape") || strings.Contains(t, ".size(") {
+			if strings.Contains(t, "len(") || strings.Contains(t, ".shape") || strings.Contains(t, ".size(") || padsBy(m, calls, c) {
 				return true
 			}
 		case strings.HasSuffix(m.CalleeName(c), "pad_sequence"):
+			return true
+		}
+	}
+	return false
+}
+
+// padsBy reports a `longest = max(...)` whose name a pad call of the
+// same function reads (`F.pad(c, (0, 0, ..., max_T - c.shape[0]))` after
+// `max_T = max(input_lengths)`, the lengths read from the items: blind
+// sample S38C's sign-language collate_fn).
+func padsBy(m *rewrite.Model, calls []*rewrite.Node, maxCall *rewrite.Node) bool {
+	asg := maxCall.Parent
+	if asg == nil || asg.Type != "assignment" || asg.ChildByField("right") != maxCall || asg.ChildByField("left").Type != "identifier" {
+		return false
+	}
+	name := asg.ChildByField("left").Text()
+	for _, c := range calls {
+		if q := m.CalleeName(c); (strings.HasSuffix(q, ".pad") || q == "pad") && mentions(c.ChildByField("arguments"), name) {
 			return true
 		}
 	}

@@ -22,3 +22,16 @@ def collate_captions(data):
     for i, cap in enumerate(captions):
         targets[i, : lengths[i]] = cap[: lengths[i]]
     return images, targets, lengths
+
+
+def collate_clips(batch):
+    # Video clips padded to the batch's longest, the lengths read from a
+    # field of each item (blind sample S38C's sign-language recogniser):
+    # the frame count changes from batch to batch.
+    import torch.nn.functional as F
+
+    clips = [item["crops"] for item in batch]
+    input_lengths = [item["input_length"] for item in batch]
+    max_T = max(input_lengths)
+    crops = torch.stack([F.pad(c, (0, 0, 0, 0, 0, 0, 0, max_T - c.shape[0])) for c in clips])
+    return {"crops": crops, "input_lengths": torch.tensor(input_lengths)}
