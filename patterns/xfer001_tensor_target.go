@@ -61,7 +61,13 @@ func forwardInput(p *Pass, n *rewrite.Node) bool {
 	if n.Type != "identifier" {
 		return false
 	}
-	b := p.Model.Binding(n)
+	// The binding that reaches this read: `x = torch.cat([x,
+	// torch.zeros(...).to(x)])` reads the parameter x before rebinding it
+	// (blind sample S38J's STGCN Align layer).
+	b := p.Model.ReachingBinding(n, n)
+	if b == nil {
+		b = p.Model.Binding(n)
+	}
 	if b == nil || b.Kind != rewrite.ParamBinding {
 		return false
 	}

@@ -788,16 +788,31 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 	if len(bs) == 1 {
 		return bs[0]
 	}
-	var last *Binding
+	var last, param *Binding
 	for _, b := range bs {
+		if b.Kind == ParamBinding && m.ScopeOf(site) == b.Scope {
+			param = b // bound on entry: read where no assignment before site rebinds it
+			continue
+		}
 		if b.Stmt == nil || b.Stmt.Start >= site.Start || b.Stmt.Contains(site) && b.Stmt.Type != "for_statement" {
 			continue // `x = x.to(dev)` reads the x bound before it
+		}
+		if exclusiveBranches(b.Stmt, site) {
+			continue // `if a: x = f(x)` does not reach `elif b: ... x ...`
 		}
 		if last == nil || b.Stmt.Start > last.Stmt.Start {
 			last = b
 		}
 	}
 	if last == nil {
+		// `x = torch.cat([x, pad])` as the function's first binding of
+		// x: the read is the parameter's, unless an assignment in a
+		// branch before site may have rebound it.
+		if param != nil && !slices.ContainsFunc(bs, func(b *Binding) bool {
+			return b != param && b.Stmt != nil && b.Stmt.Start < site.Start && !b.Stmt.Contains(site) && !exclusiveBranches(b.Stmt, site)
+		}) {
+			return param
+		}
 		return nil
 	}
 	st := Statement(last.Stmt)
@@ -805,6 +820,30 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 		return nil
 	}
 	return last
+}
+
+// exclusiveBranches reports a and b in different clauses of one if
+// statement (`if c: x = f(x)` and `elif d: ... x ...`): no path runs
+// both.
+func exclusiveBranches(a, b *Node) bool {
+	for n := a; n != nil; n = n.Parent {
+		if n.Type != "if_statement" || !n.Contains(b) {
+			continue
+		}
+		clause := func(x *Node) *Node {
+			for _, c := range n.Children {
+				if c.Field == "consequence" || c.Type == "elif_clause" || c.Type == "else_clause" {
+					if c.Contains(x) {
+						return c
+					}
+				}
+			}
+			return nil
+		}
+		ca, cb := clause(a), clause(b)
+		return ca != nil && cb != nil && ca != cb
+	}
+	return false
 }
 
 // ParamName returns the identifier a parameter node binds (`x`, `x=1`,
