@@ -85,19 +85,13 @@ func checkLoaderWorkers(p *Pass) {
 			reportFewWorkers(p, gl)
 		}
 		if !gl.Known && gl.Workers != nil && !gl.Splat {
-			raiseFlagDefault(p, gl.Workers)
+			raiseFlagDefault(p, gl)
 		}
 		if !gl.Known || gl.WorkersN != 0 || gl.WorkersMaybe {
 			continue // workers set (or set on some paths, through **kwargs)
 		}
-		if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) || tensorDataset(p, ds) {
+		if !mainProcessLoadingPays(p, gl) {
 			continue
-		}
-		if !gl.PerEpoch && gl.Binding != nil && readsFewBatches(p, gl.Binding) || oneBatch(gl) {
-			continue // a handful of samples drawn once, or one batch: workers cost more than they save
-		}
-		if !gl.PerEpoch && evaluatedOnceAfterTraining(p, gl) {
-			continue // one pass over the test set at the end of a run: a second or two, once
 		}
 		n, why, edits := workerCount(p, gl.Call)
 		args := gl.Call.ChildByField("arguments")
@@ -510,12 +504,33 @@ func raiseKwargsWorkers(p *Pass) {
 	}
 }
 
+// mainProcessLoadingPays reports a loader of 0 workers whose batches are
+// worth loading in workers: not items already in memory, not a handful
+// of samples drawn once or one batch, not one pass over the test set at
+// the end of a run.
+func mainProcessLoadingPays(p *Pass, gl gpuLoader) bool {
+	if ds := rewrite.Arg(gl.Call, 0, "dataset"); iterableDataset(p, ds) || inMemoryDataset(p, ds) || tensorDataset(p, ds) {
+		return false
+	}
+	if !gl.PerEpoch && gl.Binding != nil && readsFewBatches(p, gl.Binding) || oneBatch(gl) {
+		return false // a handful of samples drawn once, or one batch: workers cost more than they save
+	}
+	if !gl.PerEpoch && evaluatedOnceAfterTraining(p, gl) {
+		return false // one pass over the test set at the end of a run: a second or two, once
+	}
+	return true
+}
+
 // raiseFlagDefault handles `num_workers=args.workers` (or
 // `int(opt.workers)`) whose command-line flag defaults to a literal of 1 to
 // 3 (pytorch/examples' DCGAN: `--workers`, default 2): the default is
 // raised to the worker count. A count given on the command line still wins.
-func raiseFlagDefault(p *Pass, workers *rewrite.Node) {
-	e := workers
+//
+// A default of 0 (`--workers`, default 0: blind samples S38G's
+// MobileCount and S38I's demucs-clone) loads every batch in the training
+// process, as a literal 0 does: reported where the literal would be.
+func raiseFlagDefault(p *Pass, gl gpuLoader) {
+	e := gl.Workers
 	if e.Type == "call" && p.Model.CalleeName(e) == "int" && len(rewrite.PositionalArgs(e)) == 1 {
 		e = rewrite.PositionalArgs(e)[0]
 	}
@@ -529,13 +544,19 @@ func raiseFlagDefault(p *Pass, workers *rewrite.Node) {
 		}
 		def := rewrite.KeywordValue(call, "default")
 		n, ok := intLiteral(p, def)
-		if !ok || def.Type != "integer" || n <= 0 || n >= fewWorkers {
+		if !ok || def.Type != "integer" || n < 0 || n >= fewWorkers {
+			return
+		}
+		if n == 0 && !mainProcessLoadingPays(p, gl) {
 			return
 		}
 		expr, why, edits := workerCount(p, def)
 		edits = append(edits, rewrite.Edit{Start: def.Start, End: def.End, New: expr})
-		p.Report(def, "the DataLoader's num_workers comes from this flag, whose default gives the GPU loop only "+strconv.Itoa(n)+
-			" worker(s): default to "+why, Fix(rewrite.Unsafe, "Default to "+expr+" workers", edits...))
+		msg := "the DataLoader's num_workers comes from this flag, whose default gives the GPU loop only " + strconv.Itoa(n) + " worker(s): default to " + why
+		if n == 0 {
+			msg = "the DataLoader's num_workers comes from this flag, whose default 0 loads every batch in the training process, between the GPU's steps: default to " + why + " (needs a picklable dataset and a __main__ guard with spawn)"
+		}
+		p.Report(def, msg, Fix(rewrite.Unsafe, "Default to "+expr+" workers", edits...))
 		return
 	}
 }
