@@ -1085,6 +1085,31 @@ func smallRecurrent(p *Pass) recurrentGate {
 // checkEvalAutocast reports the forward passes of evaluation loops (a loop
 // calling a model under torch.no_grad()/inference_mode(), or after
 // `.eval()` in the same function) of a file that trains.
+// layerLoop reports a for loop over layers, not data: its target is
+// called in the body (`for conv_i in self.cconv: x = pool(conv_i(x))`, a
+// shape probe run once in __init__ on a dummy input: blind sample
+// S38N's EEG CNN, reported as an evaluation loop).
+func layerLoop(loop *rewrite.Node) bool {
+	if loop.Type != "for_statement" {
+		return false
+	}
+	target := loop.ChildByField("left")
+	body := loop.ChildByField("body")
+	if target == nil || body == nil || target.Type != "identifier" {
+		return false
+	}
+	called := false
+	body.Walk(func(n *rewrite.Node) bool {
+		if n.Type == "call" {
+			if fn := n.ChildByField("function"); fn != nil && fn.Type == "identifier" && fn.Text() == target.Text() {
+				called = true
+			}
+		}
+		return !called
+	})
+	return called
+}
+
 func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps []int) {
 	dtype := "torch.float16"
 	if bf16 {
@@ -1104,7 +1129,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps
 		if lossCall(call) || !p.Model.IsModule(call.ChildByField("function")) || lossModuleCall(p, call) || !evaluates(p, call) || onCPU(p, call) || hostBatchLoop(p, loops[0]) {
 			continue // a loss is not a forward pass: it joins one below
 		}
-		if insideTrainingStep(p, loops) || periodicInTraining(p, call) {
+		if insideTrainingStep(p, loops) || periodicInTraining(p, call) || len(loops) == 1 && layerLoop(loops[0]) {
 			continue
 		}
 		if showsFewBatches(p, loops[0]) || loopBatchOne(p, loops[0]) || autoregressive(p, loops[0], call) || evaluatesOnce(p, loops[len(loops)-1]) || underRemainderGuard(p, loops[len(loops)-1], 0, false) {
@@ -1966,7 +1991,7 @@ func spikingjellyCupy(p *Pass) bool {
 }
 
 // customKernelsWhy is the risk both AMP003 and AMP004 name.
-const customKernelsWhy = "; but this project runs CUDA kernels of its own (torch.utils.cpp_extension, or CuPy kernels such as spikingjelly's backend='cupy' neurons), which often accept only fp32/fp16 and fail on bf16 inputs"
+const customKernelsWhy = "; but this project runs CUDA kernels outside torch's own (torch.utils.cpp_extension, CuPy kernels such as spikingjelly's backend='cupy' neurons, or torch_cluster's knn_graph and radius_graph), which often accept only fp32/fp16 and fail on bf16 inputs"
 
 // cupyKernelSpellings are the ways a project launches CuPy kernels on its
 // activations: spikingjelly's neurons with backend='cupy' (a literal, or
@@ -2248,7 +2273,12 @@ func customKernels(p *Pass) bool {
 	return p.Memo("torch.customKernels", func() any {
 		return p.Model.Imports("torch.utils.cpp_extension") ||
 			p.Model.ImportsProjectModuleDeep(func(d *rewrite.ProjectDef) bool { return d.CustomKernels }, 3) ||
-			p.Model.ProjectSpells(cupyKernelSpellings...)
+			p.Model.ProjectSpells(cupyKernelSpellings...) ||
+			// torch_cluster's kernels (torch_geometric's knn_graph and
+			// radius_graph call them) dispatch on float, double and half
+			// only: a bf16 activation raises "not implemented for
+			// 'BFloat16'" (blind sample S38R's DGCNN, a broken fix).
+			p.Model.ProjectSpells("torch_cluster", "knn_graph(", "radius_graph(")
 	}).(bool)
 }
 

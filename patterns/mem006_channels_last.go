@@ -57,6 +57,9 @@ func checkChannelsLast(p *Pass) {
 	}
 	viewRisk := viewCall(p)
 	for _, b := range builds.found {
+		if untrainedNarrowHelper(p, b) {
+			continue
+		}
 		msg := channelsLastMsg
 		if b.assumption != "" {
 			msg += " (" + b.assumption + ")"
@@ -83,6 +86,43 @@ func checkChannelsLast(p *Pass) {
 		}
 		p.Report(b.value, msg, v.Downgrade(fix))
 	}
+}
+
+// untrainedNarrowHelper reports a build whose network no optimizer of
+// the file trains, in a file that builds optimizers, and that gpuopt
+// reads as narrow (narrowWidthOf): a helper such as a multiscale loss's
+// 3→64 downscaling convolution (blind sample S38P's derain GAN, at batch
+// 1), whose layout is no share of the step. A frozen VGG of a perceptual
+// loss, wide, keeps the finding.
+func untrainedNarrowHelper(p *Pass, b convBuild) bool {
+	name := b.target
+	if strings.HasPrefix(name, "self.") || name == "" {
+		return false
+	}
+	optimizers := 0
+	for _, c := range p.File.OfType("call") {
+		q := p.Model.CalleeName(c)
+		if !strings.HasPrefix(q, "torch.optim.") || strings.HasPrefix(q, "torch.optim.lr_scheduler.") {
+			continue
+		}
+		optimizers++
+		if args := c.ChildByField("arguments"); args != nil && mentions(args, name) {
+			return false
+		}
+	}
+	if optimizers == 0 {
+		return false
+	}
+	nets, _ := networksOf(&widthFrame{m: p.Model, walk: &widthWalk{}}, b.value, 0)
+	if len(nets) == 0 {
+		return false
+	}
+	for _, net := range nets {
+		if _, narrow := narrowWidthOf(net); !narrow {
+			return false
+		}
+	}
+	return true
 }
 
 // convBuild is a statement that builds a convolutional network and binds
