@@ -67,7 +67,7 @@ func checkDeviceAccumulate(p *Pass) {
 		if len(loops) == 0 || !m.Loop(loops[0]).Hot() || periodicLoop(p, loops) || onePassPerCall(p, loops) || breaksAfterFew(p, loops[0]) {
 			continue
 		}
-		if !m.Loop(loops[0]).Trains() && m.Loop(loops[0]).IteratesLoader && !gpuResidentLoader(p, loops[0]) {
+		if !m.Loop(loops[0]).Trains() && (m.Loop(loops[0]).IteratesLoader || loaderNamedParam(m, loops[0])) && !gpuResidentLoader(p, loops[0]) {
 			// An evaluation pass over a DataLoader: on an H200 accumulating
 			// on the device gained nothing there (a GPT-2-sized LM 1.01×,
 			// an LSTM classifier 1.00×, a ResNet-18 over a converting
@@ -990,6 +990,20 @@ func deferrableItem(m *rewrite.Model, loop, n *rewrite.Node) bool {
 		return acc.Type == "identifier" && !readInLoop(m, acc, loop, true)
 	}
 	return slices.Contains(meterItems(call), n)
+}
+
+// loaderNamedParam reports a loop over a parameter named as a loader
+// (`def validate(model, val_loader): for x, y in val_loader:`): the
+// DataLoader a caller hands in, by the name every training script gives
+// it (blind samples S38E's ingredient regressor and S38M's gait
+// validator, evaluation passes reported as hot loops).
+func loaderNamedParam(m *rewrite.Model, loop *rewrite.Node) bool {
+	it := loopIterable(m, loop)
+	if it == nil || it.Type != "identifier" || !strings.Contains(strings.ToLower(it.Text()), "loader") {
+		return false
+	}
+	b := m.Binding(it)
+	return b != nil && b.Kind == rewrite.ParamBinding
 }
 
 // stepSyncsExcept reports a loop whose step synchronises with the GPU
