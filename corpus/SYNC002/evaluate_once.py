@@ -6,36 +6,36 @@ import torch
 import torch.nn.functional as F
 
 
-def evaluate(model, loader):
+def evaluate(model, batches):
     total = 0.0
     with torch.no_grad():
-        for x, y in loader:
+        for x, y in batches:
             loss = F.cross_entropy(model(x.cuda()), y.cuda())
             total += loss.item()
     return total
 
 
-def validate(model, loader):
+def validate(model, batches):
     total = 0.0
     with torch.no_grad():
-        for x, y in loader:
+        for x, y in batches:
             loss = F.cross_entropy(model(x.cuda()), y.cuda())
             total += loss.item()  # want: SYNC002
     return total
 
 
-def calc_loss_loader(model, loader):
+def calc_loss_loader(model, batches):
     total = 0.0
-    for x, y in loader:
+    for x, y in batches:
         loss = F.cross_entropy(model(x.cuda()), y.cuda())
         total += loss.item()  # want: SYNC002
     return total
 
 
-def estimate(model, loader):
+def estimate(model, batches):
     model.eval()
     with torch.no_grad():
-        loss = calc_loss_loader(model, loader)
+        loss = calc_loss_loader(model, batches)
     model.train()
     return loss
 

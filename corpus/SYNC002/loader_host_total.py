@@ -1,7 +1,9 @@
 # A VQA evaluation counts the best possible score from the answer batch
 # the loader hands over, which the loop never moves (only `a.cuda()` goes
 # to the scoring helper: blind sample S17K's BAN-VQA): that .item() waits
-# for nothing. The score computed on the GPU is reported.
+# for nothing. The score computed on the GPU is not reported either: an
+# evaluation pass over a DataLoader (the parameter's name says one), where
+# accumulating on the device measured 1.00x (blind samples S38E, S38M).
 import torch
 from torch import nn
 
@@ -15,7 +17,7 @@ def evaluate(dataloader):
     for v, a in dataloader:
         pred = model(v.cuda())
         batch_score = (pred.argmax(1, keepdim=True) == a.cuda().argmax(1, keepdim=True)).float().sum()
-        score += batch_score.item()  # want: SYNC002
+        score += batch_score.item()
         upper_bound += (a.max(1)[0]).sum().item()
     return score / len(dataloader.dataset), upper_bound / len(dataloader.dataset)
 

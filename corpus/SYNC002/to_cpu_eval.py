@@ -6,28 +6,28 @@ import torch
 import torchvision
 
 
-def validate(model, loader, criterion):
+def validate(model, batches, criterion):
     model.eval()
     running_loss = 0.0
     all_logits = []
     with torch.no_grad():
-        for ids, labels in loader:
+        for ids, labels in batches:
             logits = model(ids.cuda())
             loss = criterion(logits, labels.cuda())
             all_logits.append(logits.to("cpu"))
             running_loss += loss.item()
-    return running_loss / len(loader), torch.cat(all_logits)
+    return running_loss / len(batches), torch.cat(all_logits)
 
 
-def validate_on_device(model, loader, criterion):
+def validate_on_device(model, batches, criterion):
     model.eval()
     running_loss = 0.0
     with torch.no_grad():
-        for ids, labels in loader:
+        for ids, labels in batches:
             logits = model(ids.cuda())
             loss = criterion(logits, labels.cuda())
             running_loss += loss.item()  # want: SYNC002
-    return running_loss / len(loader)
+    return running_loss / len(batches)
 
 
 model = torchvision.models.resnet50().cuda()
