@@ -2616,6 +2616,17 @@ func bceCallsIn(p *Pass, stmt *rewrite.Node, depth int) []*rewrite.Node {
 				out = append(out, n)
 				return true
 			}
+		case "call": // nn.BCELoss()(pred, target)
+			values = append(values, fn)
+		}
+		// `criterion = lambda pred, target: 0.5 * nn.BCELoss()(pred,
+		// target) + ...` (blind sample S38U's layout UNet, a broken fix):
+		// the lambda's body is the loss.
+		if depth == 0 && slices.ContainsFunc(values, func(v *rewrite.Node) bool {
+			return v.Type == "lambda" && v.ChildByField("body") != nil && len(bceCallsIn(p, v.ChildByField("body"), depth+1)) > 0
+		}) {
+			out = append(out, n)
+			return true
 		}
 		if slices.ContainsFunc(values, func(v *rewrite.Node) bool { return bceValue(p, v, 0) || depth == 0 && bceLossClass(p, v) }) {
 			out = append(out, n)

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -758,6 +759,14 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 	if ds == nil {
 		return false
 	}
+	if handedIn(p, ds) && projectDeviceDataset(p) {
+		// A dataset handed in as a parameter (a library's `train(dataset,
+		// ...)`) in a project one of whose Dataset classes moves its
+		// items to the GPU: workers and pinning would raise on that one
+		// (blind sample S38X's pt-dec, whose CachedMNIST caches .cuda()
+		// items; three broken fixes).
+		return true
+	}
 	for _, o := range datasetOrigins(p, ds, 0) {
 		// A TensorDataset of CUDA tensors: workers cannot use CUDA, and
 		// pin_memory cannot pin device tensors.
@@ -805,6 +814,64 @@ func workerHostileDataset(p *Pass, ds *rewrite.Node) bool {
 				}
 				if movedOntoSelf(p, c) {
 					return true // `self.y = torch.from_numpy(y).to(self.device)`: the samples live on the GPU
+				}
+			}
+		}
+	}
+	return false
+}
+
+// handedIn reports a dataset expression that is a parameter of its
+// function, whatever its callers pass.
+func handedIn(p *Pass, ds *rewrite.Node) bool {
+	if ds.Type != "identifier" {
+		return false
+	}
+	b := p.Model.ReachingBinding(ds, ds)
+	return b != nil && b.Kind == rewrite.ParamBinding
+}
+
+// projectDeviceDataset reports a class of this file or of a project
+// module whose __getitem__ moves what it returns to the GPU (`.cuda(`,
+// or `.to(` of a device), read from the sources that define one.
+func projectDeviceDataset(p *Pass) bool {
+	return p.Memo("load.projectDeviceDataset", func() any {
+		for i, src := range p.Model.ProjectSourcesSpelling("__getitem__") {
+			if !bytes.Contains(src, []byte(".cuda(")) && !bytes.Contains(src, []byte(".to(")) {
+				continue
+			}
+			f := p.File
+			if i > 0 {
+				f = rewrite.Parse("module.py", src)
+			}
+			found := deviceItems(f)
+			if i > 0 {
+				f.Release()
+			}
+			if found {
+				return true
+			}
+		}
+		return false
+	}).(bool)
+}
+
+// deviceItems reports a class of f whose __getitem__ calls `.cuda()` or
+// `.to()` of something other than a dtype.
+func deviceItems(f *rewrite.File) bool {
+	m := f.Model()
+	for _, cls := range f.OfType("class_definition") {
+		get := rewrite.MethodOf(cls, "__getitem__")
+		if get == nil {
+			continue
+		}
+		for _, c := range f.OfTypeIn(get, "call") {
+			switch callAttr(c) {
+			case "cuda":
+				return true
+			case "to":
+				if a := rewrite.Arg(c, 0, ""); a != nil && !strings.HasPrefix(m.QualifiedName(a), "torch.float") && !strings.HasPrefix(m.QualifiedName(a), "torch.int") && !strings.HasPrefix(m.QualifiedName(a), "torch.long") {
+					return true
 				}
 			}
 		}
