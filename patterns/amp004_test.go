@@ -51,6 +51,9 @@ for epoch in range(10):
 	if len(got) != 1 {
 		t.Fatalf("want one AMP004 finding (the step's), got %d: %+v", len(got), got)
 	}
+	if strings.Contains(got[0].Message, "(5.0× measured on an H100)") || !strings.Contains(got[0].Message, "a Transformer encoder of d 1024 ran 5.0×") {
+		t.Errorf("a network of unread size: the size gate quotes the 5.0× once, as the Transformer's, not as the step's promise: %q", got[0].Message)
+	}
 	if !strings.Contains(got[0].Message, "its evaluation loop at line 20 runs in fp32 too") {
 		t.Errorf("the step's message does not name the evaluation loop: %q", got[0].Message)
 	}

@@ -168,6 +168,13 @@ func optionalDeterminism(p *Pass) *rewrite.Node {
 	if !turnsOff {
 		return nil
 	}
+	if isMainGuard(branch) {
+		// `if __name__ == "__main__": ... cudnn.benchmark = False` runs
+		// whenever the script does: a choice, not an option (blind
+		// sample S38T's Tacotron2, whose variable-length batches it
+		// keeps out of benchmark mode).
+		return nil
+	}
 	if cond := branch.ChildByField("condition"); cond != nil && cond.Type == "call" && p.Model.CalleeName(cond) == "torch.cuda.is_available" {
 		// `if torch.cuda.is_available(): ... deterministic = True`: on a
 		// GPU the branch always runs, so determinism is chosen, not
