@@ -39,7 +39,7 @@ func checkTF32(p *Pass) {
 	if v.Silent() || !p.Model.IsTrainingScript() || !p.Model.UsesCUDA() {
 		return
 	}
-	if p.File.SpellsAny([]string{"set_float32_matmul_precision", "allow_tf32", "fp32_precision"}) || float64Training(p) || forceField(p) {
+	if p.File.SpellsAny([]string{"set_float32_matmul_precision", "allow_tf32", "fp32_precision"}) || callsProjectSetter(p, "set_float32_matmul_precision", "allow_tf32", "fp32_precision") || float64Training(p) || forceField(p) {
 		return // (TF32 is a format for fp32 matmuls: float64 ones stay as they are)
 	}
 	// Mixed precision already: under autocast the matmuls and convolutions

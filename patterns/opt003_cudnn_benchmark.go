@@ -37,6 +37,9 @@ func checkCudnnBenchmark(p *Pass) {
 	if branch == nil && (determinismRequested(p) || mentionsQualified(p, "torch.backends.cudnn.benchmark")) {
 		return
 	}
+	if callsProjectSetter(p, "cudnn.benchmark", "cudnn.deterministic", "use_deterministic_algorithms") {
+		return // set (either way) by a helper of the project the script calls
+	}
 	if opacusPrivate(p) {
 		// Opacus samples each batch by Poisson sampling (make_private's
 		// default): the batch size changes nearly every step, where

@@ -1195,3 +1195,30 @@ func onlyCallsMethods(p *Pass, call *rewrite.Node, accept func(method string) bo
 	}
 	return uses > 0
 }
+
+// callsProjectSetter reports a call in this file of a function of a
+// project module whose body spells one of words: a set-up helper
+// (`setup_torch(seed)` in utils.py turning on cudnn.benchmark and TF32,
+// blind sample S38AA's wildfire trainer) that makes the global setting a
+// rule would otherwise ask for.
+func callsProjectSetter(p *Pass, words ...string) bool {
+	for _, c := range p.File.OfType("call") {
+		fn := c.ChildByField("function")
+		if fn == nil || !fn.Is("identifier", "attribute") {
+			continue
+		}
+		d := p.Model.ImportedDef(fn)
+		if d == nil || d.Class {
+			continue
+		}
+		if _, def := p.Model.DefinitionOf(d); def != nil {
+			text := def.Text()
+			for _, w := range words {
+				if strings.Contains(text, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
