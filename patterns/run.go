@@ -294,13 +294,33 @@ func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
 	if len(bs) == 1 && bs[0].Kind == rewrite.ParamBinding {
 		return paramAlwaysFalsy(m, bs[0], falsy)
 	}
-	if len(bs) != 1 || bs[0].Kind != rewrite.AssignBinding || !falsy(bs[0].Value) || bs[0].Scope == nil || bs[0].Scope == m.Module {
+	if len(bs) != 1 || bs[0].Kind != rewrite.AssignBinding || !falsy(bs[0].Value) || bs[0].Scope == nil {
+		return false
+	}
+	if bs[0].Scope == m.Module && (globalDeclared(m, cond.Text()) || cond.Ancestor("function_definition") != nil) {
+		// A module-level name tested at module level (`resume_from =
+		// None` then `if resume_from:`, blind sample S38AA's fire
+		// segmenter) is false there unless a function rebinds it
+		// through `global`; tested inside a function, the caller may
+		// have set it first.
 		return false
 	}
 	// Every binding of the name in its function, not only those that
 	// reach the test: one set later in a loop around it would reach it on
 	// the next pass.
 	return len(bs[0].Scope.Bindings[cond.Text()]) == 1
+}
+
+// globalDeclared reports a `global name` statement in the file.
+func globalDeclared(m *rewrite.Model, name string) bool {
+	for _, g := range m.File.OfType("global_statement") {
+		for _, id := range g.NamedChildren() {
+			if id.Text() == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // paramAlwaysFalsy reports a parameter, never rebound in its function,

@@ -211,6 +211,7 @@ func TestReadmePins(t *testing.T) {
 		{"pip install torchmetrics==0.11 torch-geometric", DefaultVersions.Torch},
 		{`Pin it in pyproject: target-versions = { torch = "1.10" }, or "torch==1.10" in requirements.txt.`, DefaultVersions.Torch},
 		{"pip install torch==1.13.1\n# or, for CUDA 12:\npip install torch==2.1.0\n", DefaultVersions.Torch},
+		{"## Requirements\n- `torch == 1.11+cu11.5` (Not required, but recommended.)\n", Version{1, 11}},
 	} {
 		if got := PinnedVersions(ReadmePins(c.readme)).Torch; got != c.want {
 			t.Errorf("PinnedVersions(ReadmePins(%q)).Torch = %v, want %v (%q)", c.readme, got, c.want, ReadmePins(c.readme))

@@ -237,7 +237,10 @@ var readmePin = regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(])(pytorch|torch|t
 // set_float32_matmul_precision advice under a listed torch 1.7.0 (none
 // exists there). The recall labels lost nothing to this (182/202 both
 // ways, session 37).
-var readmePinLine = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?` + "`?" + `(pytorch|torch|torchvision)(?:\s*==?\s*|\s+v?)([0-9]+\.[0-9]+(?:\.[0-9]+)?)` + "`?" + `\s*$`)
+// (A local build tag and a parenthesised remark may follow: "- `torch ==
+// 1.11+cu11.5` (Not required, but recommended.)", blind sample S38Y's
+// pavement distress classifier.)
+var readmePinLine = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?` + "`?" + `(pytorch|torch|torchvision)(?:\s*==?\s*|\s+v?)([0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:\+[a-z0-9.]+)?` + "`?" + `\s*(?:\([^()]*\))?\s*$`)
 
 // installCommands are the commands whose arguments are pins.
 var installCommands = []string{"pip install", "pip3 install", "conda install", "conda create", "mamba install", "mamba create", "conda env create"}

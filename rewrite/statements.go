@@ -34,6 +34,9 @@ func Unreachable(n *Node) bool {
 			if prev.Named && prev.Is("return_statement", "raise_statement", "continue_statement", "break_statement") {
 				return true
 			}
+			if prev.Type == "expression_statement" && exitCall(prev) {
+				return true // `sys.exit()` above it in the block (blind sample S38AF's faster_rcnn main.py)
+			}
 		}
 		if st.Parent.Type == "module" || IsDefOrLambda(st) {
 			return false
@@ -41,6 +44,20 @@ func Unreachable(n *Node) bool {
 		if st.Parent.Parent != nil && IsDefOrLambda(st.Parent.Parent) {
 			return false // the function's own body: its callers are another question
 		}
+	}
+	return false
+}
+
+// exitCall reports an expression statement that is a call of sys.exit,
+// exit, quit or os._exit: the process ends there.
+func exitCall(st *Node) bool {
+	kids := st.NamedChildren()
+	if len(kids) != 1 || kids[0].Type != "call" {
+		return false
+	}
+	switch kids[0].ChildByField("function").Text() {
+	case "sys.exit", "exit", "quit", "os._exit":
+		return true
 	}
 	return false
 }

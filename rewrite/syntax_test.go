@@ -72,9 +72,14 @@ def h():
 
 
 live_f = 6
+if live_f:
+    sys.exit(0)
+live_g = 7
+sys.exit()
+dead_h = 8
 `
 	f := Parse("t.py", []byte(src))
-	for name, want := range map[string]bool{"dead_a": true, "live_b": false, "dead_c": true, "live_d": false, "dead_e": true, "live_f": false} {
+	for name, want := range map[string]bool{"dead_a": true, "live_b": false, "dead_c": true, "live_d": false, "dead_e": true, "live_f": false, "live_g": false, "dead_h": true} {
 		i := strings.Index(src, name)
 		if got := Unreachable(f.NodeAt(i, i+len(name))); got != want {
 			t.Errorf("%s: Unreachable = %v, want %v", name, got, want)
