@@ -675,6 +675,13 @@ func inMemoryDataset(p *Pass, ds *rewrite.Node) bool {
 				built = o.Call
 			}
 			get := rewrite.MethodOf(cls, "__getitem__")
+			if get != nil && memoized(get) {
+				// `@lru_cache(maxsize=None)` on __getitem__ (blind sample
+				// S38AE's parking-space dataset): from the second epoch
+				// every item comes from the main process's memory, where
+				// workers would each fill a cache of their own.
+				continue
+			}
 			if get == nil || !cheapItems(m, cls, get, built) {
 				return false
 			}
@@ -1087,6 +1094,26 @@ func cheapItemsDepth(m *rewrite.Model, cls, get, built *rewrite.Node, depth int)
 		return false
 	}
 	return true
+}
+
+// memoized reports a function decorated with functools' lru_cache or
+// cache.
+func memoized(def *rewrite.Node) bool {
+	dd := def.Parent
+	if dd == nil || dd.Type != "decorated_definition" {
+		return false
+	}
+	for _, d := range dd.Children {
+		if d.Type != "decorator" {
+			continue
+		}
+		t := strings.TrimPrefix(d.Text(), "@")
+		t = strings.TrimPrefix(t, "functools.")
+		if strings.HasPrefix(t, "lru_cache") || t == "cache" {
+			return true
+		}
+	}
+	return false
 }
 
 // ownMethodCalled returns the method of cls that call c calls as
