@@ -564,12 +564,25 @@ func sync2PeriodicEdits(m *rewrite.Model, loop, aug, total, value, item, guard *
 		if id.Parent != nil && id.Parent.Type == "augmented_assignment" && id.Field == "left" {
 			continue
 		}
+		if deleted(id) {
+			continue // `del running_loss` deletes the name, tensor or float (blind sample S38AM: `del float(...)` was a broken fix)
+		}
 		if loop.Contains(id) && !guard.ChildByField("consequence").Contains(id) {
 			return nil, false
 		}
 		edits = append(edits, rewrite.Edit{Start: id.Start, End: id.End, New: "float(" + name + ")"})
 	}
 	return edits, true
+}
+
+// deleted reports a name that is a target of a del statement (alone or
+// in its target list).
+func deleted(id *rewrite.Node) bool {
+	p := id.Parent
+	if p != nil && p.Is("expression_list", "tuple") {
+		p = p.Parent
+	}
+	return p != nil && p.Type == "delete_statement"
 }
 
 // sync2PeriodicRead returns the `if` of the first read of total inside the

@@ -381,6 +381,11 @@ func DockerfileImagePin(dockerfile string) string {
 			if m := pytorchImage.FindStringSubmatch(f[1]); m != nil {
 				return "torch==" + m[1] + "\n"
 			}
+			if m := ngcImage.FindStringSubmatch(f[1]); m != nil {
+				if v := ngcTorch(m[1], m[2]); v != "" {
+					return "torch==" + v + "\n"
+				}
+			}
 		}
 	}
 	return ""
@@ -390,6 +395,35 @@ func DockerfileImagePin(dockerfile string) string {
 // whose tag is the torch version (blind sample S17D's Mario PPO on
 // pytorch/pytorch:1.5.1-cuda10.1-cudnn7-devel, where fused=True raised).
 var pytorchImage = regexp.MustCompile(`^pytorch/pytorch:([0-9]+\.[0-9]+(?:\.[0-9]+)?)`)
+
+// ngcImage is NVIDIA's PyTorch container (nvcr.io/nvidia/pytorch:22.03-py3),
+// whose tag is a release month, not a torch version (blind sample S38AK's
+// flood detector, on 22.03: torch 1.12.0a0, where fused Adam and
+// torch.compile do not exist).
+var ngcImage = regexp.MustCompile(`^nvcr\.io/nvidia/pytorch:([0-9]{2})\.([0-9]{2})`)
+
+// ngcReleases are the torch each NGC PyTorch container shipped from the
+// month given on, by NVIDIA's release notes (a pre-release of that
+// version: its features counted as the version before).
+var ngcReleases = []struct{ from, torch string }{
+	{"19.10", "1.2"}, {"20.01", "1.4"}, {"20.06", "1.5"}, {"20.08", "1.6"}, {"20.10", "1.7"}, {"20.12", "1.7"},
+	{"21.03", "1.8"}, {"21.09", "1.9"}, {"21.12", "1.10"}, {"22.03", "1.11"}, {"22.08", "1.12"},
+	{"23.01", "1.13"}, {"23.05", "2.0"}, {"23.08", "2.0"}, {"23.11", "2.1"},
+	{"24.02", "2.2"}, {"24.04", "2.3"}, {"24.07", "2.4"}, {"24.10", "2.5"}, {"25.01", "2.6"},
+}
+
+// ngcTorch returns the torch version of the NGC container of year yy and
+// month mm, "" before the first one listed.
+func ngcTorch(yy, mm string) string {
+	tag := yy + "." + mm
+	v := ""
+	for _, r := range ngcReleases {
+		if tag >= r.from {
+			v = r.torch
+		}
+	}
+	return v
+}
 
 var wheelPin = regexp.MustCompile(`(?:^|/)(torch|xgboost)-([0-9]+\.[0-9]+(?:\.[0-9]+)?)[^/]*\.whl$`)
 

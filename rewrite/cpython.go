@@ -85,10 +85,45 @@ func (f *File) checkCPython() {
 			f.checkContext()
 			f.checkIndentation()
 			f.checkEmptyBlocks()
+			f.checkTargets()
 		}
 	}
 	if len(f.Errors) > before {
 		sort.SliceStable(f.Errors, func(i, j int) bool { return f.Errors[i].Start < f.Errors[j].Start })
+	}
+}
+
+// checkTargets rejects what CPython cannot delete or assign to: a call,
+// a literal or an operator expression as a `del` target (`del
+// float(x)`: "cannot delete function call"), or as the target of an
+// assignment or augmented assignment. (A fix that wrapped a name in a
+// call wrote one: blind sample S38AM, SYNC002's float() around `del
+// running_loss`.)
+func (f *File) checkTargets() {
+	var check func(t *Node, verb string)
+	check = func(t *Node, verb string) {
+		if t == nil {
+			return
+		}
+		switch t.Type {
+		case "identifier", "attribute", "subscript", "list_splat_pattern", "list_splat":
+		case "expression_list", "tuple", "list", "pattern_list", "tuple_pattern", "list_pattern", "parenthesized_expression":
+			for _, c := range t.NamedChildren() {
+				check(c, verb)
+			}
+		case "call":
+			f.reject(t.Start, t.End, "cannot %s function call", verb)
+		case "integer", "float", "string", "true", "false", "none", "binary_operator", "boolean_operator", "comparison_operator", "unary_operator":
+			f.reject(t.Start, t.End, "cannot %s %s", verb, strings.ReplaceAll(t.Type, "_", " "))
+		}
+	}
+	for _, d := range f.OfType("delete_statement") {
+		for _, t := range d.NamedChildren() {
+			check(t, "delete")
+		}
+	}
+	for _, a := range f.OfType("augmented_assignment") {
+		check(a.ChildByField("left"), "assign to")
 	}
 }
 
