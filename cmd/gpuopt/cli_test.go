@@ -540,12 +540,15 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 	write(t, filepath.Join(dir, "explicit", "environment.txt"), "@EXPLICIT\nhttps://conda.anaconda.org/pytorch/linux-64/pytorch-1.2.0-py3.6_cuda10.0.130_cudnn7.6.2_0.tar.bz2\n")
 	write(t, filepath.Join(dir, "explicit", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "explicit", "train.py"), src)
+	write(t, filepath.Join(dir, "binder", "binder", "environment.yml"), "dependencies:\n  - pytorch==1.8.0\n")
+	write(t, filepath.Join(dir, "binder", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "binder", "train.py"), src)
 	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
 	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
 	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
-	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py"), filepath.Join("extras", "train.py"), filepath.Join("frozen", "train.py"), filepath.Join("command", "vendored", "train.py"), filepath.Join("explicit", "train.py")} {
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py"), filepath.Join("extras", "train.py"), filepath.Join("frozen", "train.py"), filepath.Join("command", "vendored", "train.py"), filepath.Join("explicit", "train.py"), filepath.Join("binder", "train.py")} {
 		if strings.Contains(out, pinned+":") {
 			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
 		}

@@ -206,10 +206,12 @@ func pinText(dir string) (string, bool) {
 	// docker/Dockerfile starts FROM pytorch/pytorch:1.3-cuda10.1.
 	// The requirements and conda files of a folder for them (blind samples
 	// S37O's VI-SVS, torch 1.6.0 in configs/requirements.txt, and S37AB's
-	// HyperFLAW, torch 1.10.1 in extras/environment.yml).
+	// HyperFLAW, torch 1.10.1 in extras/environment.yml), and a Binder
+	// environment (blind sample S38AS's glacier U-Net, torch 1.8.0 in
+	// binder/environment.yml).
 	globs := []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt"),
 		"Dockerfile*", filepath.Join("docker", "Dockerfile*")}
-	for _, folder := range []string{"configs", "config", "extras"} {
+	for _, folder := range []string{"configs", "config", "extras", "binder", ".binder"} {
 		for _, file := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml"} {
 			globs = append(globs, filepath.Join(folder, file))
 		}
