@@ -598,6 +598,22 @@ func narrowTraining(p *Pass) bool {
 	}).(bool)
 }
 
+// narrowNetworkAt reports a module expression whose every network gpuopt
+// reads (networksOf, through walk) is narrow (narrowWidthOf); false when
+// none can be read.
+func narrowNetworkAt(p *Pass, expr *rewrite.Node, walk *widthWalk) bool {
+	nets, _ := networksOf(&widthFrame{m: p.Model, walk: walk}, expr, 0)
+	if len(nets) == 0 {
+		return false
+	}
+	for _, net := range nets {
+		if _, narrow := narrowWidthOf(net); !narrow {
+			return false
+		}
+	}
+	return true
+}
+
 // calledNetworks hands visit the networks (networksOf's frames, and the
 // name the message gives them) of each module the statements call, in
 // order, skipping losses; a method of a network (`self.policy.evaluate(...)`)

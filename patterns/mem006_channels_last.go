@@ -113,16 +113,7 @@ func untrainedNarrowHelper(p *Pass, b convBuild) bool {
 	if optimizers == 0 {
 		return false
 	}
-	nets, _ := networksOf(&widthFrame{m: p.Model, walk: &widthWalk{}}, b.value, 0)
-	if len(nets) == 0 {
-		return false
-	}
-	for _, net := range nets {
-		if _, narrow := narrowWidthOf(net); !narrow {
-			return false
-		}
-	}
-	return true
+	return narrowNetworkAt(p, b.value, &widthWalk{})
 }
 
 // convBuild is a statement that builds a convolutional network and binds

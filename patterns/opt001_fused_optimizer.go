@@ -156,16 +156,7 @@ func checkFusedOptimizer(p *Pass) {
 // gpuopt reads as narrow (narrowWidthOf), where the training steps are
 // run elsewhere (a project's Experiment class handed the optimizer).
 func narrowOptimized(p *Pass, root *rewrite.Node) bool {
-	nets, _ := networksOf(&widthFrame{m: p.Model, walk: &widthWalk{gan: ganScript(p)}}, root, 0)
-	if len(nets) == 0 {
-		return false
-	}
-	for _, net := range nets {
-		if _, narrow := narrowWidthOf(net); !narrow {
-			return false
-		}
-	}
-	return true
+	return narrowNetworkAt(p, root, &widthWalk{gan: ganScript(p)})
 }
 
 // narrowNetworkStepNote is what OPT001 says of a whole training step
