@@ -877,13 +877,24 @@ func deviceItems(f *rewrite.File) bool {
 			case "cuda":
 				return true
 			case "to":
-				if a := rewrite.Arg(c, 0, ""); a != nil && !strings.HasPrefix(m.QualifiedName(a), "torch.float") && !strings.HasPrefix(m.QualifiedName(a), "torch.int") && !strings.HasPrefix(m.QualifiedName(a), "torch.long") {
+				// A device, not a dtype (`.to(torch.bool)`, `.to(self.dtype)`):
+				// a name or string that says cuda or device, or device=.
+				if rewrite.KeywordArg(c, "device") != nil {
+					return true
+				}
+				if a := rewrite.Arg(c, 0, ""); a != nil && m.DeviceOf(a) != rewrite.DeviceOther && deviceSpelled(a.Text()) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// deviceSpelled reports an expression whose text names a device.
+func deviceSpelled(t string) bool {
+	t = strings.ToLower(t)
+	return strings.Contains(t, "cuda") || strings.Contains(t, "device") || strings.Contains(t, "gpu")
 }
 
 // inheritedMethod returns a class's method name, its own or the nearest
@@ -1096,8 +1107,8 @@ func cheapItemsDepth(m *rewrite.Model, cls, get, built *rewrite.Node, depth int)
 	return true
 }
 
-// memoized reports a function decorated with functools' lru_cache or
-// cache.
+// memoized reports a function decorated with functools' cache or an
+// unbounded lru_cache.
 func memoized(def *rewrite.Node) bool {
 	dd := def.Parent
 	if dd == nil || dd.Type != "decorated_definition" {
@@ -1107,9 +1118,11 @@ func memoized(def *rewrite.Node) bool {
 		if d.Type != "decorator" {
 			continue
 		}
-		t := strings.TrimPrefix(d.Text(), "@")
+		// An unbounded cache only: lru_cache keeps 128 items by default,
+		// which a shuffled epoch mostly misses.
+		t := strings.ReplaceAll(strings.TrimPrefix(d.Text(), "@"), " ", "")
 		t = strings.TrimPrefix(t, "functools.")
-		if strings.HasPrefix(t, "lru_cache") || t == "cache" {
+		if t == "cache" || t == "lru_cache(maxsize=None)" || t == "lru_cache(None)" {
 			return true
 		}
 	}

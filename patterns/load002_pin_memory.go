@@ -124,9 +124,29 @@ func tokenItemsDataset(p *Pass, ds *rewrite.Node) bool {
 // integerTensorsOnly reports a __getitem__ that builds at least one tensor
 // and only integer ones, in the branches the construction built takes.
 func integerTensorsOnly(m *rewrite.Model, cls, get, built *rewrite.Node) bool {
+	integer, ok := integerTensorsIn(m, cls, get, built, 0)
+	return ok && integer > 0
+}
+
+// integerTensorsIn counts the integer tensor constructions of def (the
+// methods of cls it calls as self.name(...) included, two levels down:
+// cheapItems follows them too), and reports false at the first other
+// tensor it builds.
+func integerTensorsIn(m *rewrite.Model, cls, def, built *rewrite.Node, depth int) (int, bool) {
 	integer := 0
-	for _, c := range m.File.OfTypeIn(get, "call") {
-		if inOtherPartition(cls, get, c, built) {
+	for _, c := range m.File.OfTypeIn(def, "call") {
+		if built != nil && inOtherPartition(cls, def, c, built) {
+			continue
+		}
+		if own := ownMethodCalled(cls, c); own != nil && own != def {
+			if depth >= 2 {
+				return 0, false
+			}
+			n, ok := integerTensorsIn(m, cls, own, nil, depth+1)
+			if !ok {
+				return 0, false
+			}
+			integer += n
 			continue
 		}
 		switch q := m.CalleeName(c); {
@@ -135,19 +155,19 @@ func integerTensorsOnly(m *rewrite.Model, cls, get, built *rewrite.Node) bool {
 		case q == "torch.tensor" || q == "torch.as_tensor" || q == "torch.from_numpy":
 			if d := rewrite.KeywordValue(c, "dtype"); d == nil || !integerDtype(m.QualifiedName(d)) {
 				if !integerConversion(c) {
-					return false
+					return 0, false
 				}
 			}
 			integer++
 		case q == "torch.FloatTensor" || q == "torch.Tensor" || strings.HasPrefix(q, "torch.") && tensorFactoryName(q):
-			return false
+			return 0, false
 		}
 		switch callAttr(c) {
 		case "float", "double", "half", "bfloat16":
-			return false
+			return 0, false
 		}
 	}
-	return integer > 0
+	return integer, true
 }
 
 // integerConversion reports a tensor construction converted to an

@@ -297,7 +297,7 @@ func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
 	if len(bs) != 1 || bs[0].Kind != rewrite.AssignBinding || !falsy(bs[0].Value) || bs[0].Scope == nil {
 		return false
 	}
-	if bs[0].Scope == m.Module && (globalDeclared(m, cond.Text()) || cond.Ancestor("function_definition") != nil || !withAlternative(cond)) {
+	if bs[0].Scope == m.Module && (globalDeclared(m, cond.Text()) || cond.Ancestor("function_definition") != nil || !withAlternative(cond) || rebindsGlobals(m)) {
 		// A module-level name tested at module level (`resume_from =
 		// None` then `if resume_from:`, blind sample S38AA's fire
 		// segmenter) is false there unless a function rebinds it
@@ -316,14 +316,31 @@ func falseByConstruction(m *rewrite.Model, cond *rewrite.Node) bool {
 }
 
 // withAlternative reports a condition of an if statement that has an
-// else or elif clause.
+// else clause: another path that surely runs instead.
 func withAlternative(cond *rewrite.Node) bool {
 	ifn := cond.Ancestor("if_statement")
 	if ifn == nil {
 		return false
 	}
 	for _, c := range ifn.Children {
-		if c.Is("else_clause", "elif_clause") {
+		if c.Is("else_clause") {
+			return true
+		}
+	}
+	return false
+}
+
+// rebindsGlobals reports a module that may set its globals at run time:
+// `exec(open("configurator.py").read())` (nanoGPT's configurator),
+// `globals()`, or a star import.
+func rebindsGlobals(m *rewrite.Model) bool {
+	for _, call := range m.File.OfType("call") {
+		if fn := call.ChildByField("function"); fn != nil && fn.Type == "identifier" && (fn.Text() == "exec" || fn.Text() == "globals") {
+			return true
+		}
+	}
+	for _, st := range m.File.OfType("import_from_statement") {
+		if strings.Contains(st.Text(), "*") {
 			return true
 		}
 	}

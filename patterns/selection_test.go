@@ -177,7 +177,7 @@ func TestDockerfilePins(t *testing.T) {
 	}
 	// NVIDIA's containers are tagged by month (blind sample S38AK: 22.03
 	// shipped torch 1.12.0a0, read as 1.11; S38AN: 21.03, torch 1.9.0a0).
-	for tag, want := range map[string]Version{"22.03-py3": {1, 11}, "21.03-py3": {1, 8}, "24.05-py3": {2, 3}, "23.03-py3": {1, 13}} {
+	for tag, want := range map[string]Version{"22.03-py3": {1, 11}, "21.03-py3": {1, 8}, "24.05-py3": {2, 2}, "23.03-py3": {1, 13}} {
 		if v := PinnedVersions(DockerfileImagePin("FROM nvcr.io/nvidia/pytorch:" + tag + "\n")); v.Torch != want {
 			t.Errorf("nvcr.io/nvidia/pytorch:%s read as torch %v, want %v", tag, v.Torch, want)
 		}

@@ -403,13 +403,15 @@ var pytorchImage = regexp.MustCompile(`^pytorch/pytorch:([0-9]+\.[0-9]+(?:\.[0-9
 var ngcImage = regexp.MustCompile(`^nvcr\.io/nvidia/pytorch:([0-9]{2})\.([0-9]{2})`)
 
 // ngcReleases are the torch each NGC PyTorch container shipped from the
-// month given on, by NVIDIA's release notes (a pre-release of that
-// version: its features counted as the version before).
+// month given on, by NVIDIA's release notes, where most ship a
+// pre-release (1.12.0a0 in 22.03): its features are counted as the
+// version before, and where a month is uncertain the older one is taken
+// (gpuopt then stays silent on advice that needs the newer).
 var ngcReleases = []struct{ from, torch string }{
-	{"19.10", "1.2"}, {"20.01", "1.4"}, {"20.06", "1.5"}, {"20.08", "1.6"}, {"20.10", "1.7"}, {"20.12", "1.7"},
+	{"19.10", "1.2"}, {"20.01", "1.3"}, {"20.06", "1.5"}, {"20.08", "1.6"}, {"20.12", "1.7"},
 	{"21.03", "1.8"}, {"21.09", "1.9"}, {"21.12", "1.10"}, {"22.03", "1.11"}, {"22.08", "1.12"},
-	{"23.01", "1.13"}, {"23.05", "2.0"}, {"23.08", "2.0"}, {"23.11", "2.1"},
-	{"24.02", "2.2"}, {"24.04", "2.3"}, {"24.07", "2.4"}, {"24.10", "2.5"}, {"25.01", "2.6"},
+	{"23.01", "1.13"}, {"23.05", "2.0"}, {"23.11", "2.1"},
+	{"24.02", "2.2"}, {"24.07", "2.3"}, {"24.10", "2.4"}, {"25.01", "2.5"},
 }
 
 // ngcTorch returns the torch version of the NGC container of year yy and

@@ -723,7 +723,7 @@ func readAfter(p *Pass, moved, call, loop *rewrite.Node) bool {
 	if st := rewrite.Statement(call); st != nil && st.Parent != nil {
 		for _, next := range st.Parent.Children {
 			if next.Start > call.End && replaced < 0 && next.Type == "expression_statement" && len(next.NamedChildren()) == 1 {
-				if asg := next.NamedChildren()[0]; asg.Type == "assignment" && asg.ChildByField("left").Text() == text && !mentionsText(asg.ChildByField("right"), text) {
+				if asg := next.NamedChildren()[0]; asg.Type == "assignment" && asg.ChildByField("right") != nil && asg.ChildByField("left").Text() == text && !mentionsText(asg.ChildByField("right"), text) {
 					replaced = asg.ChildByField("left").Start
 				}
 			}

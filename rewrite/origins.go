@@ -797,8 +797,8 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 		if b.Stmt == nil || b.Stmt.Start >= site.Start || b.Stmt.Contains(site) && b.Stmt.Type != "for_statement" {
 			continue // `x = x.to(dev)` reads the x bound before it
 		}
-		if exclusiveBranches(b.Stmt, site) {
-			continue // `if a: x = f(x)` does not reach `elif b: ... x ...`
+		if exclusiveBranches(b.Stmt, site) && !sharedLoop(b.Stmt, site) {
+			continue // `if a: x = f(x)` does not reach `elif b: ... x ...` (unless a loop takes the other branch next)
 		}
 		if last == nil || b.Stmt.Start > last.Stmt.Start {
 			last = b
@@ -809,7 +809,7 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 		// x: the read is the parameter's, unless an assignment in a
 		// branch before site may have rebound it.
 		if param != nil && !slices.ContainsFunc(bs, func(b *Binding) bool {
-			return b != param && b.Stmt != nil && b.Stmt.Start < site.Start && !b.Stmt.Contains(site) && !exclusiveBranches(b.Stmt, site)
+			return b != param && b.Stmt != nil && (sharedLoop(b.Stmt, site) || b.Stmt.Start < site.Start && !b.Stmt.Contains(site) && !exclusiveBranches(b.Stmt, site))
 		}) {
 			return param
 		}
@@ -820,6 +820,18 @@ func (m *Model) ReachingBinding(ident, site *Node) *Binding {
 		return nil
 	}
 	return last
+}
+
+// sharedLoop reports a loop of the function around both a and b: an
+// assignment written after a read, or in another branch, reaches the
+// read on the loop's next pass.
+func sharedLoop(a, b *Node) bool {
+	for n := b.Parent; n != nil && !IsDefOrLambda(n); n = n.Parent {
+		if n.Is("for_statement", "while_statement") && n.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // exclusiveBranches reports a and b in different clauses of one if

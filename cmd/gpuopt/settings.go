@@ -160,15 +160,19 @@ var installCommand = regexp.MustCompile(`(?m)^\s*(?:python3?\s+-m\s+)?pip3?\s+in
 // condaURL matches a conda explicit spec line's package and version
 // (`https://conda.anaconda.org/pytorch/linux-64/pytorch-1.2.0-py3.6_...tar.bz2`,
 // blind sample S38AC's gepc environment.txt).
-var condaURL = regexp.MustCompile(`(?m)^https?://\S*/(pytorch|torchvision|xgboost)-([0-9][0-9.]*)-\S*\.(?:tar\.bz2|conda)\s*$`)
+var condaURL = regexp.MustCompile(`(?m)^https?://\S*/(pytorch|torchvision|xgboost)-([0-9][0-9.]*)-\S*\.(?:tar\.bz2|conda)(?:#[0-9a-f]+)?\s*$`)
 
 // pinLines rewrites pins written as install commands or conda URLs as
 // requirement lines, one package a line; other lines stay as they are.
 func pinLines(text string) string {
 	text = installCommand.ReplaceAllStringFunc(text, func(line string) string {
 		m := installCommand.FindStringSubmatch(line)
+		args, _, _ := strings.Cut(m[1], "#")
 		var out []string
-		for _, f := range strings.Fields(m[1]) {
+		for _, f := range strings.Fields(args) {
+			if f == "&&" || f == ";" || f == "\\" {
+				break
+			}
 			if !strings.HasPrefix(f, "-") {
 				out = append(out, f)
 			}

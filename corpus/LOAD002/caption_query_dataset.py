@@ -51,12 +51,29 @@ class Matcher(nn.Module):
         return self.pixels(image).flatten(2).mean(2)
 
 
+class Features(Dataset):
+    # Integer labels beside float features a helper method builds: not a
+    # batch of token ids (the helper is read too).
+    def __init__(self, feats, labels):
+        self.feats, self.labels = feats, labels
+
+    def frames(self, i):
+        return torch.tensor(self.feats[i])
+
+    def __getitem__(self, i):
+        return self.frames(i), torch.LongTensor([self.labels[i]])
+
+    def __len__(self):
+        return len(self.labels)
+
+
 def run(train_rows, test_rows, epochs):
     model = Matcher().cuda()
     optimizer = torch.optim.Adam(model.parameters(), fused=True)
     train_loader = DataLoader(Pedes(train_rows, 50, is_train=True), batch_size=32, num_workers=8)  # want: LOAD002
     query_loader = DataLoader(Pedes(test_rows, 50, query_or_db="query"), batch_size=32, num_workers=8)
     db_loader = DataLoader(Pedes(test_rows, 50, query_or_db="db"), batch_size=32, num_workers=8)  # want: LOAD002
+    feature_loader = DataLoader(Features([], []), batch_size=32, num_workers=8)  # want: LOAD002
     for epoch in range(epochs):
         for image, caption, pid in train_loader:
             loss = (model(image=image.cuda()) - model(caption=caption.cuda())).pow(2).mean()
@@ -69,4 +86,7 @@ def run(train_rows, test_rows, epochs):
                 texts.append(model(caption=caption.cuda()))
             for image, pid in db_loader:
                 images.append(model(image=image.cuda()))
+        with torch.no_grad():
+            for feats, labels in feature_loader:
+                texts.append(model(caption=feats.cuda().long()))
         print(epoch, torch.cat(texts).shape, torch.cat(images).shape)
