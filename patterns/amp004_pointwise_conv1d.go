@@ -36,12 +36,8 @@ func pointwiseConv1dTraining(p *Pass) bool {
 			return false
 		}
 		found := false
-		for i, src := range p.Model.ProjectSourcesSpelling("Conv1d") {
-			f := p.File
-			if i > 0 {
-				f = rewrite.Parse("module.py", src)
-			}
-			for _, call := range f.OfType("call") {
+		for _, m := range p.Model.ProjectModelsSpelling("Conv1d") {
+			for _, call := range m.File.OfType("call") {
 				fn := call.ChildByField("function")
 				if fn == nil || !strings.HasSuffix(fn.Text(), "Conv1d") {
 					continue

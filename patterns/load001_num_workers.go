@@ -843,19 +843,8 @@ func handedIn(p *Pass, ds *rewrite.Node) bool {
 // or `.to(` of a device), read from the sources that define one.
 func projectDeviceDataset(p *Pass) bool {
 	return p.Memo("load.projectDeviceDataset", func() any {
-		for i, src := range p.Model.ProjectSourcesSpelling("__getitem__") {
-			if !bytes.Contains(src, []byte(".cuda(")) && !bytes.Contains(src, []byte(".to(")) {
-				continue
-			}
-			f := p.File
-			if i > 0 {
-				f = rewrite.Parse("module.py", src)
-			}
-			found := deviceItems(f)
-			if i > 0 {
-				f.Release()
-			}
-			if found {
+		for _, m := range p.Model.ProjectModelsSpelling("__getitem__") {
+			if src := m.File.Src.Bytes; (bytes.Contains(src, []byte(".cuda(")) || bytes.Contains(src, []byte(".to("))) && deviceItems(m) {
 				return true
 			}
 		}
@@ -863,10 +852,10 @@ func projectDeviceDataset(p *Pass) bool {
 	}).(bool)
 }
 
-// deviceItems reports a class of f whose __getitem__ calls `.cuda()` or
-// `.to()` of something other than a dtype.
-func deviceItems(f *rewrite.File) bool {
-	m := f.Model()
+// deviceItems reports a class of m's module whose __getitem__ calls
+// `.cuda()` or `.to()` toward a device.
+func deviceItems(m *rewrite.Model) bool {
+	f := m.File
 	for _, cls := range f.OfType("class_definition") {
 		get := rewrite.MethodOf(cls, "__getitem__")
 		if get == nil {

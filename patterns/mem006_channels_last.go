@@ -99,19 +99,14 @@ func untrainedNarrowHelper(p *Pass, b convBuild) bool {
 	if strings.HasPrefix(name, "self.") || name == "" {
 		return false
 	}
-	optimizers := 0
-	for _, c := range p.File.OfType("call") {
-		q := p.Model.CalleeName(c)
-		if !strings.HasPrefix(q, "torch.optim.") || strings.HasPrefix(q, "torch.optim.lr_scheduler.") {
-			continue
-		}
-		optimizers++
+	optimizers := torchOptimizerCalls(p)
+	if len(optimizers) == 0 {
+		return false
+	}
+	for _, c := range optimizers {
 		if args := c.ChildByField("arguments"); args != nil && mentions(args, name) {
 			return false
 		}
-	}
-	if optimizers == 0 {
-		return false
 	}
 	return narrowNetworkAt(p, b.value, &widthWalk{})
 }

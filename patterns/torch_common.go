@@ -1222,3 +1222,17 @@ func callsProjectSetter(p *Pass, words ...string) bool {
 	}
 	return false
 }
+
+// torchOptimizerCalls returns the file's constructions of torch
+// optimizers (`torch.optim.X(...)`, not its lr_scheduler module).
+func torchOptimizerCalls(p *Pass) []*rewrite.Node {
+	return p.Memo("torch.optimizerCalls", func() any {
+		var out []*rewrite.Node
+		for _, c := range p.File.OfType("call") {
+			if q := p.Model.CalleeName(c); strings.HasPrefix(q, "torch.optim.") && !strings.HasPrefix(q, "torch.optim.lr_scheduler.") {
+				out = append(out, c)
+			}
+		}
+		return out
+	}).([]*rewrite.Node)
+}

@@ -57,15 +57,7 @@ func predictionPassAfterTraining(p *Pass, loop *rewrite.Node) bool {
 	if m.Loop(loop).Trains() || len(m.EnclosingLoops(loop)) > 0 || !runsOnce(m, loop, 0) {
 		return false
 	}
-	if m.IsTrainingScript() {
-		return true
-	}
-	for _, c := range m.File.OfType("call") {
-		if q := m.CalleeName(c); strings.HasPrefix(q, "torch.optim.") && !strings.HasPrefix(q, "torch.optim.lr_scheduler.") {
-			return true
-		}
-	}
-	return false
+	return m.IsTrainingScript() || len(torchOptimizerCalls(p)) > 0
 }
 
 // readsOutputsBack reports an evaluation loop that copies tensors back to

@@ -125,6 +125,28 @@ func (m *Model) ProjectSourcesSpelling(words ...string) [][]byte {
 	return out
 }
 
+// ProjectModelsSpelling is ProjectSourcesSpelling as models: this file's,
+// then each other project module's that spells one of words, parsed once
+// for this model (the cache DefinitionOf and ForeignCallSites use) rather
+// than by every caller that reads them.
+func (m *Model) ProjectModelsSpelling(words ...string) []*Model {
+	out := []*Model{m}
+	wi, _ := m.project.(WordIndex)
+	if wi == nil {
+		return out
+	}
+	self := m.absPath()
+	for _, path := range wi.ModulesSpelling(words...) {
+		if path == self {
+			continue
+		}
+		if fm := m.foreignModel(path); fm != nil {
+			out = append(out, fm)
+		}
+	}
+	return out
+}
+
 // spellsHere reports whether this file spells one of words, and otherwise
 // hands back the project's word index (nil when there is none).
 func (m *Model) spellsHere(words []string) (bool, WordIndex) {
