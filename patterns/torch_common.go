@@ -1202,25 +1202,38 @@ func onlyCallsMethods(p *Pass, call *rewrite.Node, accept func(method string) bo
 // blind sample S38AA's wildfire trainer) that makes the global setting a
 // rule would otherwise ask for.
 func callsProjectSetter(p *Pass, words ...string) bool {
-	for _, c := range p.File.OfType("call") {
-		fn := c.ChildByField("function")
-		if fn == nil || !fn.Is("identifier", "attribute") {
-			continue
-		}
-		d := p.Model.ImportedDef(fn)
-		if d == nil || d.Class {
-			continue
-		}
-		if _, def := p.Model.DefinitionOf(d); def != nil {
-			text := def.Text()
-			for _, w := range words {
-				if strings.Contains(text, w) {
-					return true
-				}
+	for _, text := range calledProjectFunctions(p) {
+		for _, w := range words {
+			if strings.Contains(text, w) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// calledProjectFunctions returns the texts of the functions of other
+// project modules that this file calls, once per file.
+func calledProjectFunctions(p *Pass) []string {
+	return p.Memo("torch.calledProjectFunctions", func() any {
+		var out []string
+		seen := map[*rewrite.Node]bool{}
+		for _, c := range p.File.OfType("call") {
+			fn := c.ChildByField("function")
+			if fn == nil || !fn.Is("identifier", "attribute") {
+				continue
+			}
+			d := p.Model.ImportedDef(fn)
+			if d == nil || d.Class {
+				continue
+			}
+			if _, def := p.Model.DefinitionOf(d); def != nil && !seen[def] {
+				seen[def] = true
+				out = append(out, def.Text())
+			}
+		}
+		return out
+	}).([]string)
 }
 
 // torchOptimizerCalls returns the file's constructions of torch

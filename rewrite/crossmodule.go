@@ -151,12 +151,26 @@ func (m *Model) ProjectModelsSpelling(words ...string) []*Model {
 // hands back the project's word index (nil when there is none).
 func (m *Model) spellsHere(words []string) (bool, WordIndex) {
 	for _, w := range words {
-		if bytes.Contains(m.File.Src.Bytes, []byte(w)) {
+		if m.fileSpells(w) {
 			return true, nil
 		}
 	}
 	wi, _ := m.project.(WordIndex)
 	return false, wi
+}
+
+// fileSpells reports whether this file's text contains word, scanning
+// the file once per word.
+func (m *Model) fileSpells(word string) bool {
+	if found, ok := m.spelled[word]; ok {
+		return found
+	}
+	if m.spelled == nil {
+		m.spelled = map[string]bool{}
+	}
+	found := bytes.Contains(m.File.Src.Bytes, []byte(word))
+	m.spelled[word] = found
+	return found
 }
 
 // ImportedModuleSpells is ProjectSpells for the modules this file

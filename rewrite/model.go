@@ -152,6 +152,10 @@ type Model struct {
 	// projectImports caches the project modules ImportsProjectModuleDeep
 	// reaches, by depth.
 	projectImports map[int][]*ProjectDef
+	// spelled caches whether this file's text contains a word, for
+	// ProjectSpells: rules ask the same words once per training step, and
+	// each answer is a scan of the whole file.
+	spelled map[string]bool
 }
 
 // readsKey identifies a Reads query.
