@@ -374,3 +374,64 @@ func isFoldLoop(loop *rewrite.Node) bool {
 	})
 	return found
 }
+
+// hostOutputLoop reports a loop that converts a model's output to NumPy
+// with no `.cpu()` on the way (`np.argmax(out.data.numpy())`,
+// `net(x)[0].detach().numpy()`): `.numpy()` raises on a CUDA tensor, so
+// this loop runs its model on the CPU whatever device the file names
+// elsewhere (blind sample S39B's captcha test script, which loads the
+// weights with `map_location=device` and never moves the network).
+func hostOutputLoop(p *Pass, loop *rewrite.Node) bool {
+	type key struct{ loop *rewrite.Node }
+	return p.Model.Memo(key{loop}, func() any {
+		for _, n := range p.Model.LoopBodyNodes(loop) {
+			if n.Type == "call" && callAttr(n) == "numpy" && len(rewrite.PositionalArgs(n)) == 0 && hostModelOutput(p, n) {
+				return true
+			}
+		}
+		return false
+	}).(bool)
+}
+
+// hostModelOutput reports a `.numpy()` call whose receiver is, through
+// `.data`, subscripts and `.detach()`-like calls but no move, a model's
+// output: a forward call, or a name its reaching assignment binds to one.
+func hostModelOutput(p *Pass, numpyCall *rewrite.Node) bool {
+	fn := numpyCall.ChildByField("function")
+	v := fn.ChildByField("object")
+	for v != nil {
+		switch v.Type {
+		case "attribute":
+			if v.ChildByField("attribute").Text() != "data" {
+				return false
+			}
+			v = v.ChildByField("object")
+		case "subscript":
+			v = v.ChildByField("value")
+		case "parenthesized_expression":
+			v = v.NamedChildren()[0]
+		case "call":
+			switch callAttr(v) {
+			case "detach", "squeeze", "unsqueeze", "float", "double", "flatten", "view", "reshape", "clone", "contiguous":
+				v = v.ChildByField("function").ChildByField("object")
+				continue
+			}
+			return modelForwardCall(p, v)
+		case "identifier":
+			b := p.Model.ReachingBinding(v, numpyCall)
+			if b == nil || b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" {
+				return false
+			}
+			return modelForwardCall(p, b.Value)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// modelForwardCall reports a call of a name bound to a model.
+func modelForwardCall(p *Pass, call *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	return fn != nil && fn.Type == "identifier" && (isModel(p, fn) || p.Model.IsModule(fn))
+}

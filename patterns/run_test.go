@@ -236,3 +236,45 @@ func TestCalledOnlyByUncalledFunctionIsSilent(t *testing.T) {
 		t.Errorf("evaluate_edc() called by main.py: %d SYNC002 findings in train(), want 1", n)
 	}
 }
+
+// TestReexportedUncalledFunctionIsSilent: a package's __init__.py that
+// star-imports its train_utils module re-exports train() to whoever
+// imports the package; in an application repository (no setup.py or
+// pyproject.toml) where no module does, train() never runs (blind sample
+// S39D's COVIDNet, whose main.py uses a Trainer class instead). A
+// pytorch-template logger that picks tensorboard by import_module over a
+// literal list of libraries reaches no project module. In a distributed
+// package, or once a module imports train from the package, it runs.
+func TestReexportedUncalledFunctionIsSilent(t *testing.T) {
+	dir := t.TempDir()
+	train := "def train(model, loader, optimizer):\n    total = 0.0\n    for x, y in loader:\n        optimizer.zero_grad()\n" +
+		"        loss = model(x.cuda()).sub(y.cuda()).pow(2).mean()\n        loss.backward()\n        optimizer.step()\n        total += loss.item()\n    return total\n"
+	writeTree(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	writeTree(t, dir, "trainer/__init__.py", "from .train_utils import *\n")
+	writeTree(t, dir, "trainer/train_utils.py", "import torch\n\n\ndef select_dataset(n):\n    return torch.ones(n)\n\n\n"+train)
+	writeTree(t, dir, "main.py", "from trainer.train_utils import select_dataset\n\ndata = select_dataset(8)\n")
+	writeTree(t, dir, "logger/visualization.py", "import importlib\n\n\nclass Writer:\n    def __init__(self, log_dir):\n"+
+		"        for module in [\"torch.utils.tensorboard\", \"tensorboardX\"]:\n            try:\n"+
+		"                self.writer = importlib.import_module(module).SummaryWriter(log_dir)\n                break\n"+
+		"            except ImportError:\n                pass\n")
+	path := filepath.Join(dir, "trainer", "train_utils.py")
+	if n := countInProject(path, dir, "SYNC002"); n != 0 {
+		t.Errorf("train() re-exported by trainer/__init__.py to no one: %d SYNC002 findings, want 0", n)
+	}
+	writeTree(t, dir, "setup.py", "from setuptools import setup\n\nsetup(name='covidnet')\n")
+	if n := countInProject(path, dir, "SYNC002"); n != 1 {
+		t.Errorf("the same package distributed (setup.py): %d SYNC002 findings, want 1 (users may import train)", n)
+	}
+	if err := os.Remove(filepath.Join(dir, "setup.py")); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, dir, "logger/visualization.py", "import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n")
+	if n := countInProject(path, dir, "SYNC002"); n != 1 {
+		t.Errorf("a module importing modules by computed names: %d SYNC002 findings, want 1 (it may reach train)", n)
+	}
+	writeTree(t, dir, "logger/visualization.py", "x = 1\n")
+	writeTree(t, dir, "run.py", "from trainer import train\n\ntrain(None, [], None)\n")
+	if n := countInProject(path, dir, "SYNC002"); n != 1 {
+		t.Errorf("run.py calls train from the package: %d SYNC002 findings, want 1", n)
+	}
+}

@@ -361,6 +361,9 @@ func syncName(call *rewrite.Node) string {
 // detached is `value.detach()`, value parenthesized unless it is a primary
 // expression (`float(a + b)` accumulates `(a + b).detach()`).
 func detached(value *rewrite.Node) string {
+	if value.Type == "call" && callAttr(value) == "detach" && len(rewrite.PositionalArgs(value)) == 0 {
+		return value.Text() // `float(loss.detach())`: already detached
+	}
 	if value.Is("identifier", "attribute", "call", "subscript", "parenthesized_expression") {
 		return value.Text() + ".detach()"
 	}

@@ -47,3 +47,34 @@ def train(loader):
 		t.Errorf("a step with one read: %+v", got)
 	}
 }
+
+// TestSYNC002AppendedDetachedValue: `losses.append(float(loss.detach()))`
+// is told to append `loss.detach()`, not `loss.detach().detach()` (blind
+// sample S39E's SEVIR smoke script).
+func TestSYNC002AppendedDetachedValue(t *testing.T) {
+	src := `import torch
+import torchvision
+
+model = torchvision.models.resnet50().cuda()
+optimizer = torch.optim.Adam(model.parameters(), fused=True)
+
+
+def train(loader):
+    losses = []
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss.detach()))
+    return losses
+`
+	env := &Env{GPU: targetGPU(t, "h100"), Versions: DefaultVersions}
+	got := ruleFindings([]byte(src), "SYNC002", env)
+	if len(got) != 1 {
+		t.Fatalf("want one SYNC002 finding, got %d: %+v", len(got), got)
+	}
+	if msg := got[0].Message; !strings.Contains(msg, "append loss.detach() and") || strings.Contains(msg, "detach().detach()") {
+		t.Errorf("message: %q", msg)
+	}
+}

@@ -615,7 +615,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 		if n.Parent != nil && n.Parent.Type == "for_statement" && n.Parent.ChildByField("right") == n {
 			loop := n.Parent
 			li := p.Model.Loop(loop)
-			if (li.Trains() || li.ModelForward) && !waitsForUser(p, loop) {
+			if (li.Trains() || li.ModelForward) && !waitsForUser(p, loop) && !hostOutputLoop(p, loop) {
 				hot = true
 				loops = append(loops, loop)
 				// A loader built by the function that iterates it is a new

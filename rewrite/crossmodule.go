@@ -548,6 +548,10 @@ func (m *Model) defNode(d *ProjectDef) (*Model, *Node) {
 // module of the repository holding a path (workspace.Project).
 type WholeRepository interface {
 	CoversRepository(path string) bool
+	// Distributed reports a repository that packages itself for others
+	// to import (a setup.py, setup.cfg or pyproject.toml at its top):
+	// what its packages re-export may be called from outside it.
+	Distributed(path string) bool
 }
 
 // NeverCalled reports a module-level function or class that nothing in
@@ -621,13 +625,43 @@ func (m *Model) neverCalled(def *Node, visiting map[*Node]bool) bool {
 		return false
 	}
 	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
-	for _, path := range ps.Importers(self, name) {
-		src := ps.Source(path)
-		if src == nil || filepath.Base(path) == "__init__.py" || dynamicAccessTo(src, strings.TrimSuffix(filepath.Base(self), ".py")) || usedOutsideImports(blankCommentsAndStrings(src), word) {
-			return false
+	distributed := m.project.(WholeRepository).Distributed(self)
+	return !importedAndUsed(ps, self, name, word, !distributed)
+}
+
+// moduleName is the name a module at path is imported by: its file's, or
+// its package's for an __init__.py.
+func moduleName(path string) string {
+	if filepath.Base(path) == "__init__.py" {
+		return filepath.Base(filepath.Dir(path))
+	}
+	return strings.TrimSuffix(filepath.Base(path), ".py")
+}
+
+// importedAndUsed reports a module importing name from the module at
+// path that uses the word outside its imports (or reaches the module by
+// computed names). A package's __init__.py that imports it counts as a
+// use, unless throughInit: then the modules importing name from that
+// package are asked instead (`from .train_utils import *` in
+// trainer/__init__.py re-exports train() to no one in an application
+// repository: blind sample S39D's COVIDNet).
+func importedAndUsed(ps ProjectSources, path, name string, word *regexp.Regexp, throughInit bool) bool {
+	for _, imp := range ps.Importers(path, name) {
+		src := ps.Source(imp)
+		if src == nil || dynamicAccessTo(src, moduleName(path)) {
+			return true
+		}
+		if filepath.Base(imp) == "__init__.py" {
+			if !throughInit || filepath.Dir(imp) != filepath.Dir(path) || usedOutsideImports(blankCommentsAndStrings(src), word) || importedAndUsed(ps, imp, name, word, false) {
+				return true
+			}
+			continue
+		}
+		if usedOutsideImports(blankCommentsAndStrings(src), word) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // namedByString reports a string literal spelling name that may reach it

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -507,10 +508,46 @@ func configLoader(b []byte) bool {
 	return bytes.Contains(b, []byte("tempfile")) && bytes.Contains(b, []byte("import_module("))
 }
 
+// libraryChoiceLoop matches a loop over a literal list of module names
+// whose body imports the one it is at: `for module in
+// ["torch.utils.tensorboard", "tensorboardX"]:` then
+// `importlib.import_module(module)` (pytorch-template's TensorboardWriter,
+// copied into many projects).
+var libraryChoiceLoop = regexp.MustCompile(`for (\w+) in [\[(]((?:\s*["'][\w.]+["']\s*,?)+)[\])]:`)
+
+// dottedName matches a module's dotted name.
+var dottedName = regexp.MustCompile(`[\w.]+`)
+
+// choiceLibraries are the top-level packages a libraryChoice may name:
+// libraries, never a module of the project.
+var choiceLibraries = map[string]bool{"torch": true, "tensorboardX": true, "tensorflow": true, "wandb": true, "mlflow": true, "visdom": true}
+
+// libraryChoice reports a module whose only dynamic imports pick one of
+// a literal list of libraries (libraryChoiceLoop): it reaches no module
+// of the project, so the project's functions keep their known callers
+// (blind sample S39D's COVIDNet, whose logger made an uncalled train()
+// look reachable).
+func libraryChoice(b []byte) bool {
+	if bytes.Contains(b, []byte("__import__(")) {
+		return false
+	}
+	calls := bytes.Count(b, []byte("import_module("))
+	seen := 0
+	for _, m := range libraryChoiceLoop.FindAllSubmatch(b, -1) {
+		for _, name := range dottedName.FindAll(m[2], -1) {
+			if !choiceLibraries[strings.SplitN(string(name), ".", 2)[0]] {
+				return false
+			}
+		}
+		seen += bytes.Count(b, []byte("import_module("+string(m[1])+")"))
+	}
+	return seen > 0 && seen == calls
+}
+
 // importsIn is fromImports of the code b of the module or notebook at
 // path.
 func importsIn(path string, b []byte) (out []keyedImport, dynamic bool) {
-	dynamic = (bytes.Contains(b, []byte("import_module(")) || bytes.Contains(b, []byte("__import__("))) && !configLoader(b)
+	dynamic = (bytes.Contains(b, []byte("import_module(")) || bytes.Contains(b, []byte("__import__("))) && !configLoader(b) && !libraryChoice(b)
 	lines := strings.Split(string(b), "\n")
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
@@ -603,6 +640,22 @@ func moduleImports(path, line string) []keyedImport {
 		}
 	}
 	return out
+}
+
+// Distributed implements rewrite.WholeRepository: the repository that
+// holds path has a setup.py, setup.cfg or pyproject.toml at its top (or,
+// without a .git above path, true: it cannot tell).
+func (p *Project) Distributed(path string) bool {
+	top := p.repositoryTop(filepath.Dir(path))
+	if top == "" {
+		return true
+	}
+	for _, f := range []string{"setup.py", "setup.cfg", "pyproject.toml"} {
+		if _, err := os.Stat(filepath.Join(top, f)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // CoversRepository reports whether the scan reached every module of the
