@@ -72,9 +72,68 @@ func afterVersionReturn(p *Pass, stmt *rewrite.Node) bool {
 		if prev.Type != "if_statement" || !testsVersion(p, prev.ChildByField("condition")) {
 			continue
 		}
-		if body := rewrite.Statements(prev.ChildByField("consequence")); len(body) > 0 && body[len(body)-1].Is("return_statement", "raise_statement") {
+		if blockLeaves(prev.ChildByField("consequence")) {
 			return true
 		}
+	}
+	return false
+}
+
+// blockLeaves reports a block whose every path ends in a return or a
+// raise: its last statement does, or is a try whose body and every
+// handler leave (`try: return torch.amp.autocast("cuda") except
+// TypeError: return torch.amp.autocast(device_type="cuda")`, blind
+// sample S39E's AMP helpers), or an if whose every branch, else
+// included, leaves.
+func blockLeaves(block *rewrite.Node) bool {
+	body := rewrite.Statements(block)
+	if len(body) == 0 {
+		return false
+	}
+	last := body[len(body)-1]
+	switch last.Type {
+	case "return_statement", "raise_statement":
+		return true
+	case "try_statement":
+		if !blockLeaves(last.ChildByField("body")) {
+			return false
+		}
+		for _, c := range last.Children {
+			switch c.Type {
+			case "except_clause", "except_group_clause":
+				var handler *rewrite.Node
+				for _, cc := range c.Children {
+					if cc.Type == "block" {
+						handler = cc
+					}
+				}
+				if !blockLeaves(handler) {
+					return false
+				}
+			case "finally_clause", "else_clause":
+				return false
+			}
+		}
+		return true
+	case "if_statement":
+		if !blockLeaves(last.ChildByField("consequence")) {
+			return false
+		}
+		hasElse := false
+		for _, c := range last.Children {
+			switch c.Type {
+			case "elif_clause":
+				if !blockLeaves(c.ChildByField("consequence")) {
+					return false
+				}
+			case "else_clause":
+				hasElse = true
+				if !blockLeaves(c.ChildByField("body")) {
+					return false
+				}
+			}
+		}
+		return hasElse
 	}
 	return false
 }

@@ -178,6 +178,12 @@ func optionalDeterminism(p *Pass) *rewrite.Node {
 		// keeps out of benchmark mode).
 		return nil
 	}
+	if body := rewrite.Statements(branch.ChildByField("consequence")); len(body) > 0 && rewrite.OnGPUBranch(body[0]) {
+		// `if args.cuda: ... deterministic = True`: the test for a GPU,
+		// so on a GPU determinism is chosen, not optional (blind sample
+		// S39I's SATNet).
+		return nil
+	}
 	if cond := branch.ChildByField("condition"); cond != nil && cond.Type == "call" && p.Model.CalleeName(cond) == "torch.cuda.is_available" {
 		// `if torch.cuda.is_available(): ... deterministic = True`: on a
 		// GPU the branch always runs, so determinism is chosen, not

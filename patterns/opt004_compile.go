@@ -25,6 +25,12 @@ func checkCompileModel(p *Pass) {
 	if !p.Env.Versions.Torch.AtLeast(2, 0) || p.File.Spells("compile") || doubleBackward(p) {
 		return
 	}
+	if p.Model.ImportedModuleSpells("torch.compile(") {
+		// A project module this file imports compiles (blind sample
+		// S39C's chess network, whose constructor compiles each of its
+		// residual blocks): the model may already be compiled.
+		return
+	}
 	if variableShapeBatches(p) {
 		// Batches padded to their own longest (OPT003's reading): every
 		// new shape recompiles until dynamic shapes take over, and a

@@ -472,7 +472,10 @@ func inUncalledFunction(m *rewrite.Model, n *rewrite.Node, never map[*rewrite.No
 		if n.Parent.Type != "module" {
 			continue
 		}
-		if n.Type != "function_definition" && n.Type != "class_definition" {
+		if n.Type == "decorated_definition" {
+			n = n.ChildByField("definition") // Model.NeverCalled reads its decorators
+		}
+		if n == nil || n.Type != "function_definition" && n.Type != "class_definition" {
 			return false
 		}
 		v, ok := never[n]

@@ -278,3 +278,30 @@ func TestReexportedUncalledFunctionIsSilent(t *testing.T) {
 		t.Errorf("run.py calls train from the package: %d SYNC002 findings, want 1", n)
 	}
 }
+
+// TestDecoratedUncalledFunctionIsSilent: an evaluation function under
+// @torch.no_grad() that nothing in the project calls never runs (blind
+// sample S39H's ViT classifier, whose per-batch .cpu() calls were
+// reported); a decorator that may register it with a caller outside the
+// project (a CLI command) keeps it live.
+func TestDecoratedUncalledFunctionIsSilent(t *testing.T) {
+	dir := t.TempDir()
+	evaluate := func(decorator string) string {
+		return "import numpy as np\nimport torch\nimport torch.nn as nn\nfrom tqdm import tqdm\n\n\n" + decorator +
+			"\ndef evaluate_model(model: nn.Module, loader: torch.utils.data.DataLoader, device: torch.device):\n    model.eval()\n    preds = []\n" +
+			"    for batch in tqdm(loader):\n        outputs = model(batch[\"image\"].to(device))\n        _, predicted = outputs.max(1)\n" +
+			"        preds.extend(predicted.cpu().numpy())\n    return np.array(preds)\n"
+	}
+	writeTree(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	writeTree(t, dir, "main.py", "from models.train import train_model\n\ntrain_model()\n")
+	writeTree(t, dir, "models/train.py", "def train_model():\n    return None\n")
+	writeTree(t, dir, "models/evaluate.py", evaluate("@torch.no_grad()"))
+	path := filepath.Join(dir, "models", "evaluate.py")
+	if n := countInProject(path, dir, "SYNC001"); n != 0 {
+		t.Errorf("an uncalled @torch.no_grad() evaluation: %d SYNC001 findings, want 0", n)
+	}
+	writeTree(t, dir, "models/evaluate.py", evaluate("@app.command()"))
+	if n := countInProject(path, dir, "SYNC001"); n != 1 {
+		t.Errorf("an evaluation registered as a CLI command: %d SYNC001 findings, want 1", n)
+	}
+}

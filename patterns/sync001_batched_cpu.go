@@ -47,6 +47,8 @@ func checkBatchedCPU(p *Pass) {
 	// acc.extend(t.cpu().numpy().tolist()) converts per step as well (the
 	// list then holds numbers or rows, not tensors): reported, no fix.
 	calls := append(slices.Clip(p.File.MethodCalls("append")), p.File.MethodCalls("extend")...)
+	var hints []sync1Hint
+	defer func() { reportSync1Hints(p, hints) }()
 	for _, call := range calls {
 		fn := call.ChildByField("function")
 		extend := fn.ChildByField("attribute").Text() == "extend"
@@ -114,15 +116,15 @@ func checkBatchedCPU(p *Pass) {
 		if tolist || extend {
 			if !tolist {
 				hint := "per-step .cpu() synchronises with the GPU every step: extend the list once after the loop from the concatenated device tensors (by hand: torch.cat(...).cpu().numpy())."
-				p.Report(arg, hint+pays, nil)
+				hints = append(hints, sync1Hint{loop, arg, hint, pays})
 				continue
 			}
-			p.Report(arg, "per-step .tolist() synchronises with the GPU every step: collect device tensors and convert once after the loop (by hand: the list's consumers see Python numbers)."+pays, nil)
+			hints = append(hints, sync1Hint{loop, arg, "per-step .tolist() synchronises with the GPU every step: collect device tensors and convert once after the loop (by hand: the list's consumers see Python numbers).", pays})
 			continue
 		}
 		also := accumulatedItemNote(p, loop)
 		hint := func(why string) {
-			p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+why+")."+also+pays, nil)
+			hints = append(hints, sync1Hint{loop, arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop (" + why + ")." + also, pays})
 		}
 		root := rewrite.RootName(base)
 		if root == nil || !m.FreshPerIteration(root, loop) || rewrite.InPlaceMutated(rewrite.LoopBody(loop), root.Text()) || !sync1BoundBefore(m, root, loop, arg) {
@@ -155,6 +157,43 @@ func checkBatchedCPU(p *Pass) {
 		}
 		p.Report(arg, "per-step .cpu() synchronises with the GPU every step: append the device tensor and convert once after the loop ("+repl+")."+also+pays,
 			Fix(rewrite.Unsafe, "Append the device tensor; convert once after the loop", edits...))
+	}
+}
+
+// sync1Hint is a SYNC001 finding without a fix, held until the loop's
+// others are known.
+type sync1Hint struct {
+	loop, arg *rewrite.Node
+	msg, pays string
+}
+
+// reportSync1Hints reports the fixless findings, one per loop: the step
+// waits at its first copy, and the others then wait for nothing, so one
+// finding names them all (blind sample S39H's evaluation loop, whose
+// three `.cpu()` extends were three findings).
+func reportSync1Hints(p *Pass, hints []sync1Hint) {
+	slices.SortStableFunc(hints, func(a, b sync1Hint) int { return a.arg.Start - b.arg.Start })
+	done := map[*rewrite.Node]bool{}
+	for i, h := range hints {
+		if done[h.loop] {
+			continue
+		}
+		done[h.loop] = true
+		var others []string
+		for _, o := range hints[i+1:] {
+			if o.loop == h.loop {
+				others = append(others, p.LineOf(o.arg))
+			}
+		}
+		msg := h.msg
+		if len(others) > 0 {
+			lines := "line "
+			if len(others) > 1 {
+				lines = "lines "
+			}
+			msg += " The step's other per-step copies to lists (" + lines + strings.Join(others, ", ") + ") wait for nothing once this one has waited: move them all."
+		}
+		p.Report(h.arg, msg+h.pays, nil)
 	}
 }
 

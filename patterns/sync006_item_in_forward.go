@@ -62,6 +62,9 @@ func checkItemInForward(p *Pass) {
 		steps[forward] = name
 		// The methods forward reaches through self: called or named.
 		forward.Walk(func(n *rewrite.Node) bool {
+			if inferenceOnlyBranch(n, forward) {
+				return false // the decoding path of eval mode (a beam search)
+			}
 			if n.Type == "attribute" && n.ChildByField("object").Text() == "self" {
 				if def := methods[n.ChildByField("attribute").Text()]; def != nil && def != forward && def.ChildByField("name").Text() != "__init__" {
 					steps[def] = name
@@ -70,6 +73,7 @@ func checkItemInForward(p *Pass) {
 			return true
 		})
 	}
+	reportedLine := map[int]bool{}
 	for _, call := range p.File.MethodCalls("item") {
 		if !isItemCall(call) {
 			continue
@@ -85,15 +89,59 @@ func checkItemInForward(p *Pass) {
 		if lazyInitBranch(call, fn) {
 			continue // sets a buffer on the first call only
 		}
-		if reportOnlyBranch(call, fn) {
-			continue // prints what went wrong, when it does
+		if reportOnlyBranch(call, fn) || inferenceOnlyBranch(call, fn) {
+			continue // prints what went wrong, when it does; or runs in eval mode only
 		}
+		line := p.File.Src.LineOf(call.Start)
+		if reportedLine[line] {
+			continue // one finding per line: its first read waits, and one change covers the line (blind sample S39J)
+		}
+		reportedLine[line] = true
 		where := "the forward of " + cls
 		if fn.ChildByField("name").Text() != "forward" {
 			where = cls + "." + fn.ChildByField("name").Text() + ", which its forward calls,"
 		}
 		p.Report(call, ".item() in "+where+" copies to the host and waits for the GPU on every call (a sync per step, and a graph break under torch.compile): keep the value a tensor, or a Python number set once in __init__, or keep indices on the host."+sync006Pays, nil)
 	}
+}
+
+// inferenceOnlyBranch reports a node of fn that runs only when the module
+// is not training: in the else branch of `if self.training ...:` (also
+// `if self.training or beam_size == 1:`, which training always takes), or
+// under `if not self.training:`. A forward that decodes by beam search in
+// eval mode (blind sample S39J's MARS, at batch 1 under no_grad) reads
+// host values there by design, and no training step runs it.
+func inferenceOnlyBranch(n, fn *rewrite.Node) bool {
+	for c, a := n, n.Parent; a != nil && c != fn; c, a = a, a.Parent {
+		if a.Type != "if_statement" {
+			continue
+		}
+		cond := a.ChildByField("condition")
+		switch {
+		case cond == nil:
+		case c.Type == "else_clause" && trainingTaken(cond):
+			return true
+		case c == a.ChildByField("consequence") && cond.Type == "not_operator" && cond.ChildByField("argument") != nil && cond.ChildByField("argument").Text() == "self.training":
+			return true
+		}
+	}
+	return false
+}
+
+// trainingTaken reports a condition true whenever self.training is:
+// `self.training`, or an or whose operand is.
+func trainingTaken(cond *rewrite.Node) bool {
+	switch cond.Type {
+	case "attribute":
+		return cond.Text() == "self.training"
+	case "boolean_operator":
+		if op := cond.ChildByField("operator"); op != nil && op.Text() == "or" {
+			return trainingTaken(cond.ChildByField("left")) || trainingTaken(cond.ChildByField("right"))
+		}
+	case "parenthesized_expression":
+		return len(cond.NamedChildren()) == 1 && trainingTaken(cond.NamedChildren()[0])
+	}
+	return false
 }
 
 // unwrapDecorated returns the definition a decorated_definition wraps,

@@ -580,8 +580,20 @@ func (m *Model) NeverCalled(def *Node) bool {
 // evaluate_synset_edc, is called by nothing). visiting holds the
 // functions being asked about: a cycle counts as a use.
 func (m *Model) neverCalled(def *Node, visiting map[*Node]bool) bool {
-	if def == nil || def.Type != "function_definition" && def.Type != "class_definition" || def.Parent == nil || def.Parent.Type != "module" {
+	if def == nil || def.Type != "function_definition" && def.Type != "class_definition" || def.Parent == nil {
 		return false
+	}
+	if def.Parent.Type == "decorated_definition" && plainDecorators(def.Parent) {
+		// `@torch.no_grad()` over an evaluation function nothing calls
+		// (blind sample S39H's ViT classifier): the decorator registers
+		// nothing that could call it.
+		def = def.Parent
+	}
+	if def.Parent == nil || def.Parent.Type != "module" {
+		return false
+	}
+	if def.Type == "decorated_definition" {
+		def = def.ChildByField("definition")
 	}
 	name := def.ChildByField("name").Text()
 	if name == "main" || strings.HasPrefix(name, "__") {
@@ -662,6 +674,29 @@ func importedAndUsed(ps ProjectSources, path, name string, word *regexp.Regexp, 
 		}
 	}
 	return false
+}
+
+// plainDecorators reports a decorated definition whose decorators only
+// change how it runs (torch's grad modes, functools' caches and wrappers),
+// none of which registers it with something that could call it (a web
+// route, a CLI command, a model registry).
+func plainDecorators(dd *Node) bool {
+	for _, c := range dd.Children {
+		if c.Type != "decorator" {
+			continue
+		}
+		text := strings.TrimPrefix(c.Text(), "@")
+		if i := strings.IndexByte(text, '('); i >= 0 {
+			text = text[:i]
+		}
+		switch strings.TrimSpace(text) {
+		case "torch.no_grad", "torch.inference_mode", "torch.enable_grad", "no_grad", "inference_mode",
+			"functools.lru_cache", "lru_cache", "functools.cache", "cache", "functools.wraps":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // namedByString reports a string literal spelling name that may reach it

@@ -353,7 +353,7 @@ func (m *Model) movedBefore(ret, def *Node) DeviceKind {
 			return DeviceUnknown
 		}
 		if !st.Parent.Contains(ret) {
-			if !gpuTest(st) || mk != DeviceCUDA && mk != DeviceMaybeCUDA {
+			if !OnGPUBranch(st) || mk != DeviceCUDA && mk != DeviceMaybeCUDA {
 				return DeviceUnknown
 			}
 			mk = DeviceMaybeCUDA
@@ -660,7 +660,7 @@ func (m *Model) ModuleMove(ident, site *Node) (DeviceKind, *Node) {
 	// block is an ancestor of site.
 	if st := Statement(last.Stmt); st == nil || st.Parent == nil || !st.Parent.Contains(site) || m.ScopeOf(last.Stmt) != m.ScopeOf(site) {
 		// `if use_gpu: model = model.cuda()`: on CUDA when a GPU is there.
-		if st != nil && m.ScopeOf(last.Stmt) == m.ScopeOf(site) && gpuTest(st) {
+		if st != nil && m.ScopeOf(last.Stmt) == m.ScopeOf(site) && OnGPUBranch(st) {
 			if k := m.MoveKind(last.Value); k == DeviceCUDA || k == DeviceMaybeCUDA {
 				return DeviceMaybeCUDA, last.Value
 			}
@@ -735,7 +735,7 @@ func (m *Model) laterMoveStatement(bs []*Binding, after int, site *Node) (Device
 			// `if opt.cuda: net.cuda()`: on CUDA when a GPU is there (as
 			// for `net = net.cuda()` under such a test); an unconditional
 			// move still wins.
-			if kind == DeviceUnknown && m.ScopeOf(stmt) == m.ScopeOf(site) && gpuTest(stmt) {
+			if kind == DeviceUnknown && m.ScopeOf(stmt) == m.ScopeOf(site) && OnGPUBranch(stmt) {
 				if k := m.MoveKind(call); k == DeviceCUDA || k == DeviceMaybeCUDA {
 					kind, move = DeviceMaybeCUDA, call
 				}
@@ -915,10 +915,11 @@ func wrapsItself(b *Binding) bool {
 var ModuleKeepsPlace = map[string]bool{"apply": true, "train": true, "eval": true, "float": true, "half": true,
 	"double": true, "bfloat16": true, "requires_grad_": true}
 
-// gpuTest reports a statement that runs only when an `if` around it tests
-// for a GPU: its condition names CUDA or a GPU (`torch.cuda.is_available()`,
-// `use_gpu`, `args.cuda`) and the statement is in its first branch.
-func gpuTest(stmt *Node) bool {
+// OnGPUBranch reports a statement that runs only when an `if` around it
+// tests for a GPU: its condition names CUDA or a GPU
+// (`torch.cuda.is_available()`, `use_gpu`, `args.cuda`) and the statement
+// is in its first branch.
+func OnGPUBranch(stmt *Node) bool {
 	for a := stmt.Parent; a != nil && !IsScopeNode(a); a = a.Parent {
 		if a.Type != "if_statement" {
 			continue
