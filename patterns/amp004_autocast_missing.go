@@ -232,7 +232,7 @@ func checkMissingAutocast(p *Pass) {
 		}
 		if fix != nil && callsNumpy(p, step) {
 			fix = nil
-			msg += "; the loop hands tensors to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
+			msg += "; the loop hands tensors to NumPy (.numpy(), or an item of a NumPy array), which has no bf16/fp16: add .float() there, then wrap"
 		}
 		if fix != nil && step.Type != "function_definition" && outputsEscape(p, step, stmts) {
 			fix = nil
@@ -1278,7 +1278,7 @@ func checkEvalAutocast(p *Pass, v Verdict, bf16 bool, small recurrentGate, steps
 		}
 		if fix != nil && callsNumpy(p, loops[0]) {
 			fix = nil
-			msg += "; the loop hands outputs to NumPy (.numpy()), which has no bf16/fp16: add .float() there, then wrap"
+			msg += "; the loop hands outputs to NumPy (.numpy(), or an item of a NumPy array), which has no bf16/fp16: add .float() there, then wrap"
 		}
 		if fix != nil && outputsEscape(p, loops[0], stmts) {
 			fix = nil
@@ -1952,6 +1952,7 @@ func callsMethod(stmt *rewrite.Node, name string) bool {
 // callsNumpy reports a `.numpy()` call in a loop's body: autocast's
 // half-precision outputs would reach it (NumPy has no bf16).
 func callsNumpy(p *Pass, loop *rewrite.Node) bool {
+	// (Also a NumPy array's item written from a tensor, numpyReceivesTensor.)
 	body := loop.ChildByField("body")
 	if body == nil {
 		return false
@@ -1969,7 +1970,7 @@ func callsNumpy(p *Pass, loop *rewrite.Node) bool {
 		}
 		return !halfReaches
 	})
-	if halfReaches {
+	if halfReaches || numpyReceivesTensor(p, body) {
 		return true
 	}
 	// Or hands tensors to a function, of this file or a project module,
@@ -2102,6 +2103,91 @@ const customKernelsWhy = "; but this project runs CUDA kernels outside torch's o
 // NotImplementedError on bf16 (blind sample S22C: the bf16 switch broke
 // an SNN trained with `-amp -cupy`).
 var cupyKernelSpellings = []string{"'cupy'", `"cupy"`, "RawKernel(", "ElementwiseKernel(", "ReductionKernel(", "RawModule("}
+
+// numpyReceivesTensor reports an item of a NumPy array assigned or
+// augmented with a value that is not a Python number (`losses[i] +=
+// loss`, losses = np.zeros(n), loss a tensor): NumPy converts the tensor
+// with __array__, which has no bf16 (TypeError: blind sample S39R's
+// MultiTox evaluation loop, a broken fix).
+func numpyReceivesTensor(p *Pass, body *rewrite.Node) bool {
+	found := false
+	body.Walk(func(n *rewrite.Node) bool {
+		if found || rewrite.IsDefOrLambda(n) {
+			return false
+		}
+		if !n.Is("assignment", "augmented_assignment") {
+			return true
+		}
+		left, right := n.ChildByField("left"), n.ChildByField("right")
+		if left == nil || right == nil || left.Type != "subscript" {
+			return true
+		}
+		arr := left.ChildByField("value")
+		if arr == nil || arr.Type != "identifier" || !numpyBuilt(p, arr) {
+			return true
+		}
+		if pythonOrNumpyValue(p, right) {
+			return true
+		}
+		found = true
+		return false
+	})
+	return found
+}
+
+// pythonOrNumpyValue reports an expression that is a Python number or NumPy
+// value whatever dtype tensors have: a literal, float(...)/int(...),
+// `.item()`, `.numpy()`, `.tolist()`, a NumPy call, or a list or tuple of
+// those (`np.array([loss.item(), aux.item()])`).
+func pythonOrNumpyValue(p *Pass, v *rewrite.Node) bool {
+	switch v.Type {
+	case "integer", "float", "true", "false", "string":
+		return true
+	case "list", "tuple":
+		for _, c := range v.NamedChildren() {
+			if !pythonOrNumpyValue(p, c) {
+				return false
+			}
+		}
+		return true
+	case "call":
+		fn := v.ChildByField("function")
+		switch {
+		case fn != nil && fn.Type == "identifier" && (fn.Text() == "float" || fn.Text() == "int" || fn.Text() == "len"):
+			return true
+		case callAttr(v) == "item" || callAttr(v) == "numpy" || callAttr(v) == "tolist":
+			return true
+		case strings.HasPrefix(p.Model.CalleeName(v), "numpy."):
+			return true
+		}
+	}
+	return false
+}
+
+// numpyBuilt reports a name whose every assignment builds a NumPy array
+// (`np.zeros(n)`, `np.array(...)`, `np.empty(...)`).
+func numpyBuilt(p *Pass, id *rewrite.Node) bool {
+	bs := p.Model.Bindings(id)
+	if len(bs) == 0 {
+		return false
+	}
+	built := false
+	for _, b := range bs {
+		if b.Kind == rewrite.AugAssignBinding {
+			continue // `losses /= counts` keeps the array an array
+		}
+		if b.Kind != rewrite.AssignBinding || b.Value == nil || b.Value.Type != "call" {
+			return false
+		}
+		built = true
+		switch p.Model.CalleeName(b.Value) {
+		case "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "numpy.array", "numpy.zeros_like", "numpy.ones_like":
+		default:
+			return false
+		}
+	}
+	return built
+}
 
 // ownKernelsGate withholds the wrap, and says why, where the model runs
 // code autocast cannot vouch for: the project's own CUDA kernels, sparse

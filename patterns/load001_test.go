@@ -51,3 +51,38 @@ for epoch in range(100):
 		}
 	}
 }
+
+// TestLOAD001OnePassSaysItPays: the loader of one scoring pass is told
+// that a single pass gains too, with the measurement (judges doubted it:
+// blind samples S39D, S39G); a loader iterated every epoch is not.
+func TestLOAD001OnePassSaysItPays(t *testing.T) {
+	const once = `import torch
+import torchvision
+from torch.utils.data import DataLoader
+
+
+def score(dataset):
+    model = torchvision.models.resnet50().cuda().eval()
+    loader = DataLoader(dataset, batch_size=128)
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader:
+            correct += (model(x.cuda()).argmax(1) == y.cuda()).sum()
+    return correct.item()
+
+
+if __name__ == "__main__":
+    print(score(torchvision.datasets.ImageFolder("test")))
+`
+	const note = "a single pass pays too"
+	got := ruleFindings([]byte(once), "LOAD001", &Env{Versions: DefaultVersions})
+	if len(got) != 1 || !strings.Contains(got[0].Message, note) {
+		t.Fatalf("one pass: %+v", got)
+	}
+	epochs := strings.Replace(once, "    with torch.no_grad():\n        for x, y in loader:", "    with torch.no_grad():\n      for epoch in range(3):\n        for x, y in loader:", 1)
+	epochs = strings.Replace(epochs, "            correct +=", "          correct +=", 1)
+	got = ruleFindings([]byte(epochs), "LOAD001", &Env{Versions: DefaultVersions})
+	if len(got) != 1 || strings.Contains(got[0].Message, note) {
+		t.Errorf("every epoch: %+v", got)
+	}
+}

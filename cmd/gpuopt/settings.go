@@ -155,7 +155,7 @@ var torchRequirement = regexp.MustCompile(`(?mi)^\s*(-\s*)?(pytorch::)?(py)?torc
 // installCommand matches a pip install command written as a pin line
 // (`pip3 install torch==1.1.0 torchvision==0.3.0`, blind sample S38AC's
 // fall-detection requirements.txt).
-var installCommand = regexp.MustCompile(`(?m)^\s*(?:python3?\s+-m\s+)?pip3?\s+install\s+(.*)$`)
+var installCommand = regexp.MustCompile(`(?m)^\s*(?:sudo\s+|pipenv\s+run\s+|poetry\s+run\s+|uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\s+(.*)$`)
 
 // condaURL matches a conda explicit spec line's package and version
 // (`https://conda.anaconda.org/pytorch/linux-64/pytorch-1.2.0-py3.6_...tar.bz2`,
@@ -298,6 +298,30 @@ func pinText(dir string) (string, bool) {
 				continue
 			}
 			if text := pinLines(decodePinFile(b)); frozenTorch.MatchString(text) {
+				reqs.WriteString(text)
+				reqs.WriteByte('\n')
+				found = true
+				break
+			}
+		}
+	}
+	if !torchRequirement.MatchString(reqs.String()) {
+		// An install script's pip lines (`setup.sh`: `pip install \`,
+		// then `torch==1.7.1+cu110 \` on the next line: blind sample
+		// S39O's lung-nodule classifier, given bf16 autocast over its
+		// torch 1.7.1).
+		matches, _ := filepath.Glob(filepath.Join(dir, "*.sh"))
+		sort.Strings(matches)
+		for _, m := range matches {
+			if st, err := os.Stat(m); err != nil || st.Size() > 64<<10 {
+				continue
+			}
+			b, err := os.ReadFile(m)
+			if err != nil {
+				continue
+			}
+			joined := strings.ReplaceAll(strings.ReplaceAll(string(b), "\\\r\n", " "), "\\\n", " ")
+			if text := pinLines(joined); frozenTorch.MatchString(text) {
 				reqs.WriteString(text)
 				reqs.WriteByte('\n')
 				found = true
