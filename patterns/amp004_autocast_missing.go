@@ -209,7 +209,8 @@ func checkMissingAutocast(p *Pass) {
 				// the loss scaling fp16 needs (blind samples S30P, S31C).
 				why = recurrentFP16Reason(rnn)
 			}
-			msg += `torch.autocast("cuda", dtype=torch.float16) with a torch.amp.GradScaler (` + why + ")"
+			scalerQ, _ := gradScalerSpelling(p)
+			msg += `torch.autocast("cuda", dtype=torch.float16) with a ` + scalerQ + ` (` + why + ")"
 			if edits, ok := autocastEdits(p, first, stmts, "torch.float16"); ok {
 				if more, ok := gradScalerEdits(p, loops, bstmt, call); ok {
 					fix = Fix(rewrite.Unsafe, "Wrap the forward pass in fp16 autocast and scale the loss with a GradScaler", append(edits, more...)...)
@@ -2964,6 +2965,18 @@ func foreignBCE(m *rewrite.Model, cls *rewrite.Node) bool {
 	return false
 }
 
+// gradScalerSpelling is the GradScaler the project's torch has, and the
+// arguments that build it for CUDA: torch.amp.GradScaler("cuda") from
+// 2.3, torch.cuda.amp.GradScaler() before (blind samples S39J's MARS on
+// torch 1.13 and S39L's Devanagari reader on 2.1 were given the new
+// class, which their torch lacks).
+func gradScalerSpelling(p *Pass) (string, string) {
+	if p.Env.Versions.Torch.AtLeast(2, 3) {
+		return "torch.amp.GradScaler", `("cuda")`
+	}
+	return "torch.cuda.amp.GradScaler", "()"
+}
+
 // gradScalerEdits writes the GradScaler that fp16 autocast needs, where the
 // step is recognisable: `<loss>.backward()` and, later in the same block,
 // `<optimizer>.step()`. It creates the scaler before the outermost loop,
@@ -2983,7 +2996,8 @@ func gradScalerEdits(p *Pass, loops []*rewrite.Node, bstmt, backward *rewrite.No
 			break
 		}
 	}
-	gs, ok := p.Model.LocalName(backward, "torch.amp.GradScaler")
+	scalerQ, scalerArgs := gradScalerSpelling(p)
+	gs, ok := p.Model.LocalName(backward, scalerQ)
 	if name == "" || !ok {
 		return nil, false
 	}
@@ -3033,7 +3047,7 @@ func gradScalerEdits(p *Pass, loops []*rewrite.Node, bstmt, backward *rewrite.No
 	o := opt.Text()
 	edits := []rewrite.Edit{
 		{Start: src.LineStart(src.LineOf(outer.Start)), End: src.LineStart(src.LineOf(outer.Start)),
-			New: indent + name + " = " + gs + `("cuda")` + src.LineEnding},
+			New: indent + name + " = " + gs + scalerArgs + src.LineEnding},
 		{Start: backward.Start, End: loss.End, New: name + ".scale(" + loss.Text() + ")"},
 		{Start: step.Start, End: step.End, New: name + ".step(" + o + ")" + src.LineEnding + src.IndentOf(step.Start) + name + ".update()"},
 	}

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -23,7 +24,11 @@ func init() { Register(CPUTraining) }
 
 func checkCPUTraining(p *Pass) {
 	report := cpuTrainingLoop(p)
-	if report == nil || toyNetwork(p, []*rewrite.Node{report}) || selfTest(p, report) {
+	if report == nil {
+		checkAppleOnlyDevice(p)
+		return
+	}
+	if toyNetwork(p, []*rewrite.Node{report}) || selfTest(p, report) {
 		// A toy network (a tutorial's 2-unit embedding, a 1-in 1-out
 		// regression) steps as fast on the CPU as on a GPU: nothing to
 		// move. The script still counts as CPU training for the others.
@@ -33,6 +38,45 @@ func checkCPUTraining(p *Pass) {
 	end := min(src.LineEnd(src.LineOf(report.Start)), report.End)
 	p.ReportRange(report.Start, end, "this script trains on the CPU: the model and its batches never reach a CUDA device",
 		cpuTrainingFix(p))
+}
+
+// checkAppleOnlyDevice reports a training script whose device choice
+// names Apple's MPS and the CPU and never CUDA (`torch.device('mps' if
+// torch.backends.mps.is_available() else 'cpu')`): on an NVIDIA GPU it
+// trains on the CPU (blind sample S39S's malaria cell detector). The code
+// action puts CUDA first in the choice.
+func checkAppleOnlyDevice(p *Pass) {
+	if !p.File.Spells("mps") || bytes.Contains(bytes.ToLower(p.File.Src.Bytes), []byte("cuda")) || p.Model.StarImport || placingFramework(p) {
+		return
+	}
+	var choice *rewrite.Node
+	for _, call := range p.Model.CallsTo("torch.device") {
+		arg := rewrite.Arg(call, 0, "type")
+		if arg == nil || arg.Type != "conditional_expression" || !strings.Contains(arg.Text(), "mps") {
+			continue
+		}
+		choice = arg
+		break
+	}
+	if choice == nil {
+		return
+	}
+	trains := false
+	for _, loop := range p.Model.TrainingLoops() {
+		if callsModel(p, loop) {
+			trains = true
+			break
+		}
+	}
+	if !trains {
+		return
+	}
+	torchName, ok := p.Model.LocalName(choice, "torch.cuda.is_available")
+	if !ok {
+		return
+	}
+	fix := Fix(rewrite.Hint, "Choose CUDA first", rewrite.Edit{Start: choice.Start, End: choice.End, New: `"cuda" if ` + torchName + `() else ` + choice.Text()})
+	p.Report(choice, "this script chooses Apple's MPS or the CPU and never CUDA: on an NVIDIA GPU it trains on the CPU; put CUDA first in the choice", fix)
 }
 
 // trainsOnCPU reports a script DEV001 reports: it trains a model and

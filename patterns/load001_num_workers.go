@@ -122,10 +122,13 @@ func checkLoaderWorkers(p *Pass) {
 		// fails to start (RuntimeError). fork, Linux's default before
 		// Python 3.14 (forkserver from 3.14), starts them as before.
 		atImport := iteratedAtImport(p, gl)
-		guardGlobal := ""
+		guardGlobal, classState := "", ""
 		if !atImport {
 			guardGlobal = mainGuardGlobal(p, rewrite.Arg(gl.Call, 0, "dataset"))
-			atImport = guardGlobal != ""
+			if guardGlobal == "" {
+				classState = runtimeClassState(p, rewrite.Arg(gl.Call, 0, "dataset"))
+			}
+			atImport = guardGlobal != "" || classState != ""
 		}
 		contextless := atImport && !p.Env.Versions.Torch.AtLeast(1, 2) // multiprocessing_context arrived in 1.2
 		if atImport && !contextless {
@@ -175,6 +178,8 @@ func checkLoaderWorkers(p *Pass) {
 			fix = nil
 		} else if guardGlobal != "" {
 			msg += "; its dataset reads `" + guardGlobal + "`, which this script sets only under `if __name__ == \"__main__\":`, and workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) import the script without running that block: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, pass it to the dataset instead)"
+		} else if classState != "" {
+			msg += "; its dataset keeps `" + classState + "`, a class attribute that it fills at run time, and workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) unpickle the dataset without it (class attributes are not pickled): the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, make it an instance attribute instead)"
 		} else if atImport {
 			msg += "; this script runs its loop when it is imported (no `if __name__ == \"__main__\":` guard), which workers started by spawn or forkserver (Windows, macOS; Linux from Python 3.14) do: the fix starts them with fork, as Linux did by default before 3.14 (on Windows, which has no fork, put the script under such a guard instead)"
 		}
@@ -1415,6 +1420,54 @@ func mainGuardGlobal(p *Pass, ds *rewrite.Node) string {
 		})
 		if name != "" {
 			return name
+		}
+	}
+	return ""
+}
+
+// runtimeClassState returns `Class.attr` for a class attribute of the
+// dataset's class (of this file or a project module) that its code fills at run time
+// (`Painting.selected_labels.append(name)` in __init__, or an assignment
+// to `Painting.x`): pickling an instance leaves class attributes behind,
+// so workers started by spawn or forkserver see the class's initial value
+// (blind sample S39W's WikiArt classifier, a broken fix: ValueError in
+// every worker). "" when there is none.
+func runtimeClassState(p *Pass, ds *rewrite.Node) string {
+	if ds == nil {
+		return ""
+	}
+	for _, o := range datasetOrigins(p, ds, 0) {
+		_, cls := datasetClass(p, o) // (of this file or another project module)
+		if cls == nil {
+			continue
+		}
+		name := cls.ChildByField("name").Text()
+		found := ""
+		cls.Walk(func(n *rewrite.Node) bool {
+			if found != "" {
+				return false
+			}
+			if n.Type != "attribute" || n.ChildByField("object").Type != "identifier" || n.ChildByField("object").Text() != name {
+				return true
+			}
+			attr := name + "." + n.ChildByField("attribute").Text()
+			switch par := n.Parent; {
+			case par == nil:
+			case par.Type == "assignment" && par.ChildByField("left") == n,
+				par.Type == "augmented_assignment" && par.ChildByField("left") == n:
+				found = attr
+			case par.Type == "subscript" && par.ChildByField("value") == n && par.Parent != nil && par.Parent.Type == "assignment" && par.Parent.ChildByField("left") == par:
+				found = attr
+			case par.Type == "attribute" && par.ChildByField("object") == n && par.Parent != nil && par.Parent.Type == "call":
+				switch par.ChildByField("attribute").Text() {
+				case "append", "extend", "insert", "update", "add", "setdefault", "pop", "clear", "remove":
+					found = attr
+				}
+			}
+			return found == ""
+		})
+		if found != "" {
+			return found
 		}
 	}
 	return ""
