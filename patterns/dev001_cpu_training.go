@@ -46,7 +46,7 @@ func checkCPUTraining(p *Pass) {
 // trains on the CPU (blind sample S39S's malaria cell detector). The code
 // action puts CUDA first in the choice.
 func checkAppleOnlyDevice(p *Pass) {
-	if !p.File.Spells("mps") || bytes.Contains(bytes.ToLower(p.File.Src.Bytes), []byte("cuda")) || p.Model.StarImport || placingFramework(p) {
+	if !p.File.Spells("mps") || namesCUDA(p) || p.Model.StarImport || placingFramework(p) {
 		return
 	}
 	var choice *rewrite.Node
@@ -77,6 +77,25 @@ func checkAppleOnlyDevice(p *Pass) {
 	}
 	fix := Fix(rewrite.Hint, "Choose CUDA first", rewrite.Edit{Start: choice.Start, End: choice.End, New: `"cuda" if ` + torchName + `() else ` + choice.Text()})
 	p.Report(choice, "this script chooses Apple's MPS or the CPU and never CUDA: on an NVIDIA GPU it trains on the CPU; put CUDA first in the choice", fix)
+}
+
+// namesCUDA reports code that names CUDA anywhere: an identifier
+// (`torch.cuda`, `use_cuda`) or a string other than a docstring.
+func namesCUDA(p *Pass) bool {
+	if !bytes.Contains(bytes.ToLower(p.File.Src.Bytes), []byte("cuda")) {
+		return false
+	}
+	for _, id := range p.File.OfType("identifier") {
+		if strings.Contains(strings.ToLower(id.Text()), "cuda") {
+			return true
+		}
+	}
+	for _, str := range p.File.OfType("string") {
+		if strings.Contains(strings.ToLower(str.Text()), "cuda") && (str.Parent == nil || str.Parent.Type != "expression_statement") {
+			return true
+		}
+	}
+	return false
 }
 
 // trainsOnCPU reports a script DEV001 reports: it trains a model and
