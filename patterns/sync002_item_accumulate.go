@@ -101,7 +101,7 @@ func checkDeviceAccumulate(p *Pass) {
 			// ASGCN): its .item() waits that often, not every step.
 			continue
 		}
-		if hostOperand(value) || onLoaderHost(p, value) || sync2SyncNeededInLoop(m, loop, aug, total, value, item) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) {
+		if hostOperand(value) || onLoaderHost(p, value) || sync2SyncNeededInLoop(m, loop, aug, total, value, item) || launchBoundLoop(p, loop) || hostBatchLoop(p, loop) || detectionModelLoop(p, loop) {
 			continue
 		}
 		if guard := sync2PeriodicRead(m, loop, total); guard != nil {
@@ -1118,6 +1118,31 @@ func appendedTo(n *rewrite.Node, acc string) bool {
 	}
 	fn := args.Parent.ChildByField("function")
 	return fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "append" && fn.ChildByField("object").Text() == acc
+}
+
+// detectionModelLoop reports a loop that calls a torchvision detection
+// model (Faster R-CNN, Mask R-CNN, RetinaNet...), whose forward waits for
+// the GPU itself every step (its samplers' nonzero and torch.where, the
+// NMS): one more read of the loss costs next to nothing there (blind
+// sample S39T's fracture detector).
+func detectionModelLoop(p *Pass, loop *rewrite.Node) bool {
+	type key struct{ loop *rewrite.Node }
+	return p.Model.Memo(key{loop}, func() any {
+		for _, n := range p.Model.LoopBodyNodes(loop) {
+			if n.Type != "call" {
+				continue
+			}
+			fn := n.ChildByField("function")
+			if fn == nil || fn.Type != "identifier" {
+				continue
+			}
+			qs, _ := constructors(p, fn, 0)
+			if slices.ContainsFunc(qs, func(q string) bool { return strings.HasPrefix(q, "torchvision.models.detection.") }) {
+				return true
+			}
+		}
+		return false
+	}).(bool)
 }
 
 // launchBoundLoop reports a loop whose networks are all narrow
