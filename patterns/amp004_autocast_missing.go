@@ -358,7 +358,8 @@ func convolutionalNoteFor(p *Pass) string {
 	if conv1dOnlyProject(p) {
 		return temporalConvolutionNote
 	}
-	if groupNormOnly(p) {
+	if groupNormOnly(p) && !p.Model.ProjectSpells("torchvision", "timm") {
+		// (A library CNN's BatchNorm is not spelled in the project.)
 		return groupNormConvolutionNote
 	}
 	return convolutionalNote
@@ -2142,7 +2143,28 @@ func numpyReceivesTensor(p *Pass, body *rewrite.Node) bool {
 // those (`np.array([loss.item(), aux.item()])`).
 func pythonOrNumpyValue(p *Pass, v *rewrite.Node) bool {
 	switch v.Type {
-	case "integer", "float", "true", "false", "string":
+	case "integer", "float", "true", "false", "string", "none":
+		return true
+	case "unary_operator", "parenthesized_expression":
+		args := v.NamedChildren()
+		return len(args) > 0 && pythonOrNumpyValue(p, args[len(args)-1])
+	case "binary_operator":
+		return pythonOrNumpyValue(p, v.ChildByField("left")) && pythonOrNumpyValue(p, v.ChildByField("right"))
+	case "identifier":
+		// A name bound only to Python numbers (literals, a range or
+		// enumerate counter: `flags[epoch] = -1`).
+		bs := p.Model.Bindings(v)
+		if len(bs) == 0 {
+			return false
+		}
+		for _, b := range bs {
+			switch {
+			case b.Kind == rewrite.LoopBinding && b.Stmt != nil && b.Stmt.Type == "for_statement" && countingBinding(p, b):
+			case b.Kind == rewrite.AssignBinding && b.Value != nil && b.Value.Is("integer", "float"):
+			default:
+				return false
+			}
+		}
 		return true
 	case "list", "tuple":
 		for _, c := range v.NamedChildren() {
@@ -2161,6 +2183,23 @@ func pythonOrNumpyValue(p *Pass, v *rewrite.Node) bool {
 		case strings.HasPrefix(p.Model.CalleeName(v), "numpy."):
 			return true
 		}
+	}
+	return false
+}
+
+// countingBinding reports a for loop binding that counts: the loop runs over
+// range(...), or the binding is enumerate's index.
+func countingBinding(p *Pass, b *rewrite.Binding) bool {
+	it := b.Stmt.ChildByField("right")
+	if it == nil || it.Type != "call" {
+		return false
+	}
+	switch p.Model.CalleeName(it) {
+	case "range":
+		return true
+	case "enumerate":
+		left := b.Stmt.ChildByField("left")
+		return left != nil && left.Is("pattern_list", "tuple_pattern") && len(left.NamedChildren()) > 0 && left.NamedChildren()[0] == b.Ident
 	}
 	return false
 }

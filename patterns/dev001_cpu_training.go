@@ -52,8 +52,8 @@ func checkAppleOnlyDevice(p *Pass) {
 	var choice *rewrite.Node
 	for _, call := range p.Model.CallsTo("torch.device") {
 		arg := rewrite.Arg(call, 0, "type")
-		if arg == nil || arg.Type != "conditional_expression" || !strings.Contains(arg.Text(), "mps") {
-			continue
+		if arg == nil || arg.Type != "conditional_expression" || !strings.Contains(arg.Text(), "mps") || !literalChoice(arg) {
+			continue // (`args.device if args.device else ...`: the user may choose CUDA)
 		}
 		choice = arg
 		break
@@ -77,6 +77,21 @@ func checkAppleOnlyDevice(p *Pass) {
 	}
 	fix := Fix(rewrite.Hint, "Choose CUDA first", rewrite.Edit{Start: choice.Start, End: choice.End, New: `"cuda" if ` + torchName + `() else ` + choice.Text()})
 	p.Report(choice, "this script chooses Apple's MPS or the CPU and never CUDA: on an NVIDIA GPU it trains on the CPU; put CUDA first in the choice", fix)
+}
+
+// literalChoice reports a conditional expression whose every outcome is
+// a string literal (`'mps' if ... else 'cpu'`, nested choices too).
+func literalChoice(e *rewrite.Node) bool {
+	switch e.Type {
+	case "string":
+		return true
+	case "parenthesized_expression":
+		return len(e.NamedChildren()) == 1 && literalChoice(e.NamedChildren()[0])
+	case "conditional_expression":
+		parts := e.NamedChildren() // value, condition, alternative
+		return len(parts) == 3 && literalChoice(parts[0]) && literalChoice(parts[2])
+	}
+	return false
 }
 
 // namesCUDA reports code that names CUDA anywhere: an identifier

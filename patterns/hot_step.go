@@ -385,12 +385,24 @@ func hostOutputLoop(p *Pass, loop *rewrite.Node) bool {
 	type key struct{ loop *rewrite.Node }
 	return p.Model.Memo(key{loop}, func() any {
 		for _, n := range p.Model.LoopBodyNodes(loop) {
-			if n.Type == "call" && callAttr(n) == "numpy" && len(rewrite.PositionalArgs(n)) == 0 && hostModelOutput(p, n) {
+			if n.Type == "call" && callAttr(n) == "numpy" && len(rewrite.PositionalArgs(n)) == 0 && !conditionalIn(n, loop) && hostModelOutput(p, n) {
 				return true
 			}
 		}
 		return false
 	}).(bool)
+}
+
+// conditionalIn reports a node that runs under a condition inside loop:
+// an if, elif or else branch, or a conditional expression (`if use_cuda:
+// out.cpu().numpy() else: out.data.numpy()` runs either).
+func conditionalIn(n, loop *rewrite.Node) bool {
+	for a := n.Parent; a != nil && a != loop; a = a.Parent {
+		if a.Is("if_statement", "conditional_expression", "boolean_operator") {
+			return true
+		}
+	}
+	return false
 }
 
 // hostModelOutput reports a `.numpy()` call whose receiver is, through

@@ -124,10 +124,31 @@ func newGPULoader(p *Pass, call *rewrite.Node, b *rewrite.Binding, perEpoch bool
 		gl.WorkersN, gl.Known = intLiteral(p, workers)
 		if !gl.Known {
 			v, ok := boundValue(p, workers)
-			gl.DefaultNone = ok && v == 0
+			gl.DefaultNone = ok && v == 0 || zeroDefaultParameter(p, workers)
 		}
 	}
 	return gl
+}
+
+// zeroDefaultParameter reports a name that is a parameter of its
+// function with the default 0 (`def get_dataloaders(..., num_workers: int
+// = 0)`): the loader runs without workers unless a caller asks, as with
+// a flag whose default is 0 (blind sample S39AA's SST forecaster, whose
+// callers pass a config's 0, was told to keep workers it does not start).
+func zeroDefaultParameter(p *Pass, n *rewrite.Node) bool {
+	if n == nil || n.Type != "identifier" {
+		return false
+	}
+	b := p.Model.Binding(n)
+	if b == nil || b.Kind != rewrite.ParamBinding || b.Ident == nil || b.Ident.Parent == nil {
+		return false
+	}
+	par := b.Ident.Parent
+	if !par.Is("default_parameter", "typed_default_parameter") {
+		return false
+	}
+	v := par.ChildByField("value")
+	return v != nil && v.Type == "integer" && v.Text() == "0"
 }
 
 // workerCount is the num_workers gpuopt proposes, as source text, with

@@ -305,3 +305,49 @@ func TestDecoratedUncalledFunctionIsSilent(t *testing.T) {
 		t.Errorf("an evaluation registered as a CLI command: %d SYNC001 findings, want 1", n)
 	}
 }
+
+// TestReexportedUnderAliasIsLive: a package that re-exports train() under
+// another name (`from .train_utils import train as run_training`) hands
+// it to callers who use the alias: it runs, and its findings stay.
+func TestReexportedUnderAliasIsLive(t *testing.T) {
+	dir := t.TempDir()
+	train := "import torch\n\n\ndef train(model, loader, optimizer):\n    total = 0.0\n    for x, y in loader:\n        optimizer.zero_grad()\n" +
+		"        loss = model(x.cuda()).sub(y.cuda()).pow(2).mean()\n        loss.backward()\n        optimizer.step()\n        total += loss.item()\n    return total\n"
+	writeTree(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	writeTree(t, dir, "trainer/__init__.py", "from .train_utils import train as run_training\n")
+	writeTree(t, dir, "trainer/train_utils.py", train)
+	writeTree(t, dir, "main.py", "from trainer import run_training\n\nrun_training(None, [], None)\n")
+	if n := countInProject(filepath.Join(dir, "trainer", "train_utils.py"), dir, "SYNC002"); n != 1 {
+		t.Errorf("train() re-exported as run_training and called: %d SYNC002 findings, want 1", n)
+	}
+}
+
+// TestTorchUtilsImportIsNotTheProjectsUtils: `from torch.utils.data
+// import DataLoader` names torch's module, not the project's utils.py,
+// whose torch.compile therefore says nothing of this script's model.
+func TestTorchUtilsImportIsNotTheProjectsUtils(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	writeTree(t, dir, "utils.py", "import torch\n\n\ndef maybe_compile(m):\n    return torch.compile(m)\n")
+	writeTree(t, dir, "train.py", "import torch\nimport torchvision\nfrom torch.utils.data import DataLoader\n\n"+
+		"model = torchvision.models.resnet50().cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1, fused=True)\n\n\n"+
+		"def train(data):\n    for x, y in DataLoader(data, batch_size=64, num_workers=8, pin_memory=True):\n"+
+		"        loss = torch.nn.functional.cross_entropy(model(x.cuda(non_blocking=True)), y.cuda(non_blocking=True))\n"+
+		"        opt.zero_grad()\n        loss.backward()\n        opt.step()\n")
+	if n := countInProject(filepath.Join(dir, "train.py"), dir, "OPT004"); n != 1 {
+		t.Errorf("train.py imports torch.utils.data, not utils.py: %d OPT004 findings, want 1", n)
+	}
+	writeTree(t, dir, "train.py", "from utils import maybe_compile\n"+string(mustRead(t, filepath.Join(dir, "train.py"))))
+	if n := countInProject(filepath.Join(dir, "train.py"), dir, "OPT004"); n != 0 {
+		t.Errorf("train.py imports utils.py, which compiles: %d OPT004 findings, want 0", n)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -182,25 +182,65 @@ func (m *Model) ImportedModuleSpells(words ...string) bool {
 	if own || wi == nil {
 		return own
 	}
-	var imports []string
-	for _, t := range []string{"import_statement", "import_from_statement"} {
-		for _, st := range m.File.OfType(t) {
-			imports = append(imports, st.Text())
+	var imported []string // the module paths the imports name, as "a/b/c.py"
+	for _, st := range m.File.OfType("import_statement") {
+		for _, c := range st.NamedChildren() {
+			if c.Type == "aliased_import" {
+				c = c.ChildByField("name")
+			}
+			if c != nil && c.Type == "dotted_name" {
+				imported = append(imported, modulePath(c.Text()))
+			}
 		}
 	}
-	if len(imports) == 0 {
+	for _, st := range m.File.OfType("import_from_statement") {
+		mn := st.ChildByField("module_name")
+		if mn == nil {
+			continue
+		}
+		base := strings.TrimLeft(mn.Text(), ".")
+		if base != "" {
+			imported = append(imported, modulePath(base))
+		}
+		for _, c := range st.Children {
+			if c.Field != "name" {
+				continue
+			}
+			if c.Type == "aliased_import" {
+				c = c.ChildByField("name")
+			}
+			if c == nil {
+				continue
+			}
+			if base == "" {
+				imported = append(imported, modulePath(c.Text())) // `from . import utils`
+			} else {
+				imported = append(imported, modulePath(base+"."+c.Text())) // `from src import env`
+			}
+		}
+	}
+	if len(imported) == 0 {
 		return false
 	}
 	for _, path := range wi.ModulesSpelling(words...) {
-		name := strings.TrimSuffix(filepath.Base(path), ".py")
-		word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
-		for _, imp := range imports {
-			if word.MatchString(imp) {
+		slashed := filepath.ToSlash(path)
+		for _, suffix := range imported {
+			// The whole tail of the module's path (`src/env.py` for
+			// `from src.env import X`), so that `torch.utils.data`
+			// does not name the project's utils.py.
+			pkg := strings.TrimSuffix(suffix, ".py") + "/__init__.py" // `from models import X`
+			if slashed == suffix || strings.HasSuffix(slashed, "/"+suffix) || strings.HasSuffix(slashed, "/"+pkg) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// modulePath turns a dotted module name into the tail of its file's path
+// ("src.env" -> "src/env.py").
+func modulePath(dotted string) string {
+	return strings.ReplaceAll(dotted, ".", "/") + ".py"
 }
 
 // ForeignModels are the parsed modules of a project that one model at a
@@ -664,7 +704,11 @@ func importedAndUsed(ps ProjectSources, path, name string, word *regexp.Regexp, 
 			return true
 		}
 		if filepath.Base(imp) == "__init__.py" {
-			if !throughInit || filepath.Dir(imp) != filepath.Dir(path) || usedOutsideImports(blankCommentsAndStrings(src), word) || importedAndUsed(ps, imp, name, word, false) {
+			// (Re-exported under another name, `from .train_utils import
+			// train as run_training`: callers use the alias, counted as a
+			// use here.)
+			renamed := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s+as\s+\w`).Match(src)
+			if !throughInit || renamed || filepath.Dir(imp) != filepath.Dir(path) || usedOutsideImports(blankCommentsAndStrings(src), word) || importedAndUsed(ps, imp, name, word, false) {
 				return true
 			}
 			continue

@@ -548,12 +548,17 @@ func TestTorchPinnedByReadmeOrTorchvision(t *testing.T) {
 	write(t, filepath.Join(dir, "script", "setup.sh"), "#!/bin/bash\npip install pipenv\nif [ \"$1\" = gpu ]; then\n    pipenv run pip install \\\n        torch==1.7.1+cu110 \\\n        torchvision==0.8.2+cu110 \\\n        -f https://download.pytorch.org/whl/torch_stable.html\nfi\n")
 	write(t, filepath.Join(dir, "script", ".git", "HEAD"), "ref: refs/heads/main\n")
 	write(t, filepath.Join(dir, "script", "train.py"), src)
+	// A conda export in a requirements/ folder (blind sample S39AB's
+	// SoilNet, pytorch=1.13.1 with its build string).
+	write(t, filepath.Join(dir, "condadir", "requirements", "pytorch_reqs.yml"), "name: gpu\ndependencies:\n  - pytorch=1.13.1=py3.9_cuda11.7_cudnn8_0\n  - pytorch-cuda=11.7=h67b0de4_1\n")
+	write(t, filepath.Join(dir, "condadir", ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(t, filepath.Join(dir, "condadir", "train.py"), src)
 	write(t, filepath.Join(dir, "sub", "requirements.txt"), "torch==1.2.0\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "README.md"), "Run `python train.py`; needs torch>=1.2.\n")
 	write(t, filepath.Join(dir, "sub", "pkg", "train.py"), src)
 	out, _, _ := run(t, dir, "", "check", "--target-gpu", "h100", "--select", "OPT001", "--output-format", "concise", ".")
 	// (sub/pkg: its README pins nothing, so the root's torch 1.2 holds.)
-	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py"), filepath.Join("extras", "train.py"), filepath.Join("frozen", "train.py"), filepath.Join("command", "vendored", "train.py"), filepath.Join("explicit", "train.py"), filepath.Join("binder", "train.py"), filepath.Join("script", "train.py")} {
+	for _, pinned := range []string{filepath.Join("readme", "train.py"), filepath.Join("vision", "train.py"), filepath.Join("sub", "pkg", "train.py"), filepath.Join("docked", "train.py"), filepath.Join("bare", "train.py"), filepath.Join("conda", "train.py"), filepath.Join("utf16", "train.py"), filepath.Join("configs", "train.py"), filepath.Join("extras", "train.py"), filepath.Join("frozen", "train.py"), filepath.Join("command", "vendored", "train.py"), filepath.Join("explicit", "train.py"), filepath.Join("binder", "train.py"), filepath.Join("script", "train.py"), filepath.Join("condadir", "train.py")} {
 		if strings.Contains(out, pinned+":") {
 			t.Errorf("%s runs an old torch, got fused=True advice:\n%s", pinned, out)
 		}

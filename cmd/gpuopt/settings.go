@@ -213,7 +213,7 @@ func pinText(dir string) (string, bool) {
 	// HyperFLAW, torch 1.10.1 in extras/environment.yml), and a Binder
 	// environment (blind sample S38AS's glacier U-Net, torch 1.8.0 in
 	// binder/environment.yml).
-	globs := []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt"),
+	globs := []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml", "conda*.yml", "conda*.yaml", filepath.Join("requirements", "*.txt"), filepath.Join("requirements", "*.yml"), filepath.Join("requirements", "*.yaml"),
 		"Dockerfile*", filepath.Join("docker", "Dockerfile*")}
 	for _, folder := range []string{"configs", "config", "extras", "binder", ".binder"} {
 		for _, file := range []string{"requirements*.txt", "*environment*.yml", "*environment*.yaml", "*env.yml", "*env.yaml"} {

@@ -533,15 +533,44 @@ func libraryChoice(b []byte) bool {
 	}
 	calls := bytes.Count(b, []byte("import_module("))
 	seen := 0
-	for _, m := range libraryChoiceLoop.FindAllSubmatch(b, -1) {
-		for _, name := range dottedName.FindAll(m[2], -1) {
+	for _, loc := range libraryChoiceLoop.FindAllSubmatchIndex(b, -1) {
+		for _, name := range dottedName.FindAll(b[loc[4]:loc[5]], -1) {
 			if !choiceLibraries[strings.SplitN(string(name), ".", 2)[0]] {
 				return false
 			}
 		}
-		seen += bytes.Count(b, []byte("import_module("+string(m[1])+")"))
+		// Only the loop's own body: the lines after it indented deeper
+		// than the `for` (a later loop reusing the name imports
+		// something else).
+		seen += bytes.Count(loopBody(b, loc[0], loc[1]), []byte("import_module("+string(b[loc[2]:loc[3]])+")"))
 	}
 	return seen > 0 && seen == calls
+}
+
+// loopBody returns the lines of b after a `for` header (b[start:end])
+// that are indented deeper than the header's line.
+func loopBody(b []byte, start, end int) []byte {
+	lineStart := bytes.LastIndexByte(b[:start], '\n') + 1
+	indent := start - lineStart
+	rest := b[end:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[i+1:]
+	} else {
+		return nil
+	}
+	n := 0
+	for len(rest[n:]) > 0 {
+		line := rest[n:]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i+1]
+		}
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(bytes.TrimSpace(line)) > 0 && len(line)-len(trimmed) <= indent {
+			break
+		}
+		n += len(line)
+	}
+	return rest[:n]
 }
 
 // importsIn is fromImports of the code b of the module or notebook at

@@ -280,3 +280,22 @@ func TestDynamicImportsAndConfigLoaders(t *testing.T) {
 		}
 	}
 }
+
+// TestLibraryChoiceReadsOnlyItsLoop: pytorch-template's writer picks
+// tensorboard with import_module over a literal list of libraries, which
+// reaches no project module; a second loop reusing the name over a
+// config's plugins may import project modules, so the file's dynamic
+// imports count again (the review of session 39's change).
+func TestLibraryChoiceReadsOnlyItsLoop(t *testing.T) {
+	writer := "import importlib\n\n\nclass Writer:\n    def __init__(self, log_dir):\n" +
+		"        for module in [\"torch.utils.tensorboard\", \"tensorboardX\"]:\n            try:\n" +
+		"                self.writer = importlib.import_module(module).SummaryWriter(log_dir)\n                break\n" +
+		"            except ImportError:\n                pass\n"
+	if !libraryChoice([]byte(writer)) {
+		t.Errorf("the tensorboard choice alone: want a library choice")
+	}
+	plugins := writer + "\n\ndef load(config):\n    for module in config[\"plugins\"]:\n        importlib.import_module(module)\n"
+	if libraryChoice([]byte(plugins)) {
+		t.Errorf("a second loop importing plugins by the same name: want no library choice")
+	}
+}
