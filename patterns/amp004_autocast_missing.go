@@ -1007,17 +1007,7 @@ func cudnnRecurrentLayer(p *Pass) string {
 				// hierarchical attention network whose word and sentence
 				// encoders, each in a module of its own, hold the GRUs:
 				// blind sample S36P).
-				layer := ""
-				p.Model.ClassAny(d, func(c *rewrite.ProjectDef) bool {
-					for _, q := range c.Calls {
-						if recurrentLayer(q) {
-							layer = q
-							return true
-						}
-					}
-					return false
-				})
-				if layer != "" {
+				if layer := projectClassLayer(p.Model, d); layer != "" {
 					return "nn." + layer[len("torch.nn."):]
 				}
 			}

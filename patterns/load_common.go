@@ -140,14 +140,10 @@ func zeroDefaultParameter(p *Pass, n *rewrite.Node) bool {
 		return false
 	}
 	b := p.Model.Binding(n)
-	if b == nil || b.Kind != rewrite.ParamBinding || b.Ident == nil || b.Ident.Parent == nil {
+	if b == nil || b.Kind != rewrite.ParamBinding {
 		return false
 	}
-	par := b.Ident.Parent
-	if !par.Is("default_parameter", "typed_default_parameter") {
-		return false
-	}
-	v := par.ChildByField("value")
+	v := parameterDefault(b.Ident)
 	return v != nil && v.Type == "integer" && v.Text() == "0"
 }
 
