@@ -205,7 +205,7 @@ func unconvertedNumpy(p *Pass) bool {
 // withheld where bf16 could break what fp16 ran: FFTs, custom kernels,
 // or a project that hands tensors to NumPy.
 func checkLightningFP16(p *Pass, v Verdict) {
-	lv := p.Env.Versions.Lightning
+	lv := lightningVersion(p)
 	if !lv.AtLeast(1, 5) || isTestModule(p) || spikingjellyCupy(p) {
 		return
 	}

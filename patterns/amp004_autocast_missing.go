@@ -924,8 +924,8 @@ func enclosingDefinition(n *rewrite.Node) *rewrite.Node {
 // is), or neither (a hint: measure first). keep is false when the finding
 // should not be reported.
 func sizeGated(p *Pass, stmts []*rewrite.Node, fix *rewrite.Fix, msg *string) (_ *rewrite.Fix, keep bool) {
-	if castFree(p, stmts) {
-		return nil, false // embedding lookups only: autocast casts nothing
+	if castFree(p, stmts) || circuitSimulation(p) {
+		return nil, false // embedding lookups only, or a circuit simulation: autocast speeds up nothing
 	}
 	g := narrowNetwork(p, stmts)
 	if g.width > 0 {

@@ -21,6 +21,27 @@ var lightningTrainers = map[string]bool{
 	"lightning.pytorch.trainer.trainer.Trainer": true,
 }
 
+// lightningVersion is the Lightning release the project is written for:
+// its pin, or where nothing pins one, 1.9 when the code spells what
+// Lightning 2.0 removed: the `*_epoch_end` hooks, or a Trainer given
+// `gpus=` (blind sample S39AI's cloud segmenter, told to pass the 2.x
+// spelling "bf16-mixed", which 1.x rejects).
+func lightningVersion(p *Pass) Version {
+	lv := p.Env.Versions.Lightning
+	if lv != DefaultVersions.Lightning {
+		return lv
+	}
+	if p.Model.ProjectSpells("validation_epoch_end", "training_epoch_end", "test_epoch_end") {
+		return Version{1, 9}
+	}
+	for _, call := range p.File.OfType("call") {
+		if lightningTrainers[p.Model.CalleeName(call)] && rewrite.KeywordValue(call, "gpus") != nil {
+			return Version{1, 9}
+		}
+	}
+	return lv
+}
+
 // usesLightning reports a file that imports PyTorch Lightning.
 func usesLightning(p *Pass) bool {
 	return p.Model.Imports("lightning") || p.Model.Imports("pytorch_lightning")
@@ -36,7 +57,7 @@ func usesLightning(p *Pass) bool {
 // the LightningModule's network, and narrow ones run slower under
 // autocast (AMP004's "neither" case).
 func checkLightningPrecision(p *Pass, v Verdict) {
-	lv := p.Env.Versions.Lightning
+	lv := lightningVersion(p)
 	if !lv.AtLeast(1, 5) || !p.Env.Versions.Torch.AtLeast(1, 10) {
 		return // bf16 arrived in Lightning 1.5, on torch 1.10
 	}

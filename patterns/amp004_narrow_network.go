@@ -750,7 +750,7 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 		}
 	}
 	origins := fr.m.Origins(model)
-	if fr.def == nil && model.Type == "identifier" && len(origins) == 1 && origins[0].Param != nil && origins[0].Expr == nil {
+	if fr.def == nil && model.Type == "identifier" && onlyParameter(fr, origins, model) {
 		// A parameter of a module's training function that no call here
 		// passes: the calls in the scripts that import it do
 		// (`train_epoch(model, ...)` in mlp.py, run by run_train_*.py).
@@ -765,6 +765,15 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 		in := fr
 		if o.Model != nil {
 			in = &widthFrame{m: o.Model, walk: fr.walk} // found in another module: read it there
+		}
+		if l := unchainModuleMethods(e); l != nil && l.Type == "call" && in.m.CalleeName(l) == "torch.load" && len(origins) > 1 {
+			// `model = torch.load(best_path)` beside `model = Net()`: a
+			// resumed run of the same network (blind sample S40C's crypto
+			// MLP). Alone it says nothing of the layers.
+			continue
+		}
+		if o.Def != nil && !o.Def.Class && o.Call != nil && passesOwnTarget(o.Call) {
+			continue // `model = train_model(model, ...)`: the model it was given, trained
 		}
 		if o.Def != nil && o.Call != nil {
 			// An instance of a class of another project module.
@@ -808,6 +817,52 @@ func networksOf(fr *widthFrame, model *rewrite.Node, depth int) ([]*widthFrame, 
 		}
 	}
 	return out, name
+}
+
+// onlyParameter reports origins of the name model that are its
+// parameter's value, and besides it only rebindings that wrap the name
+// (`model = model.to(device)` at the top of a training function: blind
+// sample S40C's crypto MLP).
+func onlyParameter(fr *widthFrame, origins []rewrite.Origin, model *rewrite.Node) bool {
+	param := false
+	for _, o := range origins {
+		switch {
+		case o.Param != nil && o.Expr == nil:
+			param = true
+		case o.Expr != nil && o.Model == nil && wrapsItsOwnName(fr, unchainModuleMethods(o.Expr), model):
+		default:
+			return false
+		}
+	}
+	return param
+}
+
+// passesOwnTarget reports a call whose value is assigned to a name it
+// also takes as an argument: `model = train_model(model, loader, ...)`,
+// a function of the project that hands back the model it trained (blind
+// sample S40C's GRU forecaster, whose size went unread through it).
+func passesOwnTarget(call *rewrite.Node) bool {
+	a := call.Parent
+	if a == nil || a.Type != "assignment" || a.ChildByField("right") != call {
+		return false
+	}
+	left := a.ChildByField("left")
+	if left == nil || left.Type != "identifier" {
+		return false
+	}
+	args := call.ChildByField("arguments")
+	if args == nil {
+		return false
+	}
+	for _, arg := range args.NamedChildren() {
+		if arg.Type == "keyword_argument" {
+			arg = arg.ChildByField("value")
+		}
+		if arg != nil && arg.Type == "identifier" && arg.Text() == left.Text() {
+			return true
+		}
+	}
+	return false
 }
 
 // takenOrigins drops the origins built on a branch the script's default

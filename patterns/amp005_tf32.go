@@ -234,8 +234,8 @@ func convolutionsOnly(p *Pass) bool {
 		}
 		libraryCNN = true
 	}
-	if narrowTraining(p) {
-		return true // narrow networks: launch-bound steps (0.75-1.05× with TF32)
+	if narrowTraining(p) || circuitSimulation(p) {
+		return true // narrow networks: launch-bound steps (0.75-1.05× with TF32); or a circuit simulation
 	}
 	top := &widthFrame{m: p.Model, walk: &widthWalk{}}
 	trained, trainedOK := trainedNetworks(p, top)

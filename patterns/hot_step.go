@@ -447,3 +447,52 @@ func modelForwardCall(p *Pass, call *rewrite.Node) bool {
 	fn := call.ChildByField("function")
 	return fn != nil && fn.Type == "identifier" && (isModel(p, fn) || p.Model.IsModule(fn))
 }
+
+// linesPhrase names source lines in a message: "line 12" or "lines 12, 14".
+func linesPhrase(lines []string) string {
+	if len(lines) == 1 {
+		return "line " + lines[0]
+	}
+	return "lines " + strings.Join(lines, ", ")
+}
+
+// debugBranch reports n in the body of an `if`, below stop, whose
+// condition is a debugging or verbosity switch: a name or attribute
+// spelled with debug or verbose (`if debug:`, `if self.verbose > 1:`,
+// `if args.debug and step > 0:`). What runs there is what a developer
+// asks for when inspecting a run, not the run's steps (blind sample
+// S40B's diffusion sampler, which keeps every step's sample on the host
+// only `if(debug):`).
+func debugBranch(n, stop *rewrite.Node) bool {
+	for c, a := n, n.Parent; a != nil && c != stop; c, a = a, a.Parent {
+		if a.Type == "if_statement" && c == a.ChildByField("consequence") && debugSwitch(a.ChildByField("condition")) {
+			return true
+		}
+	}
+	return false
+}
+
+// debugSwitch reports a condition that is, or is a conjunct or a
+// comparison of, a name whose last part says debug or verbose.
+func debugSwitch(cond *rewrite.Node) bool {
+	if cond == nil {
+		return false
+	}
+	switch cond.Type {
+	case "parenthesized_expression":
+		return len(cond.NamedChildren()) == 1 && debugSwitch(cond.NamedChildren()[0])
+	case "boolean_operator":
+		op := cond.ChildByField("operator")
+		return op != nil && op.Text() == "and" && (debugSwitch(cond.ChildByField("left")) || debugSwitch(cond.ChildByField("right")))
+	case "comparison_operator":
+		return len(cond.NamedChildren()) > 0 && debugSwitch(cond.NamedChildren()[0])
+	case "identifier", "attribute":
+		name := cond.Text()
+		if cond.Type == "attribute" {
+			name = cond.ChildByField("attribute").Text()
+		}
+		name = strings.ToLower(name)
+		return strings.Contains(name, "debug") || strings.Contains(name, "verbose")
+	}
+	return false
+}

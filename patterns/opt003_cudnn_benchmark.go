@@ -40,6 +40,9 @@ func checkCudnnBenchmark(p *Pass) {
 	if callsProjectSetter(p, "cudnn.benchmark", "cudnn.deterministic", "use_deterministic_algorithms") {
 		return // set (either way) by a helper of the project the script calls
 	}
+	if circuitSimulation(p) {
+		return // the step is a quantum circuit simulation, not its convolutions
+	}
 	if opacusPrivate(p) {
 		// Opacus samples each batch by Poisson sampling (make_private's
 		// default): the batch size changes nearly every step, where

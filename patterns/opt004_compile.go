@@ -45,6 +45,9 @@ func checkCompileModel(p *Pass) {
 		// (blind sample S36N: three DP-SGD trainers).
 		return
 	}
+	if circuitSimulation(p) {
+		return // the step is a quantum circuit simulation (TorchConnector breaks the graph)
+	}
 	if apexMixedPrecision(p) {
 		// apex.amp patches torch's functions (O1) or casts the model (O2)
 		// in place: compile is no drop-in until the script moves to

@@ -72,6 +72,9 @@ func checkBatchedCPU(p *Pass) {
 		if everyFewSteps(m, loop, call) {
 			continue // `if i % 20 == 0: frames.append(x.cpu())`: a copy every few steps (blind sample S16O's diffusion sampler)
 		}
+		if debugBranch(call, loop) {
+			continue // `if debug: xs.append(x.cpu())`: kept only when a developer asks
+		}
 		if underOneStepGuard(loop, call) {
 			continue // `if epoch == 119: images.append(x.cpu())`: one step, or one pass of the run (blind sample S37H's TensorBoard embeddings)
 		}
@@ -187,11 +190,7 @@ func reportSync1Hints(p *Pass, hints []sync1Hint) {
 		}
 		msg := h.msg
 		if len(others) > 0 {
-			lines := "line "
-			if len(others) > 1 {
-				lines = "lines "
-			}
-			msg += " The step's other per-step copies to lists (" + lines + strings.Join(others, ", ") + ") wait for nothing once this one has waited: move them all."
+			msg += " The step's other per-step copies to lists (" + linesPhrase(others) + ") wait for nothing once this one has waited: move them all."
 		}
 		p.Report(h.arg, msg+h.pays, nil)
 	}

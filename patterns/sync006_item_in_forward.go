@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -73,7 +74,18 @@ func checkItemInForward(p *Pass) {
 			return true
 		})
 	}
-	reportedLine := map[int]bool{}
+	// One finding per line, and one per loop of the method: its first read
+	// waits, and one change (indices read once before the loop, a
+	// `.tolist()`) covers the rest (blind samples S39J and S39AE, whose
+	// judges counted each further read of the same loop as a duplicate).
+	type group struct {
+		call  *rewrite.Node
+		fn    *rewrite.Node
+		cls   string
+		lines []string
+	}
+	var groups []*group
+	byKey := map[any]*group{}
 	for _, call := range p.File.MethodCalls("item") {
 		if !isItemCall(call) {
 			continue
@@ -93,15 +105,30 @@ func checkItemInForward(p *Pass) {
 			continue // prints what went wrong, when it does; or runs in eval mode only
 		}
 		line := p.File.Src.LineOf(call.Start)
-		if reportedLine[line] {
-			continue // one finding per line: its first read waits, and one change covers the line (blind sample S39J)
+		var key any = line
+		if loops := m.EnclosingLoops(call); len(loops) > 0 && fn.Contains(loops[0]) {
+			key = loops[0]
 		}
-		reportedLine[line] = true
-		where := "the forward of " + cls
-		if fn.ChildByField("name").Text() != "forward" {
-			where = cls + "." + fn.ChildByField("name").Text() + ", which its forward calls,"
+		if g := byKey[key]; g != nil {
+			if l := p.LineOf(call); !slices.Contains(g.lines, l) && line != p.File.Src.LineOf(g.call.Start) {
+				g.lines = append(g.lines, l)
+			}
+			continue
 		}
-		p.Report(call, ".item() in "+where+" copies to the host and waits for the GPU on every call (a sync per step, and a graph break under torch.compile): keep the value a tensor, or a Python number set once in __init__, or keep indices on the host."+sync006Pays, nil)
+		g := &group{call: call, fn: fn, cls: cls}
+		byKey[key] = g
+		groups = append(groups, g)
+	}
+	for _, g := range groups {
+		where := "the forward of " + g.cls
+		if g.fn.ChildByField("name").Text() != "forward" {
+			where = g.cls + "." + g.fn.ChildByField("name").Text() + ", which its forward calls,"
+		}
+		also := ""
+		if len(g.lines) > 0 {
+			also = " The same loop reads .item() again on " + linesPhrase(g.lines) + "."
+		}
+		p.Report(g.call, ".item() in "+where+" copies to the host and waits for the GPU on every call (a sync per step, and a graph break under torch.compile): keep the value a tensor, or a Python number set once in __init__, or keep indices on the host."+also+sync006Pays, nil)
 	}
 }
 

@@ -505,6 +505,20 @@ func builtInside(p *Pass, b *rewrite.Binding, loop *rewrite.Node) bool {
 		b.Value != nil && b.Value.Type == "call" && calleeKind(p.Model.CalleeName(b.Value)).Kind == KindLoader
 }
 
+// inLoopOutsideBuild reports a call inside a loop that does not also
+// build the loader bound by b: that loop hands the same loader over on
+// each pass. A loader built in the loop's body and read once there is a
+// new loader, with new workers, on every pass (blind sample S40C's test
+// loaders, one per data split).
+func inLoopOutsideBuild(p *Pass, b *rewrite.Binding, call *rewrite.Node) bool {
+	for _, loop := range p.Model.EnclosingLoops(call) {
+		if !builtInside(p, b, loop) {
+			return true
+		}
+	}
+	return false
+}
+
 // loaderFeeds reports how the DataLoader bound by b is iterated: whether
 // a loop over it is a GPU-feeding hot loop (it trains or runs a model),
 // and whether such a loop runs more than once (it sits inside another
@@ -527,7 +541,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 				for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[name] {
 					if pb.Kind == rewrite.ParamBinding {
 						visitBinding(pb, depth+1)
-						if len(p.Model.EnclosingLoops(call)) > 0 || !builtBy(p, b, call) && calledInLoop(p, call) {
+						if inLoopOutsideBuild(p, b, call) || !builtBy(p, b, call) && calledInLoop(p, call) {
 							perEpoch = true
 						}
 					}
@@ -583,7 +597,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 					for i, a := range rewrite.PositionalArgs(call) {
 						if a == n && i < len(d.Params) && slices.Contains(d.Iterated, d.Params[i]) {
 							hot = true
-							if len(p.Model.EnclosingLoops(call)) > 0 || !builtBy(p, b, call) && calledInLoop(p, call) || slices.Contains(d.EpochIterated, d.Params[i]) {
+							if inLoopOutsideBuild(p, b, call) || !builtBy(p, b, call) && calledInLoop(p, call) || slices.Contains(d.EpochIterated, d.Params[i]) {
 								perEpoch = true // (or the function loops over epochs itself)
 							}
 						}
@@ -602,7 +616,7 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 						for _, pb := range p.Model.ScopeOf(def.ChildByField("body")).Bindings[param.Text()] {
 							if pb.Kind == rewrite.ParamBinding {
 								visitBinding(pb, depth+1)
-								if len(p.Model.EnclosingLoops(call)) > 0 || !builtBy(p, b, call) && calledInLoop(p, call) {
+								if inLoopOutsideBuild(p, b, call) || !builtBy(p, b, call) && calledInLoop(p, call) {
 									perEpoch = true
 								}
 							}
@@ -643,6 +657,9 @@ func loaderFeeds(p *Pass, b *rewrite.Binding) (hot, perEpoch bool, loops []*rewr
 	}
 	visitBinding = func(b *rewrite.Binding, depth int) {
 		for _, u := range b.Uses {
+			if rb := p.Model.ReachingBinding(u, u); rb != nil && rb != b {
+				continue // a read of a later loader under the same name (blind sample S40C's test_loader, built three times)
+			}
 			visit(u, b, depth)
 		}
 	}

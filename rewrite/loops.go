@@ -312,7 +312,7 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 			}
 		}
 	}
-	if m.IsModule(fn) {
+	if m.IsModule(fn) && !m.namesFunction(fn) {
 		li.ModelForward = true
 	}
 	if fn != nil && (fn.Type == "identifier" || fn.Type == "attribute") {
@@ -331,6 +331,21 @@ func (m *Model) scanNode(n *Node, li *LoopInfo, visited *[]*Node, depth int) {
 			m.scanBody(b, li, visited, depth+1)
 		}
 	}
+}
+
+// namesFunction reports a callee that names a function, of this file or
+// imported from the project: calling it runs the function, whose result
+// may be a model (`make_augmentations() -> nn.Module`), but the call is
+// not a forward pass (blind sample S39AE's fold loop, read as a training
+// step through such a factory).
+func (m *Model) namesFunction(fn *Node) bool {
+	if fn.Type == "identifier" {
+		if b := m.Binding(fn); b != nil && b.Kind == DefBinding {
+			return true
+		}
+	}
+	d := m.importedDef(fn)
+	return d != nil && !d.Class
 }
 
 // Classifier answers what a value is, with the libraries' knowledge
