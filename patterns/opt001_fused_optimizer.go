@@ -107,14 +107,6 @@ func checkFusedOptimizer(p *Pass) {
 			}
 			where.Assumption = later
 		}
-		if tinyModel(p, root) {
-			// A network of a few dozen units (an LSTM of hidden 8): the
-			// whole step is a few dozen launches on a few thousand
-			// parameters; one launch fewer in the update changes nothing
-			// a user would see (blind sample S40C's Bitcoin LSTM, judged
-			// false twice). Tutorials' MLPs of hundreds keep the finding.
-			continue
-		}
 		e, ok := rewrite.AppendItem(call.ChildByField("arguments"), "fused=True")
 		if !ok {
 			continue
@@ -158,24 +150,6 @@ func checkFusedOptimizer(p *Pass) {
 		}
 		p.Report(call, msg, Fix(app, "Pass fused=True", e))
 	}
-}
-
-// tinyWidth is the widest layer of a network OPT001 calls tiny.
-const tinyWidth = 32
-
-// tinyModel reports a model expression whose every network is a toy
-// (toyModel's reading) no layer of which is wider than tinyWidth.
-func tinyModel(p *Pass, model *rewrite.Node) bool {
-	if !toyModel(p, model) {
-		return false
-	}
-	nets, _ := networksOf(&widthFrame{m: p.Model, walk: &widthWalk{toy: true}}, model, 0)
-	for _, net := range nets {
-		if w, known := widestLayer(net); !known || w > tinyWidth {
-			return false
-		}
-	}
-	return len(nets) > 0
 }
 
 // narrowOptimized reports an optimizer over a module whose network
