@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,7 +117,8 @@ func checkMissingAutocast(p *Pass) {
 	small := smallRecurrent(p)
 	trains := false
 	var reported []*rewrite.Node
-	var steps []int // indexes in p.out of the training steps reported
+	var steps []int   // indexes in p.out of the training steps reported
+	sizeSilenced := 0 // training steps left silent for their networks' size
 	// One finding per training step: a step with several forward passes
 	// (a GAN's discriminator and generator, a semi-supervised step's
 	// labelled and unlabelled batches) reports its first, whose fix wraps
@@ -169,7 +171,8 @@ func checkMissingAutocast(p *Pass) {
 			continue
 		}
 		conv := convolutionalTraining(p)
-		if conv && smallConvolutionalBatch(p) {
+		if conv && (smallConvolutionalBatch(p) || tinyConvolutionalBatch(p)) {
+			sizeSilenced++
 			continue
 		}
 		reported = append(reported, first)
@@ -217,6 +220,10 @@ func checkMissingAutocast(p *Pass) {
 				} else {
 					msg += "; the optimizer step is not a plain `opt.step()` after the backward here: add the scaler by hand"
 				}
+			}
+			if halfOverflowFill(p) {
+				fix = nil
+				msg += halfOverflowFillNote
 			}
 		}
 		if note, ok := linalgNote(p); ok {
@@ -275,6 +282,7 @@ func checkMissingAutocast(p *Pass) {
 		fix = small.gate(fix, &msg)
 		fix, keep := sizeGated(p, stmts, fix, &msg)
 		if !keep {
+			sizeSilenced++
 			continue
 		}
 		if v.Hint {
@@ -302,8 +310,12 @@ func checkMissingAutocast(p *Pass) {
 		p.Report(first, msg, fix)
 	}
 	noteStepPasses(p, joinedSteps)
-	if trains && len(regions) == 0 && !warpsByCoordinates(p) {
+	if trains && len(regions) == 0 && !warpsByCoordinates(p) && (sizeSilenced == 0 || len(steps) > 0) {
 		// (An evaluation loop's wrap would take its warping loss along.)
+		// Where every training step of the file was left silent for its
+		// network's size, the evaluation of that network is too (blind
+		// sample S40I's 64-wide traffic model, whose evaluation loop was
+		// reported when its training step was not).
 		checkEvalAutocast(p, v, bf16, small, steps)
 	}
 }
@@ -344,6 +356,22 @@ func smallConvolutionalBatch(p *Pass) bool {
 	}
 	b, ok := loaderBatch(p)
 	return ok && b <= smallConvBatch
+}
+
+// tinyConvBatch is the largest loader batch at which AMP004 stays silent
+// on any convolutional training, whatever the image size: torchvision's
+// ResNet-18/50 and EfficientNet-B0 ran 0.60-0.99× with bf16 (with or
+// without channels_last) at batch 2 of 224 and 512 px images on an H200,
+// and 0.56-1.02× at batch 8 of 224 px (corpus/gpu/amp004_small_cnn.py
+// --batches 2 8, .notes/amp004-tiny-batch-h200.txt; blind sample S40A's
+// glaucoma classifier trains at batch 2).
+const tinyConvBatch = 4
+
+// tinyConvolutionalBatch reports a file whose GPU loaders show a batch of
+// tinyConvBatch or less.
+func tinyConvolutionalBatch(p *Pass) bool {
+	b, ok := loaderBatch(p)
+	return ok && b <= tinyConvBatch
 }
 
 // temporalConvolutionNote is convolutionalNote for networks of Conv1d
@@ -1103,6 +1131,28 @@ func recurrentLayerIn(m *rewrite.Model, def *rewrite.Node) string {
 	return layer
 }
 
+// overflowFill matches a masked_fill whose constant is beyond fp16's
+// range (|x| > 65504): `scores.masked_fill(mask, -1e20)`, `-1e9`.
+var overflowFill = regexp.MustCompile(`masked_fill_?\(.*,\s*(?:value\s*=\s*)?-?\s*\d+(?:\.\d*)?[eE]\+?0*(?:[5-9]|[1-9]\d+)\s*\)`)
+
+// halfOverflowFill reports a project that fills tensors with a constant
+// fp16 cannot hold: under fp16 autocast the filled tensor is half and
+// masked_fill raises ("value cannot be converted to type at::Half without
+// overflow"; blind sample S40G's pointer LSTM, masking scores with -1e20).
+func halfOverflowFill(p *Pass) bool {
+	return p.Memo("amp004.halfOverflowFill", func() any {
+		for _, src := range p.Model.ProjectSourcesSpelling("masked_fill", "masked_fill_") {
+			if overflowFill.Match(src) {
+				return true
+			}
+		}
+		return false
+	}).(bool)
+}
+
+// halfOverflowFillNote is what AMP004 says where halfOverflowFill holds.
+const halfOverflowFillNote = "; but the project fills tensors with constants beyond fp16's range (masked_fill(..., -1e9 or -1e20)), which raises under fp16 autocast: fill with torch.finfo(x.dtype).min (or -1e4) first, then wrap"
+
 // recurrentFP16Reason is why AMP004 asks for fp16 and a GradScaler on a
 // GPU with fast bf16: the network has a cuDNN recurrent layer.
 func recurrentFP16Reason(layer string) string {
@@ -1841,6 +1891,8 @@ func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, [
 					loss = cmp.Or(loss, n) // a loss module is not the forward: look inside it
 				case (module || runsForward(p, n, 0)) && !outsideGraph(n): // (a helper named batch_loss that runs the model is)
 					fwd = n
+				case modelMethodLoss(p, n, s, backward):
+					fwd = n // `loss = model.compute_loss(x, y)`: the model's own method runs the forward and the loss
 				}
 			}
 			return fwd == nil && !rewrite.IsDefOrLambda(n)
@@ -1875,6 +1927,31 @@ func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, [
 		return fwd, stmts
 	}
 	return nil, nil
+}
+
+// moduleUtilityMethods are nn.Module's own methods, which run no forward.
+var moduleUtilityMethods = map[string]bool{"parameters": true, "named_parameters": true, "train": true, "eval": true,
+	"to": true, "cuda": true, "cpu": true, "zero_grad": true, "state_dict": true, "load_state_dict": true, "apply": true,
+	"modules": true, "named_modules": true, "children": true, "requires_grad_": true, "half": true, "float": true,
+	"bfloat16": true, "double": true, "buffers": true, "register_buffer": true, "register_forward_hook": true}
+
+// modelMethodLoss reports a call of a model's own method (not one of
+// nn.Module's: moduleUtilityMethods) in statement s whose value is the
+// loss the step calls backward on: `loss = model.compute_loss(x, E)`,
+// then `loss.backward()`. The method runs the forward and the loss
+// (blind sample S40B's calorimeter diffusion models, whose training
+// steps went unreported through `compute_loss` and `get_loss`).
+func modelMethodLoss(p *Pass, call, s, backward *rewrite.Node) bool {
+	fn := call.ChildByField("function")
+	if fn == nil || fn.Type != "attribute" || moduleUtilityMethods[fn.ChildByField("attribute").Text()] || !p.Model.IsModule(fn.ChildByField("object")) {
+		return false
+	}
+	recv := receiver(backward)
+	if recv == nil || recv.Type != "identifier" || s.Type != "expression_statement" {
+		return false
+	}
+	a := s.NamedChildren()[0]
+	return a.Type == "assignment" && a.ChildByField("right") == call && a.ChildByField("left").Text() == recv.Text()
 }
 
 // outsideGraph reports a forward whose result cannot reach the backward:
@@ -2029,8 +2106,8 @@ func integerOrBatchName(loop *rewrite.Node, name string, at int) bool {
 		if rewrite.IsDefOrLambda(n) || n.Start >= at {
 			return false
 		}
-		if left := n.ChildByField("left"); n.Type == "assignment" && left != nil && bindsName(left, name) {
-			last = n
+		if left := n.ChildByField("left"); n.Type == "assignment" && left != nil && n.End <= at && bindsName(left, name) {
+			last = n // (a read in an assignment's own value sees the binding before it)
 		}
 		return true
 	})
@@ -2042,9 +2119,24 @@ func integerOrBatchName(loop *rewrite.Node, name string, at int) bool {
 		return false
 	}
 	if left.Type == "identifier" {
-		// `labels = labels.long().to(dev)`: the batch, converted.
+		// `labels = labels.long().to(dev)`: the batch, converted; or
+		// `y_ = y_.argmax(dim=1)`: integers from here on (blind sample
+		// S40H's video classifiers, told to add .float() before
+		// accuracy_score's .numpy() of argmax indices).
 		root := rewrite.RootName(right)
-		return batch && root != nil && root.Text() == name
+		return batch && root != nil && root.Text() == name || integerOrInput(nil, loop, right)
+	}
+	// `x, y = x.cuda(), y.cuda()`: the matching item, read as above.
+	if left.Is("pattern_list", "tuple_pattern") && right.Is("expression_list", "tuple") && len(left.NamedChildren()) == len(right.NamedChildren()) {
+		for i, target := range left.NamedChildren() {
+			if target.Type != "identifier" || target.Text() != name {
+				continue
+			}
+			item := right.NamedChildren()[i]
+			root := rewrite.RootName(item)
+			return batch && root != nil && root.Text() == name || integerOrInput(nil, loop, item)
+		}
+		return false
 	}
 	// `_, pred = torch.max(out, 1)`: the indices.
 	if !left.Is("pattern_list", "tuple_pattern") || len(left.NamedChildren()) != 2 || left.NamedChildren()[1].Text() != name || right.Type != "call" {
@@ -2678,8 +2770,8 @@ func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
 				if id.Type == "call" && halfFree[callAttr(id)] {
 					return false // out.argmax(1) inside a larger expression
 				}
-				if id.Type == "identifier" && names[id.Text()] {
-					escapes = true
+				if id.Type == "identifier" && names[id.Text()] && !integerOrBatchName(loop, id.Text(), id.Start) {
+					escapes = true // (`y_ = y_.argmax(1)` before: integers escape)
 				}
 				return !escapes
 			})

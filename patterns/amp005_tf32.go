@@ -152,7 +152,10 @@ func linearOnly(p *Pass) bool {
 						other = true
 					case q == "" || !strings.HasPrefix(q, "torch.") && strings.Contains(q, "."):
 						// a project block or a library's: not read here
-						if n.ChildByField("function").Type == "identifier" {
+						// (`timm.create_model(name)`, whose children a
+						// classifier keeps: blind sample S40K's
+						// EfficientNet read as one linear layer)
+						if n.ChildByField("function").Type == "identifier" || modelLibraryCall(q) {
 							other = true
 						}
 					}
@@ -165,6 +168,16 @@ func linearOnly(p *Pass) bool {
 		}
 		return linear
 	}).(bool)
+}
+
+// modelLibraryCall reports a call into a library of pretrained networks.
+func modelLibraryCall(q string) bool {
+	for _, lib := range []string{"timm.", "torchvision.models.", "transformers.", "segmentation_models_pytorch.", "efficientnet_pytorch.", "pretrainedmodels.", "open_clip."} {
+		if strings.HasPrefix(q, lib) {
+			return true
+		}
+	}
+	return false
 }
 
 // trainsForOtherModules reports a helper module (engine.py) whose training

@@ -5,7 +5,13 @@ Uses torchvision's models when installed (efficientnet_b0, mobilenet_v3,
 resnet18), else a hand-written ResNet-18.
 
     python corpus/gpu/amp004_small_cnn.py
+    python corpus/gpu/amp004_small_cnn.py --batches 2 8 --sizes 224 512 --models resnet50 efficientnet_b0
+
+(the second: the tiny batches blind sample S40A's glaucoma classifier
+trains at, batch 2 by its config).
 """
+import argparse
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -62,6 +68,11 @@ def measure(name, build, batch, size=224):
 
 
 def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--batches", type=int, nargs="+", default=[32, 128])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[224])
+    ap.add_argument("--models", nargs="+", default=None)
+    args = ap.parse_args()
     print(torch.__version__, torch.cuda.get_device_name())
     torch.backends.cudnn.benchmark = True
     builds = {"resnet18 (hand-written)": resnet18}
@@ -71,8 +82,11 @@ def main():
     except ImportError:
         print("torchvision not installed: hand-written ResNet-18 only")
     for name, build in builds.items():
-        for batch in (32, 128):
-            measure(name, build, batch)
+        if args.models and name not in args.models:
+            continue
+        for size in args.sizes:
+            for batch in args.batches:
+                measure(name, build, batch, size)
 
 
 if __name__ == "__main__":
