@@ -368,8 +368,15 @@ func smallConvolutionalBatch(p *Pass) bool {
 const tinyConvBatch = 4
 
 // tinyConvolutionalBatch reports a file whose GPU loaders show a batch of
-// tinyConvBatch or less.
+// tinyConvBatch or less, in a project of 2-D classifiers (no 3-D
+// convolution, no decoder that upsamples).
 func tinyConvolutionalBatch(p *Pass) bool {
+	if p.Model.ProjectSpells("Conv3d", "ConvTranspose2d", "ConvTranspose3d", "Upsample", "interpolate") {
+		// Volumes, and networks that decode back to images (U-Nets,
+		// GANs): measured gains at small batches of large images
+		// (smallConvolutionalBatch), not this classifier measurement.
+		return false
+	}
 	b, ok := loaderBatch(p)
 	return ok && b <= tinyConvBatch
 }
@@ -2732,7 +2739,7 @@ func outputsEscape(p *Pass, loop *rewrite.Node, stmts []*rewrite.Node) bool {
 			if found || id.Type == "call" && halfFree[callAttr(id)] {
 				return false
 			}
-			found = id.Type == "identifier" && in[id.Text()]
+			found = id.Type == "identifier" && in[id.Text()] && !integerOrBatchName(loop, id.Text(), id.Start)
 			return !found
 		})
 		return found

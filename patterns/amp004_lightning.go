@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/gpuopt/gpuopt/rewrite"
@@ -31,8 +32,10 @@ func lightningVersion(p *Pass) Version {
 	if lv != DefaultVersions.Lightning {
 		return lv
 	}
-	if p.Model.ProjectSpells("validation_epoch_end", "training_epoch_end", "test_epoch_end") {
-		return Version{1, 9}
+	for _, src := range p.Model.ProjectSourcesSpelling("validation_epoch_end", "training_epoch_end", "test_epoch_end") {
+		if lightningOneHook.Match(src) {
+			return Version{1, 9}
+		}
 	}
 	for _, call := range p.File.OfType("call") {
 		if lightningTrainers[p.Model.CalleeName(call)] && rewrite.KeywordValue(call, "gpus") != nil {
@@ -41,6 +44,10 @@ func lightningVersion(p *Pass) Version {
 	}
 	return lv
 }
+
+// lightningOneHook matches a definition of a hook Lightning 2.0 removed
+// (not 2.x's on_validation_epoch_end, which contains its name).
+var lightningOneHook = regexp.MustCompile(`\bdef (?:training|validation|test)_epoch_end\(`)
 
 // usesLightning reports a file that imports PyTorch Lightning.
 func usesLightning(p *Pass) bool {

@@ -457,9 +457,9 @@ func linesPhrase(lines []string) string {
 }
 
 // debugBranch reports n in the body of an `if`, below stop, whose
-// condition is a debugging or verbosity switch: a name or attribute
-// spelled with debug or verbose (`if debug:`, `if self.verbose > 1:`,
-// `if args.debug and step > 0:`). What runs there is what a developer
+// condition is a debugging switch: a name or attribute spelled with debug
+// (`if debug:`, `if self.debug_level > 1:`, `if args.debug and step > 0:`;
+// not verbose, which is often on by default). What runs there is what a developer
 // asks for when inspecting a run, not the run's steps (blind sample
 // S40B's diffusion sampler, which keeps every step's sample on the host
 // only `if(debug):`).
@@ -472,8 +472,8 @@ func debugBranch(n, stop *rewrite.Node) bool {
 	return false
 }
 
-// debugSwitch reports a condition that is, or is a conjunct or a
-// comparison of, a name whose last part says debug or verbose.
+// debugSwitch reports a condition that is, or is a conjunct or an "on"
+// comparison of, a name whose last part says debug.
 func debugSwitch(cond *rewrite.Node) bool {
 	if cond == nil {
 		return false
@@ -485,14 +485,21 @@ func debugSwitch(cond *rewrite.Node) bool {
 		op := cond.ChildByField("operator")
 		return op != nil && op.Text() == "and" && (debugSwitch(cond.ChildByField("left")) || debugSwitch(cond.ChildByField("right")))
 	case "comparison_operator":
-		return len(cond.NamedChildren()) > 0 && debugSwitch(cond.NamedChildren()[0])
+		// Only a comparison that means "on": `debug > 0`, `debug == True`,
+		// `debug is True` (not `debug == False`, the other branch).
+		kids := cond.NamedChildren()
+		if len(kids) != 2 || !debugSwitch(kids[0]) {
+			return false
+		}
+		op := strings.TrimSpace(cond.Text()[kids[0].End-cond.Start : kids[1].Start-cond.Start])
+		v := kids[1].Text()
+		return op == ">" || op == ">=" || (op == "==" || op == "is") && v == "True" || (op == "!=" || op == "is not") && (v == "0" || v == "False" || v == "None")
 	case "identifier", "attribute":
 		name := cond.Text()
 		if cond.Type == "attribute" {
 			name = cond.ChildByField("attribute").Text()
 		}
-		name = strings.ToLower(name)
-		return strings.Contains(name, "debug") || strings.Contains(name, "verbose")
+		return strings.Contains(strings.ToLower(name), "debug")
 	}
 	return false
 }

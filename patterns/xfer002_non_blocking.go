@@ -420,7 +420,7 @@ func checkBatchCopies(p *Pass, loop *rewrite.Node, across *rewrite.Origin) {
 		if moved == obj && !sourceDoneAfter(p, obj, call, loop) || moved != obj && readAfter(p, moved, call, loop) {
 			return
 		}
-		if waitedForNext(call) {
+		if waitedForNext(call) || maybeBatchEncoding(p, moved) {
 			return
 		}
 		args := call.ChildByField("arguments")
@@ -750,4 +750,23 @@ func loopWrapper(q string) bool {
 // a syntax error since Python 3.7, reported as E999: blind sample S16B).
 func asksAsync(call *rewrite.Node) bool {
 	return rewrite.KeywordArg(call, "non_blocking") != nil || rewrite.KeywordArg(call, "async") != nil
+}
+
+// maybeBatchEncoding reports a copied batch item that may be a Hugging
+// Face BatchEncoding rather than a tensor: in a project that tokenizes,
+// an item taken by position (`batch[0].to(device)`) or the whole batch.
+// BatchEncoding.to takes no non_blocking before transformers 4.48, so the
+// fix raises TypeError at the first step (blind sample S40O's CAIL2018
+// BERT, pinned to 4.20). An item taken by key (`batch["input_ids"]`) is
+// a tensor.
+func maybeBatchEncoding(p *Pass, moved *rewrite.Node) bool {
+	if !p.Model.ProjectSpells("tokenizer", "BatchEncoding", "encode_plus", "batch_encode_plus") {
+		return false
+	}
+	if moved.Type == "subscript" {
+		if key := moved.ChildByField("subscript"); key != nil && key.Type == "string" {
+			return false
+		}
+	}
+	return true
 }

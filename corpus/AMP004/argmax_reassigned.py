@@ -24,3 +24,19 @@ def train(loader):
         y_ = y_.argmax(dim=1)
         scores.append(accuracy_score(y_.cpu().numpy(), y.cpu().numpy()))
     return scores
+
+
+def train_scored(loader):
+    model.train()
+    scores = []
+    for x, y in loader:
+        x, y = x.cuda(non_blocking=True), y.cuda(non_blocking=True)
+        optimizer.zero_grad()
+        y_ = model(x)  # want: AMP004
+        loss = F.cross_entropy(y_, y)
+        loss.backward()
+        optimizer.step()
+        y_ = y_.argmax(dim=1)
+        acc = accuracy_score(y_.cpu().numpy(), y.cpu().numpy())
+        scores.append(acc)
+    return scores

@@ -1,4 +1,4 @@
-# A LeNet trunk feeding a quantum circuit that qiskit's TorchConnector
+# A LeNet trunk feeding a quantum circuit that qiskit's connector
 # estimates on the CPU: the circuit simulation is the step, and the
 # connector hands its input to NumPy, which refuses bf16. No autocast
 # advice. Silent.
