@@ -1936,11 +1936,10 @@ func forwardStatements(p *Pass, bstmt, backward *rewrite.Node) (*rewrite.Node, [
 	return nil, nil
 }
 
-// moduleUtilityMethods are nn.Module's own methods, which run no forward.
-var moduleUtilityMethods = map[string]bool{"parameters": true, "named_parameters": true, "train": true, "eval": true,
-	"to": true, "cuda": true, "cpu": true, "zero_grad": true, "state_dict": true, "load_state_dict": true, "apply": true,
-	"modules": true, "named_modules": true, "children": true, "requires_grad_": true, "half": true, "float": true,
-	"bfloat16": true, "double": true, "buffers": true, "register_buffer": true, "register_forward_hook": true}
+// moduleOwnMethod reports a method nn.Module defines, which runs no
+// forward: a query or setting (modelMethods) or a conversion that returns
+// the module (moduleSelfMethods).
+func moduleOwnMethod(name string) bool { return modelMethods[name] || moduleSelfMethods[name] }
 
 // modelMethodLoss reports a call of a model's own method (not one of
 // nn.Module's: moduleUtilityMethods) in statement s whose value is the
@@ -1950,7 +1949,7 @@ var moduleUtilityMethods = map[string]bool{"parameters": true, "named_parameters
 // steps went unreported through `compute_loss` and `get_loss`).
 func modelMethodLoss(p *Pass, call, s, backward *rewrite.Node) bool {
 	fn := call.ChildByField("function")
-	if fn == nil || fn.Type != "attribute" || moduleUtilityMethods[fn.ChildByField("attribute").Text()] || !p.Model.IsModule(fn.ChildByField("object")) {
+	if fn == nil || fn.Type != "attribute" || moduleOwnMethod(fn.ChildByField("attribute").Text()) || !p.Model.IsModule(fn.ChildByField("object")) {
 		return false
 	}
 	recv := receiver(backward)

@@ -107,6 +107,15 @@ const (
 // largeLibraries build networks of the sizes autocast was measured on.
 var largeLibraries = []string{"torchvision.models.", "timm.", "transformers."}
 
+// modelLibraries build pretrained networks: largeLibraries and the
+// segmentation and image-model libraries beside them.
+var modelLibraries = append(slices.Clip(largeLibraries), "segmentation_models_pytorch.", "efficientnet_pytorch.", "pretrainedmodels.", "open_clip.")
+
+// fromLibrary reports a qualified name in one of libs (prefixes).
+func fromLibrary(q string, libs []string) bool {
+	return slices.ContainsFunc(libs, func(lib string) bool { return strings.HasPrefix(q, lib) })
+}
+
 // sizeGate is what AMP004 says of a network neither narrow nor shown to
 // be large: whether autocast pays is then a question of its size.
 const sizeGate = "; whether it pays depends on the network's size: a Transformer encoder of d 1024 ran 5.0× with it on an H100, while networks of a few hundred channels or features ran 0.65-0.9× with it (an LSTM seq2seq, a Transformer of d 256, small CNNs at batch 1): keep it where the step measures faster"
@@ -169,10 +178,8 @@ func libraryModel(p *Pass, model *rewrite.Node) bool {
 				q = p.Model.QualifiedName(a[0]) + "."
 			}
 		}
-		for _, lib := range largeLibraries {
-			if strings.HasPrefix(q, lib) {
-				return true
-			}
+		if fromLibrary(q, largeLibraries) {
+			return true
 		}
 		if fn != nil && fn.Type == "attribute" && fn.ChildByField("attribute").Text() == "from_pretrained" {
 			return true
@@ -206,11 +213,9 @@ func shownLarge(fr *widthFrame) bool {
 			return true
 		}
 		q := fr.m.CalleeName(n)
-		for _, lib := range largeLibraries {
-			if strings.HasPrefix(q, lib) {
-				large = true
-				return false
-			}
+		if fromLibrary(q, largeLibraries) {
+			large = true
+			return false
 		}
 		switch {
 		case q == "torch.nn.Linear":
@@ -285,10 +290,8 @@ func shownLarge(fr *widthFrame) bool {
 			if a, in, _, ok := fr.argument(param); ok {
 				if e := unchainModuleMethods(a); e != nil && e.Type == "call" {
 					q := in.m.CalleeName(e)
-					for _, lib := range largeLibraries {
-						if strings.HasPrefix(q, lib) {
-							return true // EncoderWithHead(torchvision.models.resnet50(), ...)
-						}
+					if fromLibrary(q, largeLibraries) {
+						return true // EncoderWithHead(torchvision.models.resnet50(), ...)
 					}
 				}
 				nets, _ := networksOf(in, a, 0)

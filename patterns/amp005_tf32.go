@@ -155,7 +155,7 @@ func linearOnly(p *Pass) bool {
 						// (`timm.create_model(name)`, whose children a
 						// classifier keeps: blind sample S40K's
 						// EfficientNet read as one linear layer)
-						if n.ChildByField("function").Type == "identifier" || modelLibraryCall(q) {
+						if n.ChildByField("function").Type == "identifier" || fromLibrary(q, modelLibraries) {
 							other = true
 						}
 					}
@@ -168,16 +168,6 @@ func linearOnly(p *Pass) bool {
 		}
 		return linear
 	}).(bool)
-}
-
-// modelLibraryCall reports a call into a library of pretrained networks.
-func modelLibraryCall(q string) bool {
-	for _, lib := range []string{"timm.", "torchvision.models.", "transformers.", "segmentation_models_pytorch.", "efficientnet_pytorch.", "pretrainedmodels.", "open_clip."} {
-		if strings.HasPrefix(q, lib) {
-			return true
-		}
-	}
-	return false
 }
 
 // trainsForOtherModules reports a helper module (engine.py) whose training

@@ -1257,7 +1257,7 @@ func weightLayers(m *rewrite.Model, class *rewrite.Node, depth int) (n int, know
 				n, known = n+k, ok
 			} else if d := m.ImportedDef(c.ChildByField("function")); d != nil {
 				known = false // a function of the project: it may build layers
-			} else if keptOnSelf(c) || slices.ContainsFunc(largeLibraries, func(lib string) bool { return strings.HasPrefix(q, lib) }) {
+			} else if keptOnSelf(c) || fromLibrary(q, largeLibraries) {
 				// `self.model = resnet50(pretrained)`: a library's network
 				// (Proxy-Anchor's Resnet50 wrapper), also one whose children
 				// the class keeps (`modules = list(resnet152().children())`:
